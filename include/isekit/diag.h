@@ -1,0 +1,51 @@
+/* Diagnostics shared by every part of isekit: one sink that counts errors and warnings and
+ * formats them the same way everywhere:
+ *
+ *     file:line:column: error: message
+ *         the source line
+ *         ^
+ *
+ * or, for simulated programs, a location such as "clock 17, slot 2" supplied by the caller.
+ * A sink is owned by whoever runs a job (a tool invocation, a test, a simulation); nothing here
+ * is global. */
+#ifndef ISEKIT_DIAG_H
+#define ISEKIT_DIAG_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+typedef enum { ISK_NOTE, ISK_WARNING, ISK_ERROR } isk_severity;
+
+/* Where a message points. Any field may be empty: file NULL, line/col 0, text NULL. */
+typedef struct isk_loc {
+    const char *file;
+    int line, col;          /* 1-based; 0 = unknown */
+    const char *text;       /* the whole source line, for the caret display (no newline needed) */
+    int text_len;           /* length of text, or -1 to stop at the first newline / NUL */
+} isk_loc;
+
+typedef struct isk_diag {
+    int errors, warnings;
+    int max_errors;          /* stop reporting after this many (0 = no limit) */
+    /* Where formatted messages go; NULL = stderr. `msg` is one complete message with its
+     * trailing newline, source line and caret included. */
+    void (*emit)(void *user, isk_severity sev, const char *msg);
+    void *user;
+    char last[512];          /* the first line of the most recent error, for callers and tests */
+} isk_diag;
+
+void isk_diag_init(isk_diag *d);
+void isk_diag_report(isk_diag *d, isk_severity sev, const isk_loc *loc, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+void isk_diag_vreport(isk_diag *d, isk_severity sev, const isk_loc *loc, const char *fmt, va_list ap);
+
+#define isk_error(d, loc, ...)   isk_diag_report((d), ISK_ERROR, (loc), __VA_ARGS__)
+#define isk_warning(d, loc, ...) isk_diag_report((d), ISK_WARNING, (loc), __VA_ARGS__)
+#define isk_note(d, loc, ...)    isk_diag_report((d), ISK_NOTE, (loc), __VA_ARGS__)
+
+/* A sink that collects every message into one growing string (for tests and embedders). */
+typedef struct isk_diag_buffer { char *text; size_t len, cap; } isk_diag_buffer;
+void isk_diag_capture(isk_diag *d, isk_diag_buffer *buf);
+void isk_diag_buffer_free(isk_diag_buffer *buf);
+
+#endif

@@ -1,0 +1,17 @@
+#!/bin/sh
+# Install the Debian packages isekit needs, only those that are missing.
+# Called by the Makefile before every build; a no-op once everything is present.
+set -e
+need=""
+have() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+for pkg in gcc make cmake libelf-dev libedit-dev pkg-config; do
+    have "$pkg" || need="$need $pkg"
+done
+[ -z "$need" ] && exit 0
+echo "isekit: installing missing Debian packages:$need"
+SUDO=""
+[ "$(id -u)" -ne 0 ] && SUDO="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -qq $need >/dev/null

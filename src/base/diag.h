@@ -1,0 +1,2 @@
+/* Transitional: the diagnostics header is public now (isekit/diag.h). */
+#include "isekit/diag.h"
