@@ -1,0 +1,607 @@
+/* isekit model API: describe a processor or an accelerator in C.
+ *
+ * A model is one C file (it may #include its own headers). It declares, in this order:
+ *
+ *   1. storage          STATE_BEGIN ... DECLARE_MEMORY(INT(16, 3), 2048) LDM; ... STATE_END
+ *   2. operations       ordinary C functions taking STATE, using UseResources(mask)
+ *   3. behaviours       ACC_FUNCTION(Name, operand, ...) { ... FinishCycle(); ... }
+ *   4. the description  MODEL_BEGIN(name, "title") MEMORY(..) REGFILE_BEGIN(..) INSTRUCTION(..) MODEL_END
+ *
+ * The vocabulary is that of the ISP RAS ISE article (see docs/model-api.md for the mapping). The
+ * differences forced by C: storage is read with GET(X, i) and written with SET(X, i, v) (C has no
+ * operator overloading), and every behaviour and operation sees the model instance as `S`.
+ * Nothing here is global: each instance owns its storage, so a process may hold thousands.
+ */
+#ifndef ISEKIT_MODEL_H
+#define ISEKIT_MODEL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Bumped whenever the layout of isk_hdr, the ops tables or the declaration structs change;
+ * the engine refuses a model compiled against another version. */
+#define ISK_ABI_VERSION 1
+
+/* Most operands an instruction format may have (fields passed to a behaviour). */
+#define ISK_MAX_OPS 6
+/* Largest write latency a storage may declare, in clocks. */
+#define ISK_MAX_LATENCY 63
+
+#if defined(__GNUC__) || defined(__clang__)
+#define ISK_LIKELY(x) __builtin_expect(!!(x), 1)
+#define ISK_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define ISK_INLINE static inline __attribute__((always_inline))
+#define ISK_NORETURN __attribute__((noreturn))
+#else
+#define ISK_LIKELY(x) (x)
+#define ISK_UNLIKELY(x) (x)
+#define ISK_INLINE static inline
+#define ISK_NORETURN
+#endif
+
+/* ---- preprocessor plumbing ------------------------------------------------------------- */
+#define ISK_CAT_(a, b) a##b
+#define ISK_CAT(a, b) ISK_CAT_(a, b)
+#define ISK_EXPAND(...) __VA_ARGS__
+#define ISK_NARGS(...) ISK_NARGS_(0 __VA_OPT__(,) __VA_ARGS__, 8, 7, 6, 5, 4, 3, 2, 1, 0)
+#define ISK_NARGS_(z, a1, a2, a3, a4, a5, a6, a7, a8, n, ...) n
+
+/* =========================================================================================
+ * 1. Storage
+ * =========================================================================================
+ * A storage is an array of cells of one width (1..64 bits), signedness and write latency:
+ *
+ *   DECLARE_MEMORY(INT(16, 3), 2048) LDM;      2048 signed 16-bit cells, latency 3
+ *   DECLARE_REGISTERS_FILE(INT(16), 2) GRF;    two 16-bit registers, latency 1 (the default)
+ *   DECLARE_REGISTER(UINT(36)) ACR;            one unsigned 36-bit register
+ *   DECLARE_REGISTER(FIXED(4, 12)) K;          signed fixed point: 4 integer, 12 fraction bits
+ *   DECLARE_CODE_MEMORY(UINT(48, 0), 4096) IRAM;  instruction memory of a processor
+ *
+ * Latency L: a value written in clock k is readable from clock k+L; reads in between see the
+ * old value. L = 0 means immediate update (fast ISA models). Writes wrap to the cell width and
+ * sign-extend (INT) or zero-extend (UINT). Declarations go between STATE_BEGIN and STATE_END;
+ * each must also be named in the description (MEMORY, REGFILE_BEGIN, REG). */
+
+#define INT(...) ISK_CAT(ISK_SPEC_, ISK_NARGS(__VA_ARGS__))(1, __VA_ARGS__)
+#define UINT(...) ISK_CAT(ISK_SPEC_, ISK_NARGS(__VA_ARGS__))(0, __VA_ARGS__)
+#define FIXED(...) ISK_CAT(ISK_FIXED_, ISK_NARGS(__VA_ARGS__))(1, __VA_ARGS__)
+#define UFIXED(...) ISK_CAT(ISK_FIXED_, ISK_NARGS(__VA_ARGS__))(0, __VA_ARGS__)
+#define ISK_SPEC_1(sgn, w) (sgn, w, 1, 0)
+#define ISK_SPEC_2(sgn, w, lat) (sgn, w, lat, 0)
+#define ISK_FIXED_2(sgn, i, f) (sgn, (i) + (f), 1, f)
+#define ISK_FIXED_3(sgn, i, f, lat) (sgn, (i) + (f), lat, f)
+
+enum isk_storage_kind { ISK_MEMORY, ISK_REGFILE, ISK_REGISTER, ISK_CODE_MEMORY };
+
+/* The container of a cell: the smallest standard integer type that holds the width, signed for
+ * INT so that a plain read already has the right sign. */
+#define ISK_CELL_CLASS(sgn, w) ((sgn) * 4 + ((w) <= 8 ? 1 : (w) <= 16 ? 2 : (w) <= 32 ? 3 : 4))
+#define ISK_CELL_T(sgn, w) __typeof__(_Generic((char (*)[ISK_CELL_CLASS(sgn, w)])0, \
+    char (*)[1]: (uint8_t)0, char (*)[2]: (uint16_t)0, char (*)[3]: (uint32_t)0, char (*)[4]: (uint64_t)0, \
+    char (*)[5]: (int8_t)0, char (*)[6]: (int16_t)0, char (*)[7]: (int32_t)0, char (*)[8]: (int64_t)0))
+
+/* A storage member: the engine points `v` at `n` cells. The static shape (kind, sign, latency,
+ * fraction bits, width) and the declared count live in the types of two never-used pointers,
+ * so that accessors see them as compile-time constants at no run-time cost. */
+#define ISK_STORAGE(kind, count, spec) ISK_STORAGE_(kind, count, ISK_EXPAND spec)
+#define ISK_STORAGE_(kind, count, ...) ISK_STORAGE__(kind, count, __VA_ARGS__)
+#define ISK_STORAGE__(kind, count, sgn, w, lat, frac) struct { \
+    ISK_CELL_T(sgn, w) *v; \
+    uint64_t n; \
+    char (*isk_shape)[(kind) + 1][(sgn) + 1][(lat) + 1][(frac) + 1][(w)]; \
+    char (*isk_count)[(count)]; \
+    _Static_assert((w) >= 1 && (w) <= 64, "storage width must be 1..64 bits"); \
+    _Static_assert((lat) >= 0 && (lat) <= ISK_MAX_LATENCY, "storage latency must be 0..63 clocks"); \
+    _Static_assert((frac) >= 0 && (frac) <= (w), "fraction bits exceed the width"); \
+    _Static_assert((count) >= 1, "a storage needs at least one cell"); }
+
+#define DECLARE_MEMORY(spec, count) ISK_STORAGE(ISK_MEMORY, count, spec)
+#define DECLARE_CODE_MEMORY(spec, count) ISK_STORAGE(ISK_CODE_MEMORY, count, spec)
+#define DECLARE_REGISTERS_FILE(spec, count) ISK_STORAGE(ISK_REGFILE, count, spec)
+#define DECLARE_REGISTER(spec) ISK_STORAGE(ISK_REGISTER, 1, spec)
+
+/* Static properties of a storage member X of the current state (usable in constant expressions). */
+#define ISK_SHAPE_OF(st, X) (*((st *)0)->X.isk_shape)
+#define ISK_WIDTH_OF(st, X) ((int)sizeof(ISK_SHAPE_OF(st, X)[0][0][0][0]))
+#define ISK_FRAC_OF(st, X) ((int)(sizeof(ISK_SHAPE_OF(st, X)[0][0][0]) / sizeof(ISK_SHAPE_OF(st, X)[0][0][0][0])) - 1)
+#define ISK_LAT_OF(st, X) ((int)(sizeof(ISK_SHAPE_OF(st, X)[0][0]) / sizeof(ISK_SHAPE_OF(st, X)[0][0][0])) - 1)
+#define ISK_SIGN_OF(st, X) ((int)(sizeof(ISK_SHAPE_OF(st, X)[0]) / sizeof(ISK_SHAPE_OF(st, X)[0][0])) - 1)
+#define ISK_KIND_OF(st, X) ((int)(sizeof(ISK_SHAPE_OF(st, X)) / sizeof(ISK_SHAPE_OF(st, X)[0])) - 1)
+#define ISK_COUNT_OF(st, X) ((uint64_t)sizeof(*((st *)0)->X.isk_count))
+#define ISK_CELL_BYTES_OF(st, X) ((int)sizeof(*((st *)0)->X.v))
+
+/* =========================================================================================
+ * 2. The instance header and the engine's services
+ * ========================================================================================= */
+
+typedef struct isk_hdr isk_hdr;
+
+/* Processor models: one hardware context (thread, tasklet, worker). The engine owns the array. */
+enum isk_context_state {
+    ISK_CTX_STOPPED = 0,   /* not started, or stopped itself; START_CONTEXT revives it */
+    ISK_CTX_RUNNING,       /* may issue from ready_at on */
+    ISK_CTX_BLOCKED,       /* waits until ready_at (e.g. a DMA), then runs again */
+    ISK_CTX_SLEEPING,      /* waits for WAKE_CONTEXT (or an interrupt) */
+    ISK_CTX_FAULTED        /* stopped by a fault */
+};
+typedef struct isk_context {
+    uint64_t pc;
+    uint64_t ready_at;     /* first clock at which it may issue again */
+    uint64_t last_issue;   /* clock of its last issue */
+    uint64_t insns;        /* instructions issued */
+    uint64_t blocked;      /* clocks spent BLOCKED (statistics) */
+    uint32_t state;
+    uint32_t user;         /* free for the model */
+} isk_context;
+
+/* The engine's services, reached through the instance header so that a model compiled into a
+ * shared object needs no symbols from the program that loads it. Models use the macros below. */
+struct isk_engine_ops {
+    void (*boundary)(isk_hdr *h);     /* a clock boundary is pending: suspend until the next clock */
+    void (*write)(isk_hdr *h, void *cell, int bytes, int64_t value, int latency, int code,
+                  const char *storage, uint64_t index);
+    void (*use_resources)(isk_hdr *h, uint64_t mask);
+    void (*interrupt)(isk_hdr *h, int line);
+    ISK_NORETURN void (*fault)(isk_hdr *h, int code, const char *message);
+    ISK_NORETURN void (*index_fault)(isk_hdr *h, const char *storage, int64_t index, uint64_t count);
+    void (*launch)(isk_hdr *h, int accelerator, uint64_t word);
+    void (*invalidate_code)(isk_hdr *h, uint64_t address);
+    void (*port_write)(isk_hdr *h, uint64_t port, uint64_t value);
+    uint64_t (*port_read)(isk_hdr *h, uint64_t port);
+    void (*trace)(isk_hdr *h, const char *message);
+    const char *(*param)(isk_hdr *h, const char *key);
+};
+
+/* The first member of every model's state. Fields marked [engine] are maintained by the engine;
+ * a model reads them through the macros of this header. */
+struct isk_hdr {
+    uint32_t trap;            /* [engine] non-zero: the next storage access must call ops->boundary */
+    uint32_t checking;        /* [engine] non-zero: every write goes through ops->write (CREW log) */
+    uint64_t clock;           /* [engine] the current clock */
+    uint64_t pc, next_pc;     /* [engine] processors: address of this instruction / of the next one */
+    uint32_t context;         /* [engine] processors: the context issuing now */
+    uint32_t ncontexts;       /* [engine] */
+    isk_context *contexts;    /* [engine] */
+    const struct isk_engine_ops *ops;  /* [engine] */
+    void *engine;             /* [engine] private */
+    void *user;               /* free for the embedding program */
+};
+
+/* The one name a behaviour or operation needs: S, the model instance. */
+#define STATE struct isk_state *S
+#define STATE_BEGIN struct isk_state { isk_hdr isk;
+#define STATE_END };
+
+ISK_INLINE uint64_t isk_index(isk_hdr *h, int64_t i, uint64_t n, const char *name)
+{
+    if (ISK_UNLIKELY(h->trap)) h->ops->boundary(h);
+    if (ISK_UNLIKELY((uint64_t)i >= n)) h->ops->index_fault(h, name, i, n);
+    return (uint64_t)i;
+}
+
+/* Wrap a value to w bits, sign-extending when sgn (portable: no shifts of negative numbers). */
+ISK_INLINE int64_t isk_wrap(int64_t v, int w, int sgn)
+{
+    if (w >= 64) return v;
+    uint64_t m = (UINT64_C(1) << w) - 1, u = (uint64_t)v & m;
+    if (!sgn) return (int64_t)u;
+    uint64_t s = UINT64_C(1) << (w - 1);
+    return (u & s) ? -(int64_t)((~u & m) + 1) : (int64_t)u;
+}
+
+ISK_INLINE void isk_store(isk_hdr *h, void *cell, int bytes, int64_t v, int lat, int code,
+                          const char *name, uint64_t index)
+{
+    if (lat == 0 && !code && !h->checking) {
+        switch (bytes) {
+        case 1: *(uint8_t *)cell = (uint8_t)v; break;
+        case 2: *(uint16_t *)cell = (uint16_t)v; break;
+        case 4: *(uint32_t *)cell = (uint32_t)v; break;
+        default: *(uint64_t *)cell = (uint64_t)v; break;
+        }
+    } else {
+        h->ops->write(h, cell, bytes, v, lat, code, name, index);
+    }
+}
+
+#define ISK_OVERLOAD_2(_1, _2, name, ...) name
+#define ISK_OVERLOAD_3(_1, _2, _3, name, ...) name
+
+/* GET(X) / GET(X, i): read cell i (0 for a single register). Sees the value committed before
+ * this clock for latency >= 1, the latest value for latency 0. Index out of range is a fault. */
+#define GET(...) ISK_OVERLOAD_2(__VA_ARGS__, ISK_GET2, ISK_GET1, ~)(__VA_ARGS__)
+#define ISK_GET1(X) ISK_GET2(X, 0)
+#define ISK_GET2(X, i) (S->X.v[isk_index(&S->isk, (int64_t)(i), S->X.n, #X)])
+
+/* SET(X, v) / SET(X, i, v): write cell i, visible after the storage's latency. */
+#define SET(...) ISK_OVERLOAD_3(__VA_ARGS__, ISK_SET3, ISK_SET2, ~)(__VA_ARGS__)
+#define ISK_SET2(X, val) ISK_SET3(X, 0, val)
+#define ISK_SET3(X, i, val) do { \
+        int64_t isk_i_ = (int64_t)(i); \
+        int64_t isk_v_ = isk_wrap((int64_t)(val), ISK_WIDTH_OF(struct isk_state, X), \
+                                  ISK_SIGN_OF(struct isk_state, X)); \
+        uint64_t isk_ix_ = isk_index(&S->isk, isk_i_, S->X.n, #X); \
+        isk_store(&S->isk, &S->X.v[isk_ix_], ISK_CELL_BYTES_OF(struct isk_state, X), \
+                  isk_v_, ISK_LAT_OF(struct isk_state, X), \
+                  ISK_KIND_OF(struct isk_state, X) == ISK_CODE_MEMORY, #X, isk_ix_); \
+    } while (0)
+
+/* CELLS(X): the raw cell array, for hot paths of latency-0 storage that want plain C access.
+ * It bypasses width wrapping, latency, CREW checks and bounds checks: use with care. */
+#define CELLS(X) (S->X.v)
+/* COUNT(X): the number of cells (may be configured below the declared count at run time). */
+#define COUNT(X) (S->X.n)
+#define WIDTH(X) ISK_WIDTH_OF(struct isk_state, X)
+
+/* The clock. FinishCycle() ends this clock's operations; the behaviour continues in the next
+ * clock. Returning from a behaviour ends the command; a FinishCycle() right before the return
+ * adds no clock. Between FinishCycle() and the next storage access only local computation may
+ * happen (locals are kept across clocks; a pointer into storage read after FinishCycle() is
+ * not intercepted, so always access storage through GET/SET). */
+#define FinishCycle() isk_finish_cycle(&S->isk)
+ISK_INLINE void isk_finish_cycle(isk_hdr *h)
+{
+    if (h->trap) h->ops->boundary(h);
+    h->trap = 1;
+}
+
+/* Functional resources: an enum of powers of two. Operations running in the same clock, in
+ * all active slots of an accelerator, must use pairwise disjoint resources. */
+#define UseResources(...) isk_use_resources(&S->isk, (uint64_t)(0 __VA_OPT__(|) __VA_ARGS__))
+ISK_INLINE void isk_use_resources(isk_hdr *h, uint64_t mask)
+{
+    if (ISK_UNLIKELY(h->trap)) h->ops->boundary(h);
+    if (mask) h->ops->use_resources(h, mask);
+}
+
+/* Raise the interrupt line of the processor that drives this accelerator (seen next clock). */
+#define InterruptProcessor() isk_interrupt(&S->isk, 0)
+#define InterruptLine(line) isk_interrupt(&S->isk, (line))
+ISK_INLINE void isk_interrupt(isk_hdr *h, int line)
+{
+    if (ISK_UNLIKELY(h->trap)) h->ops->boundary(h);
+    h->ops->interrupt(h, line);
+}
+
+/* Stop the simulation with a fault report (clock, context or slot, PC and this message). */
+#define FAULT(code, ...) isk_fault(&S->isk, (code), __VA_ARGS__)
+__attribute__((format(printf, 3, 4))) ISK_NORETURN
+static inline void isk_fault(isk_hdr *h, int code, const char *fmt, ...)
+{
+    char message[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(message, sizeof message, fmt, ap);
+    va_end(ap);
+    h->ops->fault(h, code, message);
+}
+
+/* ---- processor models ---------------------------------------------------------------------
+ * PC is the address (in the model's PC units) of the instruction being executed; the engine
+ * continues at NEXT_PC, which is PC + 1 unless the behaviour JUMPs. */
+#define PC (S->isk.pc)
+#define NEXT_PC (S->isk.next_pc)
+#define JUMP(target) (S->isk.next_pc = (uint64_t)(target))
+#define CLOCK (S->isk.clock)
+#define CONTEXT (S->isk.context)
+#define NCONTEXTS (S->isk.ncontexts)
+#define CONTEXT_OF(id) (S->isk.contexts[(id)])
+/* Block the issuing context for n clocks (e.g. a DMA); it issues again at clock + n. */
+#define BLOCK_FOR(n) isk_block_for(&S->isk, (uint64_t)(n))
+ISK_INLINE void isk_block_for(isk_hdr *h, uint64_t n)
+{
+    isk_context *c = &h->contexts[h->context];
+    c->state = ISK_CTX_BLOCKED;
+    c->ready_at = h->clock + n;
+}
+#define STOP_CONTEXT(id) (S->isk.contexts[(id)].state = ISK_CTX_STOPPED)
+#define SLEEP_CONTEXT(id) (S->isk.contexts[(id)].state = ISK_CTX_SLEEPING)
+#define START_CONTEXT(id, at) isk_start_context(&S->isk, (id), (uint64_t)(at))
+#define WAKE_CONTEXT(id) isk_wake_context(&S->isk, (id))
+ISK_INLINE void isk_start_context(isk_hdr *h, uint32_t id, uint64_t pc)
+{
+    isk_context *c = &h->contexts[id];
+    c->pc = pc;
+    c->state = ISK_CTX_RUNNING;
+    if (c->ready_at < h->clock + 1) c->ready_at = h->clock + 1;
+}
+ISK_INLINE void isk_wake_context(isk_hdr *h, uint32_t id)
+{
+    isk_context *c = &h->contexts[id];
+    if (c->state == ISK_CTX_SLEEPING || c->state == ISK_CTX_STOPPED) {
+        c->state = ISK_CTX_RUNNING;
+        if (c->ready_at < h->clock + 1) c->ready_at = h->clock + 1;
+    }
+}
+/* Hand an instruction word to accelerator number n; its command starts in this clock. */
+#define LAUNCH(n, word) S->isk.ops->launch(&S->isk, (n), (uint64_t)(word))
+/* I/O ports, connected by the system (see isekit/sim.h: isk_set_ports). */
+#define OUTPUT(port, value) S->isk.ops->port_write(&S->isk, (uint64_t)(port), (uint64_t)(value))
+#define INPUT(port) S->isk.ops->port_read(&S->isk, (uint64_t)(port))
+/* The value of a model parameter (PARAM) for this instance, or NULL. */
+#define PARAM_VALUE(key) S->isk.ops->param(&S->isk, (key))
+/* A line in the --trace output, attributed to this clock and context/slot. */
+#define TRACE(...) isk_tracef(&S->isk, __VA_ARGS__)
+__attribute__((format(printf, 2, 3)))
+static inline void isk_tracef(isk_hdr *h, const char *fmt, ...)
+{
+    char message[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(message, sizeof message, fmt, ap);
+    va_end(ap);
+    h->ops->trace(h, message);
+}
+
+/* ---- values: N-bit integers and fixed point ---------------------------------------------- */
+#define SEXT(v, w) isk_wrap((int64_t)(v), (w), 1)            /* low w bits, sign-extended */
+#define ZEXT(v, w) isk_wrap((int64_t)(v), (w), 0)            /* low w bits, zero-extended */
+#define BITS(v, hi, lo) ((int64_t)(((uint64_t)(v) >> (lo)) & (((hi) - (lo) >= 63) ? ~UINT64_C(0) : ((UINT64_C(1) << ((hi) - (lo) + 1)) - 1))))
+#define BIT(v, n) ((int)(((uint64_t)(v) >> (n)) & 1))
+/* Fixed point with f fraction bits: product and quotient keep f fraction bits (truncating). */
+#define FX_MUL(a, b, f) ((int64_t)(((__int128)(a) * (__int128)(b)) >> (f)))
+#define FX_DIV(a, b, f) ((int64_t)((((__int128)(a)) * ((__int128)1 << (f))) / (b)))
+#define FX_FROM_DOUBLE(x, f) ((int64_t)((x) * (double)(INT64_C(1) << (f))))
+#define FX_TO_DOUBLE(v, f) ((double)(v) / (double)(INT64_C(1) << (f)))
+
+/* =========================================================================================
+ * 3. Behaviours
+ * =========================================================================================
+ * ACC_FUNCTION(Name, a, b) { ... } defines the behaviour of a command (accelerator) or an
+ * instruction (processor). Its parameters receive the decoded operand fields of the format, in
+ * the order the fields first appear in the format string, left to right (a parameter named like
+ * a field must be at that field's position). Parameters are int64_t; a field's signedness and
+ * scale come from the format. BEHAVIOUR is the same macro under a name that reads better in
+ * processor models. */
+
+typedef void (*isk_behaviour_fn)(isk_hdr *h, const int64_t *op);
+typedef struct isk_behaviour_info {
+    const char *name;
+    const char *params;     /* the parameter names as written, comma separated */
+    int nparams;
+    isk_behaviour_fn fn;
+} isk_behaviour_info;
+
+#define ISK_PARAMS(...) ISK_CAT(ISK_PARAMS_, ISK_NARGS(__VA_ARGS__))(__VA_ARGS__)
+#define ISK_PARAMS_0()
+#define ISK_PARAMS_1(a) , int64_t a
+#define ISK_PARAMS_2(a, b) , int64_t a, int64_t b
+#define ISK_PARAMS_3(a, b, c) , int64_t a, int64_t b, int64_t c
+#define ISK_PARAMS_4(a, b, c, d) , int64_t a, int64_t b, int64_t c, int64_t d
+#define ISK_PARAMS_5(a, b, c, d, e) , int64_t a, int64_t b, int64_t c, int64_t d, int64_t e
+#define ISK_PARAMS_6(a, b, c, d, e, f) , int64_t a, int64_t b, int64_t c, int64_t d, int64_t e, int64_t f
+#define ISK_ARGS(...) ISK_CAT(ISK_ARGS_, ISK_NARGS(__VA_ARGS__))
+#define ISK_ARGS_0
+#define ISK_ARGS_1 , op[0]
+#define ISK_ARGS_2 , op[0], op[1]
+#define ISK_ARGS_3 , op[0], op[1], op[2]
+#define ISK_ARGS_4 , op[0], op[1], op[2], op[3]
+#define ISK_ARGS_5 , op[0], op[1], op[2], op[3], op[4]
+#define ISK_ARGS_6 , op[0], op[1], op[2], op[3], op[4], op[5]
+
+#define ACC_FUNCTION(name, ...) \
+    static void name##_isk_body(struct isk_state *S ISK_PARAMS(__VA_ARGS__)); \
+    static void name(isk_hdr *h, const int64_t *op) \
+    { (void)op; name##_isk_body((struct isk_state *)(void *)h ISK_ARGS(__VA_ARGS__)); } \
+    static const isk_behaviour_info name##_isk_info = { #name, #__VA_ARGS__, ISK_NARGS(__VA_ARGS__), name }; \
+    static void name##_isk_body(struct isk_state *S ISK_PARAMS(__VA_ARGS__))
+#define BEHAVIOUR ACC_FUNCTION
+
+/* =========================================================================================
+ * 4. The description
+ * =========================================================================================
+ * MODEL_BEGIN(name, "title") ... MODEL_END is the body of a function the engine calls once
+ * when it loads the model. Each line declares one thing; the order is free but a model reads
+ * best in datasheet order: parameters, storage names, resources, operand kinds, instructions. */
+
+typedef struct isk_builder isk_builder;
+
+typedef struct isk_storage_decl {
+    const char *name;        /* the member name, e.g. "GRF" */
+    const char *title;       /* the debugger's title, e.g. "General Registers" */
+    int kind, sign, width, latency, frac, cell_bytes;
+    uint64_t count;
+    size_t offset;           /* of the member in struct isk_state */
+    int shared;              /* bound by name to the same storage of other instances */
+} isk_storage_decl;
+
+/* How operands are written in assembly. Referenced by syntax templates as {FIELD:kind}. */
+enum isk_kind_type {
+    ISK_KIND_INT,            /* an integer, optionally a symbol or expression */
+    ISK_KIND_NAMES,          /* a table of names: registers, conditions, flags */
+    ISK_KIND_PCREL,          /* a code target encoded relative to the instruction's address */
+    ISK_KIND_ABS             /* a code or data address encoded as is */
+};
+typedef struct isk_kind_decl {
+    const char *name;
+    int type;                /* enum isk_kind_type */
+    /* NAMES: space-separated items "name=value" or ranges "r0..r23=0" (names r0..r23 get
+     * values 0..23) or stepped ranges "d0..d22/2=0" (d0, d2, ... get 0, 2, ...). A value's
+     * first name is the one printed. Matching ignores case unless `exact_case`. */
+    const char *names;
+    int exact_case;
+    /* INT, PCREL, ABS: the encoded field holds value >> scale (the value must be a multiple of
+     * 1 << scale). The accepted range is [min, max] if min < max, else what the field holds. */
+    int scale;
+    int64_t min, max;
+    int hex;                 /* print in hexadecimal */
+    int64_t pc_bias;         /* PCREL: field = (target - (PC + pc_bias)) >> scale */
+    const char *reloc;       /* relocation the assembler emits for symbolic values */
+} isk_kind_decl;
+
+/* Options of INSTRUCTION after the format, the behaviour and the syntax. */
+typedef struct isk_insn_decl {
+    const char *format;      /* the article's format string, e.g. "11-**-0000-0000-0001-LREG-GREG" */
+    const isk_behaviour_info *behaviour;
+    const char *syntax;      /* assembly template, e.g. "move gr{GREG:gr}, lr{LREG:lr}" */
+    /* Explicit field maps, ';'-separated, in the notation name{H:L}=h:l name{b}=d (value bits
+     * H..L come from word bits h..l); a name may carry flags at its first mention:
+     * "imm:s{7:4}=19:16 imm{3:0}=23:20" (s = signed, <<N = scaled by 2^N). The letters of the
+     * format then only mark which bits are operand bits. Also "name:s" alone flags a field of
+     * the format string. */
+    const char *fields;
+    int priority;            /* overlapping formats: the higher priority decodes first */
+    /* 1 = an alias (syntactic sugar) of another instruction with the same behaviour: its format
+     * pins some operand bits of the base format. The simulator never decodes to an alias; the
+     * assembler accepts it, and the disassembler prints it whenever a word matches it. */
+    int alias;
+    /* Relocations the assembler emits for symbolic operands, "imm=R_DPU_IMM24 pc=R_DPU_PC";
+     * an operand not listed uses its kind's `reloc`. */
+    const char *relocs;
+} isk_insn_decl;
+
+/* Processor models: how instructions are fetched and issued. */
+enum isk_issue_policy {
+    ISK_ISSUE_CPI,           /* one context; an instruction every `cpi` clocks */
+    ISK_ISSUE_REVOLVER,      /* round robin over ready contexts; one context issues at most
+                                every `distance` clocks; one instruction per clock in all */
+    ISK_ISSUE_BARREL         /* context i issues in clocks i, i+n, i+2n, ... (n = contexts) */
+};
+typedef struct isk_processor_decl {
+    const char *code;        /* the code memory storage (DECLARE_CODE_MEMORY) */
+    int contexts;            /* hardware contexts (threads); context 0 starts at reset_pc */
+    int issue;               /* enum isk_issue_policy */
+    int cpi;                 /* ISK_ISSUE_CPI: clocks per instruction */
+    int distance;            /* ISK_ISSUE_REVOLVER: minimum clocks between two issues of a context */
+    uint64_t reset_pc;
+    int code_bytes;          /* bytes one instruction occupies in an image (e.g. 8 for 48-bit words in 64-bit containers) */
+    int pc_unit_bytes;       /* bytes per PC unit in assembly addresses (1 = byte addresses) */
+} isk_processor_decl;
+
+/* The toolchain's view of a processor: its object files, memory map and relocations. */
+typedef struct isk_elf_decl {
+    uint16_t machine;        /* e_machine */
+    int elfclass;            /* 32 or 64 */
+    int big_endian;
+    uint32_t flags;          /* e_flags of the objects and executables the toolchain writes */
+    /* The ABI version inside e_flags: the linker refuses to mix objects whose versions differ,
+     * the loader refuses executables of another version. abi_mask 0 = no version. */
+    uint32_t abi_mask;
+    int abi_shift;
+} isk_elf_decl;
+
+typedef struct isk_region_decl {
+    const char *name;        /* e.g. "IRAM" */
+    uint64_t base, size;     /* addresses in the ELF files, in bytes */
+    const char *sections;    /* the sections the linker places here, glob patterns: ".text .text.*" */
+    const char *storage;     /* the storage holding the region in the simulator, NULL if none */
+    int code;                /* 1: the region holds instructions of proc.code_bytes bytes each */
+} isk_region_decl;
+
+typedef struct isk_reloc_decl {
+    uint32_t type;           /* ELF r_type */
+    const char *name;        /* e.g. "R_DPU_IMM24_PC" */
+    int bytes;               /* size of the unit patched at r_offset, in the ELF's byte order */
+    /* Where the value's bits go inside the unit, in the notation of INSTRUCTION .fields with one
+     * name: "v:s{23:12}=11:0 v{11}=12 ..." (NULL = the whole unit). A value that does not fit
+     * the fields (signed if flagged s) is a link error unless min < max says otherwise. */
+    const char *fields;
+    int pcrel;               /* the value is S + A - P instead of S + A */
+    int shift;               /* the value must be a multiple of 1 << shift and is placed >> shift */
+    int64_t min, max;        /* accepted range of the value before the shift, when min < max */
+    /* Applied to S + A (and to P) before anything else, e.g. byte address -> instruction index. */
+    uint64_t (*convert)(uint64_t address);
+} isk_reloc_decl;
+
+struct isk_builder_ops {
+    void (*model)(isk_builder *b, const char *name, const char *title);
+    void (*word_bits)(isk_builder *b, int bits);
+    void (*slots)(isk_builder *b, int n);
+    void (*storage)(isk_builder *b, const isk_storage_decl *d);
+    void (*element)(isk_builder *b, uint64_t index, const char *name);   /* inside REGFILE_BEGIN/END */
+    void (*end_group)(isk_builder *b);
+    void (*resource)(isk_builder *b, uint64_t mask, const char *name);
+    void (*kind)(isk_builder *b, const isk_kind_decl *d);
+    void (*instruction)(isk_builder *b, const isk_insn_decl *d);
+    void (*processor)(isk_builder *b, const isk_processor_decl *d);
+    void (*param)(isk_builder *b, const char *key, const char *value);
+    void (*init)(isk_builder *b, void (*fn)(isk_hdr *h));
+    void (*elf)(isk_builder *b, const isk_elf_decl *d);
+    void (*region)(isk_builder *b, const isk_region_decl *d);
+    void (*reloc)(isk_builder *b, const isk_reloc_decl *d);
+};
+struct isk_builder {
+    const struct isk_builder_ops *ops;
+    void *engine;
+};
+
+/* What a model file exports: the engine looks up `isk_model_entry` in a dynamically loaded
+ * model, and `isk_model_<name>` for a built-in one. */
+struct isk_model_entry {
+    int abi_version;
+    const char *name;
+    size_t state_size;
+    void (*describe)(isk_builder *B);
+};
+
+#ifdef ISK_BUILTIN_MODEL
+#define ISK_ENTRY_NAME(name) isk_model_##name
+#else
+#define ISK_ENTRY_NAME(name) isk_model_entry
+#endif
+
+#define MODEL_BEGIN(name, title) \
+    static void isk_describe_##name(isk_builder *B); \
+    __attribute__((visibility("default"))) \
+    const struct isk_model_entry ISK_ENTRY_NAME(name) = \
+        { ISK_ABI_VERSION, #name, sizeof(struct isk_state), isk_describe_##name }; \
+    static void isk_describe_##name(isk_builder *B) { B->ops->model(B, #name, (title));
+#define MODEL_END }
+
+/* The machine word of the instruction formats (the article's "word width"), 8..64 bits. */
+#define WORD_BITS(n) B->ops->word_bits(B, (n))
+/* Accelerators: the number of control slots N_s (commands executing at once). */
+#define SLOTS(n) B->ops->slots(B, (n))
+/* A named parameter (e.g. PARAM("chip", "v1A")), overridable with isk_set_param / --param. */
+#define PARAM(key, value) B->ops->param(B, (key), (value))
+/* A function run on each new instance after its storage exists (reset values, parameters). */
+#define ON_RESET(fn) B->ops->init(B, (fn))
+
+#define ISK_STORAGE_DECL(X, ttl, shr) (&(isk_storage_decl){ .name = #X, .title = (ttl), \
+    .kind = ISK_KIND_OF(struct isk_state, X), .sign = ISK_SIGN_OF(struct isk_state, X), \
+    .width = ISK_WIDTH_OF(struct isk_state, X), .latency = ISK_LAT_OF(struct isk_state, X), \
+    .frac = ISK_FRAC_OF(struct isk_state, X), .cell_bytes = ISK_CELL_BYTES_OF(struct isk_state, X), \
+    .count = ISK_COUNT_OF(struct isk_state, X), .offset = offsetof(struct isk_state, X), .shared = (shr) })
+
+/* Debugger names: MEMORY(LDM, "Acc LDM"); REG(ACR, "Accumulator");
+ * REGFILE_BEGIN(GRF, "General Registers") REGISTER(0, "GR0"); ... REGFILE_END()
+ * SHARED_MEMORY(SHM, "Shared") marks a memory shared with the processor and the other
+ * accelerators of a system (bound by name when the system is built). */
+#define MEMORY(X, title) B->ops->storage(B, ISK_STORAGE_DECL(X, title, 0))
+#define SHARED_MEMORY(X, title) B->ops->storage(B, ISK_STORAGE_DECL(X, title, 1))
+#define REG(X, title) B->ops->storage(B, ISK_STORAGE_DECL(X, title, 0))
+#define REGFILE_BEGIN(X, title) B->ops->storage(B, ISK_STORAGE_DECL(X, title, 0));
+#define REGISTER(index, name) B->ops->element(B, (index), (name))
+#define REGFILE_END() B->ops->end_group(B);
+
+/* RESOURCE(MAC_ADDER, "MAC adder"): a name for a resource bit in reports. */
+#define RESOURCE(mask, name) B->ops->resource(B, (uint64_t)(mask), (name))
+
+/* Operand kinds. */
+#define KIND(...) B->ops->kind(B, &(isk_kind_decl){ __VA_ARGS__ })
+#define KIND_NAMES(kname, table, ...) KIND(.name = (kname), .type = ISK_KIND_NAMES, .names = (table), __VA_ARGS__)
+#define KIND_INT(kname, ...) KIND(.name = (kname), .type = ISK_KIND_INT, __VA_ARGS__)
+#define KIND_PCREL(kname, ...) KIND(.name = (kname), .type = ISK_KIND_PCREL, __VA_ARGS__)
+#define KIND_ABS(kname, ...) KIND(.name = (kname), .type = ISK_KIND_ABS, __VA_ARGS__)
+
+/* INSTRUCTION(format, Behaviour[, "syntax"][, .fields = ..., .priority = ...]) */
+#define INSTRUCTION(format_string, beh, ...) B->ops->instruction(B, &(isk_insn_decl){ \
+    .format = (format_string), .behaviour = &beh##_isk_info, __VA_ARGS__ })
+
+#define PROCESSOR(...) B->ops->processor(B, &(isk_processor_decl){ __VA_ARGS__ })
+/* Toolchain: ELF_FORMAT(.machine = 0xf5, .elfclass = 32, ...), REGION(.name = "IRAM", ...),
+ * RELOCATION(.type = 1, .name = "R_DPU_32", .bytes = 4) */
+#define ELF_FORMAT(...) B->ops->elf(B, &(isk_elf_decl){ __VA_ARGS__ })
+#define REGION(...) B->ops->region(B, &(isk_region_decl){ __VA_ARGS__ })
+#define RELOCATION(...) B->ops->reloc(B, &(isk_reloc_decl){ __VA_ARGS__ })
+
+#ifdef __cplusplus
+}
+#endif
+#endif

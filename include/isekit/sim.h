@@ -1,0 +1,190 @@
+/* isekit embedding API: load models, build a system, run it clock by clock, look at it.
+ *
+ *     isk_diag diag; isk_diag_init(&diag);
+ *     isk_model *m = isk_model_load("example", &diag);        // built-in name, model.c or model.so
+ *     isk_system *sys = isk_system_new(NULL);
+ *     isk_inst *acc = isk_system_add(sys, m, "acc0");
+ *     isk_attach(sys, acc, 0);                                 // accelerator number 0
+ *     isk_launch(sys, acc, word);                              // the processor's launch, this clock
+ *     isk_step(sys, 1);                                        // finish the clock
+ *     int64_t v; isk_read(acc, "GR0", 0, &v);
+ *
+ * One system is one clock domain: every instance in it advances on the same clock. Systems are
+ * independent of each other and may run on different threads at the same time.
+ */
+#ifndef ISEKIT_SIM_H
+#define ISEKIT_SIM_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "isekit/diag.h"
+#include "isekit/model.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct isk_model isk_model;
+typedef struct isk_system isk_system;
+typedef struct isk_inst isk_inst;
+
+/* ---- models ----------------------------------------------------------------------------- */
+
+/* Load a model: a built-in name ("example"), a C file (compiled with the system C compiler into
+ * a shared object, cached by content hash under $ISEKIT_CACHE or ~/.cache/isekit), or a shared
+ * object. Errors (compiler output, bad format strings, overlapping encodings) go to `diag`
+ * (NULL = stderr); the result is NULL if any error was reported. Models are reference counted:
+ * each isk_model_load returns a new reference, each system holds one per instance. */
+isk_model *isk_model_load(const char *spec, isk_diag *diag);
+void isk_model_release(isk_model *m);
+
+/* The names of the built-in models, NULL-terminated. */
+const char *const *isk_builtin_model_names(void);
+
+const char *isk_model_name(const isk_model *m);
+const char *isk_model_title(const isk_model *m);
+int isk_model_word_bits(const isk_model *m);
+int isk_model_slots(const isk_model *m);
+
+typedef struct isk_storage_info {
+    const char *name, *title;
+    int kind;                /* enum isk_storage_kind */
+    int width, sign, latency, frac, shared;
+    uint64_t count;
+    const char *const *element_names;   /* per cell, NULL where unnamed; NULL if none at all */
+} isk_storage_info;
+int isk_model_storage_count(const isk_model *m);
+const isk_storage_info *isk_model_storage(const isk_model *m, int i);
+
+typedef struct isk_resource_info { uint64_t mask; const char *name; } isk_resource_info;
+int isk_model_resource_count(const isk_model *m);
+const isk_resource_info *isk_model_resource(const isk_model *m, int i);
+
+typedef struct isk_instruction_info {
+    const char *format, *behaviour, *syntax, *fields, *relocs;
+    int priority, alias;
+    uint64_t mask, match;    /* fixed bits of the format and their values */
+} isk_instruction_info;
+int isk_model_instruction_count(const isk_model *m);
+const isk_instruction_info *isk_model_instruction(const isk_model *m, int i);
+
+/* The decoder's report: the fraction of the word space no format accepts, and up to `max`
+ * of the largest undecodable regions as format-like strings ("1111-****-..."). */
+typedef struct isk_coverage { double undecodable_fraction; int nregions; char regions[8][80]; } isk_coverage;
+void isk_model_coverage(const isk_model *m, isk_coverage *out);
+
+/* Decode one instruction word: the index of the instruction (see isk_model_instruction) and the
+ * operand values, or -1 if no format accepts the word. */
+int isk_model_decode(const isk_model *m, uint64_t word, int64_t ops[ISK_MAX_OPS]);
+
+/* ---- systems ---------------------------------------------------------------------------- */
+
+typedef enum {
+    ISK_OK = 0,
+    ISK_STOPPED,             /* the driver or every processor finished */
+    ISK_FAULT,               /* a simulated program or command faulted (see isk_last_error) */
+    ISK_CONFLICT,            /* a CREW conflict, resource clash or slot exhaustion (as errors) */
+    ISK_FAILED               /* an error: bad arguments, a failed driver, a missing name */
+} isk_status;
+
+typedef struct isk_system_options {
+    int conflicts_are_warnings;   /* CREW conflicts and resource clashes warn instead of stopping */
+    isk_diag *diag;               /* where errors and warnings go (NULL = stderr) */
+    /* Per-clock trace: called with one line per event (NULL = no trace, and no cost). */
+    void (*trace)(void *user, uint64_t clock, const char *who, const char *what);
+    void *trace_user;
+    size_t stack_size;            /* of the stacks of multi-clock behaviours (0 = 64 KiB) */
+} isk_system_options;
+
+isk_system *isk_system_new(const isk_system_options *opt);
+void isk_system_free(isk_system *sys);
+
+/* Add an instance of a model. Instances of models with SHARED_MEMORY storages of the same name
+ * share one storage (their shapes must agree). */
+isk_inst *isk_system_add(isk_system *sys, isk_model *m, const char *name);
+/* Make `acc` accelerator number `number` of the system's processor(s) and of isk_launch. */
+isk_status isk_attach(isk_system *sys, isk_inst *acc, int number);
+isk_inst *isk_instance(isk_system *sys, const char *name);
+const char *isk_inst_name(const isk_inst *inst);
+const isk_model *isk_inst_model(const isk_inst *inst);
+/* The instance's state (struct isk_state of its model), for host code that includes the model. */
+isk_hdr *isk_inst_state(isk_inst *inst);
+
+/* Set a model parameter (PARAM) of an instance before its first clock. */
+isk_status isk_set_param(isk_inst *inst, const char *key, const char *value);
+const char *isk_get_param(const isk_inst *inst, const char *key);
+
+/* The processor side of a launch: hand `word` to the accelerator in the current clock; the
+ * command's first step runs in this clock. At most the free slots can be taken. */
+isk_status isk_launch(isk_system *sys, isk_inst *acc, uint64_t word);
+
+/* A driver runs at the start of every clock, before the processors and accelerators: it plays
+ * the main processor (e.g. a launch list). It returns 0 to go on, 1 when it has finished
+ * (the run then ends once every accelerator is idle), or < 0 to stop with an error. */
+typedef int (*isk_driver_fn)(void *user, isk_system *sys);
+void isk_set_driver(isk_system *sys, isk_driver_fn fn, void *user);
+
+/* Ports of processor models (OUTPUT/INPUT in behaviours). */
+typedef void (*isk_port_write_fn)(void *user, isk_inst *inst, uint64_t port, uint64_t value);
+typedef uint64_t (*isk_port_read_fn)(void *user, isk_inst *inst, uint64_t port);
+void isk_set_ports(isk_inst *inst, isk_port_read_fn rd, isk_port_write_fn wr, void *user);
+
+/* Run `clocks` clocks (or until the driver and all processors finished and every accelerator is
+ * idle, or an error). Returns ISK_OK when the clocks were run, ISK_STOPPED when finished early. */
+isk_status isk_step(isk_system *sys, uint64_t clocks);
+/* Run until finished; max_clocks = 0 means no limit. */
+isk_status isk_run(isk_system *sys, uint64_t max_clocks);
+
+uint64_t isk_clock(const isk_system *sys);
+/* The first line of the error that stopped the system, or "" if none. */
+const char *isk_last_error(const isk_system *sys);
+/* Number of commands executing in an accelerator. */
+int isk_busy_slots(const isk_inst *acc);
+/* Interrupts raised by accelerators and not yet taken: returns the number of pending ones and
+ * clears them if `take`; *from receives the last raiser. */
+int isk_interrupts(isk_system *sys, int take, isk_inst **from);
+
+/* Processors: a context's PC and state (enum isk_context_state), and (re)starting one. */
+isk_context *isk_context_of(isk_inst *proc, int id);
+isk_status isk_start(isk_inst *proc, int context, uint64_t pc);
+
+/* ---- storage by name -------------------------------------------------------------------- */
+
+/* A name is a storage name ("GRF"), its title ("General Registers"), an element name ("GR0"),
+ * optionally with an index: "GRF[1]", "LDM[0x10]". Matching ignores case. Reads see committed
+ * values; writes from outside the clock take effect at once (they are the host's, between
+ * clocks). */
+typedef struct isk_ref { isk_inst *inst; int storage; uint64_t index; } isk_ref;
+isk_status isk_lookup(isk_inst *inst, const char *name, isk_ref *out);
+/* The same without reporting: the reason for a failure goes to msg. */
+isk_status isk_resolve(isk_inst *inst, const char *name, isk_ref *out, char *msg, size_t cap);
+isk_status isk_read(isk_inst *inst, const char *name, uint64_t index, int64_t *value);
+isk_status isk_write(isk_inst *inst, const char *name, uint64_t index, int64_t value);
+int64_t isk_ref_read(const isk_ref *r);
+void isk_ref_write(const isk_ref *r, int64_t value);
+/* Bulk access to a whole storage (e.g. loading a program image); out-of-range is an error. */
+isk_status isk_storage_load(isk_inst *inst, int storage, uint64_t first, const int64_t *values, uint64_t n);
+
+/* ---- statistics ------------------------------------------------------------------------- */
+
+typedef struct isk_stats {
+    uint64_t clocks;
+    uint64_t launches;               /* commands started, all accelerators */
+    uint64_t commands_done;
+    uint64_t slot_clocks;            /* sum over clocks of busy slots */
+    int max_busy_slots;
+    uint64_t resource_clocks[64];    /* per resource bit: clocks in which it was used */
+    uint64_t crew_conflicts, resource_clashes;
+    uint64_t interrupts;
+    uint64_t instructions;           /* processor instructions issued */
+    uint64_t idle_clocks;            /* processor clocks in which no context could issue */
+    uint64_t writes;                 /* storage writes through the latency queue */
+} isk_stats;
+void isk_get_stats(const isk_system *sys, isk_stats *out);
+void isk_inst_stats(const isk_inst *inst, isk_stats *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

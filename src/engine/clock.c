@@ -1,0 +1,660 @@
+/* The clock: one loop drives the driver (the host's stand-in), the processors and the
+ * accelerators' slots, then commits the writes whose latency has elapsed.
+ *
+ * Order within clock k (docs/semantics.md):
+ *   1. the driver runs (it may launch commands: they start in clock k);
+ *   2. each processor issues at most one instruction (it may launch commands);
+ *   3. each accelerator runs one step of every active slot, oldest launch first;
+ *   4. writes due at k+1 become visible, slots whose command ended are freed, k += 1.
+ *
+ * Multi-clock behaviours. A command's first clock runs on the engine's own stack with no switch
+ * at all. FinishCycle() only arms a trap; if the behaviour then returns, the command took one
+ * clock. If it instead touches storage again (it has work for the next clock), the trap fires:
+ * the command keeps the stack it is running on, and the engine continues the clock loop on a
+ * fresh stack (the loop's position lives in the system, not in C locals). From then on the
+ * command is resumed each clock by an ordinary switch. When it finally returns, it returns into
+ * the engine frame that first called it, which hands control back to the live engine.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/system.h"
+
+#define DEFAULT_STACK_SIZE (256 * 1024)
+
+/* ---- stacks ---------------------------------------------------------------------------- */
+
+isk_stack isk_take_stack(isk_system *sys)
+{
+    if (sys->spare_stacks.len) return sys->spare_stacks.data[--sys->spare_stacks.len];
+    isk_stack s;
+    size_t size = sys->opt.stack_size ? sys->opt.stack_size : DEFAULT_STACK_SIZE;
+    if (isk_stack_alloc(&s, size) != 0) {
+        fprintf(stderr, "isekit: cannot allocate a %zu-byte stack for a command\n", size);
+        abort();
+    }
+    return s;
+}
+
+static void put_back_recycled(isk_system *sys)
+{
+    if (!sys->recycle.lo) return;
+    VEC_PUSH(&sys->spare_stacks, sys->recycle);
+    memset(&sys->recycle, 0, sizeof sys->recycle);
+}
+
+/* ---- stopping: faults and conflicts ----------------------------------------------------- */
+
+/* Abandon the behaviour that is running now (after its error was reported). */
+static ISK_NORETURN void abandon_behaviour(isk_system *sys)
+{
+    isk_inst *inst = sys->cur_inst;
+    if (inst && sys->cur_slot >= 0) {
+        isk_slot *slot = &inst->slots[sys->cur_slot];
+        if (slot->state == SLOT_ON_OWN) {
+            /* On the command's own stack: give it back and resume the engine. */
+            slot->state = SLOT_DONE;
+            sys->recycle = slot->stack;
+            memset(&slot->stack, 0, sizeof slot->stack);
+            isk_coro_jump(&sys->engine);
+        }
+        slot->state = SLOT_DONE;
+    }
+    if (!sys->fault_jmp) {
+        fprintf(stderr, "isekit: %s (outside a clock; aborting)\n", sys->last_error);
+        abort();
+    }
+    longjmp(*sys->fault_jmp, 1);
+}
+
+static ISK_NORETURN void stop_with(isk_system *sys, isk_status status, const char *msg)
+{
+    if (sys->status == ISK_OK) sys->status = status;
+    isk_report(sys, ISK_ERROR, "%s", msg);
+    abandon_behaviour(sys);
+}
+
+/* "clock 12, acc0 slot 1 (MAC_LREG_GREG)" or "clock 12, dpu thread 3, pc 0x1a" */
+static void where(isk_system *sys, isk_inst *inst, char *out, size_t cap)
+{
+    char who[160];
+    isk_describe_actor(inst, inst == sys->cur_inst ? sys->cur_slot : -1, who, sizeof who);
+    snprintf(out, cap, "clock %llu, %s", (unsigned long long)sys->clock, who);
+}
+
+static ISK_NORETURN void op_fault(isk_hdr *h, int code, const char *message)
+{
+    isk_inst *inst = h->engine;
+    isk_system *sys = inst->sys;
+    char at[200], msg[700];
+    where(sys, inst, at, sizeof at);
+    if (code) snprintf(msg, sizeof msg, "%s: %s (fault code %d)", at, message, code);
+    else snprintf(msg, sizeof msg, "%s: %s", at, message);
+    if (inst->contexts && sys->cur_slot < 0) inst->contexts[h->context].state = ISK_CTX_FAULTED;
+    stop_with(sys, ISK_FAULT, msg);
+}
+
+static ISK_NORETURN void op_index_fault(isk_hdr *h, const char *storage, int64_t index, uint64_t count)
+{
+    char message[200];
+    snprintf(message, sizeof message, "index %lld is outside %s (%llu cells)", (long long)index, storage,
+             (unsigned long long)count);
+    op_fault(h, 0, message);
+}
+
+/* ---- clock boundaries (FinishCycle) ------------------------------------------------------ */
+
+void isk_engine_main(void *arg)
+{
+    isk_system *sys = arg;
+    isk_clock_run(sys);
+    isk_coro_jump(&sys->caller);
+}
+
+static void op_boundary(isk_hdr *h)
+{
+    isk_inst *inst = h->engine;
+    isk_system *sys = inst->sys;
+    if (sys->cur_inst != inst || sys->cur_slot < 0) {
+        h->trap = 0;
+        op_fault(h, 0, "FinishCycle() inside a processor instruction: processor instructions take one issue; "
+                       "model longer ones with BLOCK_FOR()");
+    }
+    isk_slot *slot = &inst->slots[sys->cur_slot];
+    if (slot->state == SLOT_ON_ENGINE) {
+        /* The command keeps this stack; the engine carries on from a fresh one. */
+        slot->stack = sys->cur_stack;
+        slot->ctx.stack_lo = slot->stack.lo;
+        slot->ctx.stack_size = slot->stack.size;
+        slot->state = SLOT_SUSPENDED;
+        sys->cur_stack = isk_take_stack(sys);
+        isk_coro_start(&slot->ctx, &sys->cur_stack, isk_engine_main, sys);
+    } else {
+        slot->state = SLOT_SUSPENDED;
+        isk_coro_switch(&slot->ctx, &sys->engine);
+    }
+    /* Resumed by run_slot in a later clock, which has set the clock and cleared the trap. */
+}
+
+/* ---- writes: latency and CREW ---------------------------------------------------------- */
+
+static void crew_check(isk_system *sys, isk_inst *inst, void *cell, const char *storage, uint64_t index)
+{
+    if (sys->crew_clock != sys->clock) {
+        sys->crew.len = 0;
+        sys->crew_clock = sys->clock;
+    }
+    int slot = inst == sys->cur_inst ? sys->cur_slot : -1;
+    for (size_t i = 0; i < sys->crew.len; i++) {
+        crew_entry *e = &sys->crew.data[i];
+        if (e->cell != cell) continue;
+        char cellname[160], first[160], second[160], msg[700];
+        isk_describe_cell(inst, storage, index, cellname, sizeof cellname);
+        isk_describe_actor(e->inst, e->slot, first, sizeof first);
+        isk_describe_actor(inst, slot, second, sizeof second);
+        snprintf(msg, sizeof msg, "clock %llu: CREW conflict: %s written twice in one clock, by %s and by %s",
+                 (unsigned long long)sys->clock, cellname, first, second);
+        sys->stats.crew_conflicts++;
+        inst->stats.crew_conflicts++;
+        if (!sys->opt.conflicts_are_warnings) stop_with(sys, ISK_CONFLICT, msg);
+        isk_report(sys, ISK_WARNING, "%s", msg);
+        return;
+    }
+    VEC_PUSH(&sys->crew, ((crew_entry){ cell, inst, slot, inst->hdr->context, storage, index }));
+}
+
+static void op_write(isk_hdr *h, void *cell, int bytes, int64_t value, int latency, int code, const char *storage,
+                     uint64_t index)
+{
+    isk_inst *inst = h->engine;
+    isk_system *sys = inst->sys;
+    if (h->checking) crew_check(sys, inst, cell, storage, index);
+    if (latency == 0) {
+        isk_cell_write_raw(cell, bytes, value);
+        if (code) isk_invalidate_code(inst, index);
+        return;
+    }
+    VEC_PUSH(&sys->ring[(sys->clock + (uint64_t)latency) % WRITE_RING],
+             ((pending_write){ cell, value, inst, storage, index, (uint8_t)bytes, (uint8_t)code }));
+    sys->pending++;
+    sys->stats.writes++;
+}
+
+static void commit_writes(isk_system *sys)
+{
+    __typeof__(sys->ring[0]) *due = &sys->ring[(sys->clock + 1) % WRITE_RING];
+    for (size_t i = 0; i < due->len; i++) {
+        pending_write *w = &due->data[i];
+        isk_cell_write_raw(w->cell, w->bytes, w->value);
+        if (w->code) isk_invalidate_code(w->inst, w->index);
+        if (sys->opt.trace) {
+            char cell[160];
+            isk_describe_cell(w->inst, w->storage, w->index, cell, sizeof cell);
+            isk_trace(sys, w->inst, "%s = %lld", cell, (long long)w->value);
+        }
+    }
+    sys->pending -= due->len;
+    due->len = 0;
+}
+
+/* ---- resources and interrupts ------------------------------------------------------------ */
+
+static const char *resource_name(const isk_model *m, uint64_t bit)
+{
+    for (size_t i = 0; i < m->resources.len; i++)
+        if (m->resources.data[i].mask == bit) return m->resources.data[i].name;
+    return NULL;
+}
+
+static void op_use_resources(isk_hdr *h, uint64_t mask)
+{
+    isk_inst *inst = h->engine;
+    isk_system *sys = inst->sys;
+    int slot = inst == sys->cur_inst ? sys->cur_slot : -1;
+    if (inst->resources_clock != sys->clock) {
+        inst->resources.len = 0;
+        inst->resources_used = 0;
+        inst->resources_clock = sys->clock;
+    }
+    uint64_t clash = inst->resources_used & mask;
+    if (clash) {
+        int other = -2;
+        for (size_t i = 0; i < inst->resources.len && other == -2; i++)
+            if (inst->resources.data[i].mask & clash) other = inst->resources.data[i].slot;
+        uint64_t bit = clash & -clash;
+        const char *rname = resource_name(inst->model, bit);
+        char first[160], second[160], msg[700];
+        isk_describe_actor(inst, other, first, sizeof first);
+        isk_describe_actor(inst, slot, second, sizeof second);
+        snprintf(msg, sizeof msg, "clock %llu: resource clash in %s: %s uses resource bits 0x%llx%s%s%s, already used "
+                 "in this clock by %s", (unsigned long long)sys->clock, inst->name, second,
+                 (unsigned long long)clash, rname ? " (" : "", rname ? rname : "", rname ? ")" : "", first);
+        sys->stats.resource_clashes++;
+        inst->stats.resource_clashes++;
+        if (!sys->opt.conflicts_are_warnings) stop_with(sys, ISK_CONFLICT, msg);
+        isk_report(sys, ISK_WARNING, "%s", msg);
+    }
+    for (uint64_t bits = mask & ~inst->resources_used; bits; bits &= bits - 1) {
+        int b = __builtin_ctzll(bits);
+        sys->stats.resource_clocks[b]++;
+        inst->stats.resource_clocks[b]++;
+    }
+    inst->resources_used |= mask;
+    VEC_PUSH(&inst->resources, ((resource_use){ mask, slot }));
+}
+
+static void op_interrupt(isk_hdr *h, int line)
+{
+    isk_inst *inst = h->engine;
+    isk_system *sys = inst->sys;
+    sys->interrupts++;
+    sys->interrupt_from = inst;
+    sys->stats.interrupts++;
+    inst->stats.interrupts++;
+    if (sys->opt.trace) isk_trace(sys, inst, "interrupt line %d raised", line);
+}
+
+/* ---- launches ------------------------------------------------------------------------------ */
+
+static bool decode_launch(isk_inst *a, uint64_t word, isk_decoded *out)
+{
+    unsigned h = (unsigned)((word * UINT64_C(0x9e3779b97f4a7c15)) >> 58) % LAUNCH_CACHE;
+    if (a->launch_cache[h].valid && a->launch_cache[h].word == word) {
+        *out = a->launch_cache[h].d;
+        return true;
+    }
+    isk_decoded d = { 0 };
+    d.pattern = isk_model_decode(a->model, word, d.op);
+    if (d.pattern < 0) return false;
+    d.fn = a->model->patterns.data[d.pattern].beh->fn;
+    a->launch_cache[h].word = word;
+    a->launch_cache[h].valid = true;
+    a->launch_cache[h].d = d;
+    *out = d;
+    return true;
+}
+
+isk_status isk_do_launch(isk_system *sys, isk_inst *a, uint64_t word)
+{
+    if (sys->status != ISK_OK) return sys->status;
+    int digits = (a->model->word_bits + 3) / 4;
+    isk_decoded d;
+    if (!a->nslots) {
+        isk_report(sys, ISK_ERROR, "clock %llu: %s is not an accelerator (model '%s' declares no SLOTS)",
+                   (unsigned long long)sys->clock, a->name, a->model->name);
+        return sys->status = ISK_FAILED;
+    }
+    if (!decode_launch(a, word, &d)) {
+        isk_report(sys, ISK_ERROR, "clock %llu: %s: no instruction format of '%s' accepts the word 0x%0*llx",
+                   (unsigned long long)sys->clock, a->name, a->model->name, digits, (unsigned long long)word);
+        return sys->status = ISK_FAULT;
+    }
+    int s = 0;
+    while (s < a->nslots && a->slots[s].state != SLOT_FREE) s++;
+    if (s == a->nslots) {
+        isk_report(sys, ISK_ERROR, "clock %llu: %s: no free slot for %s (word 0x%0*llx): all %d slots are busy",
+                   (unsigned long long)sys->clock, a->name, a->model->patterns.data[d.pattern].beh->name, digits,
+                   (unsigned long long)word, a->nslots);
+        return sys->status = ISK_CONFLICT;
+    }
+    isk_slot *slot = &a->slots[s];
+    slot->state = SLOT_FRESH;
+    slot->word = word;
+    slot->started = sys->clock;
+    slot->seq = ++a->seq;
+    slot->d = d;
+    a->order[a->norder++] = s;
+    a->busy++;
+    sys->busy_slots++;
+    sys->stats.launches++;
+    a->stats.launches++;
+    if (sys->opt.trace)
+        isk_trace(sys, a, "launch %s (0x%0*llx) in slot %d", a->model->patterns.data[d.pattern].beh->name, digits,
+                  (unsigned long long)word, s);
+    return ISK_OK;
+}
+
+static void op_launch(isk_hdr *h, int number, uint64_t word)
+{
+    isk_inst *inst = h->engine;
+    isk_system *sys = inst->sys;
+    if (number < 0 || (size_t)number >= sys->by_number.len || !sys->by_number.data[number]) {
+        char message[120];
+        snprintf(message, sizeof message, "LAUNCH to accelerator %d, which is not attached", number);
+        op_fault(h, 0, message);
+    }
+    if (isk_do_launch(sys, sys->by_number.data[number], word) != ISK_OK) abandon_behaviour(sys);
+}
+
+/* ---- slots ------------------------------------------------------------------------------- */
+
+static void end_command(isk_system *sys, isk_inst *a, isk_slot *slot)
+{
+    slot->state = SLOT_DONE;
+    sys->stats.commands_done++;
+    a->stats.commands_done++;
+    if (sys->opt.trace)
+        isk_trace(sys, a, "slot %d: %s ends after %llu clock(s)", (int)(slot - a->slots),
+                  a->model->patterns.data[slot->d.pattern].beh->name,
+                  (unsigned long long)(sys->clock - slot->started + 1));
+}
+
+static void run_slot(isk_system *sys, isk_inst *a, int s)
+{
+    isk_slot *slot = &a->slots[s];
+    isk_hdr *h = a->hdr;
+    sys->cur_inst = a;
+    sys->cur_slot = s;
+    h->clock = sys->clock;
+    h->checking = 1;
+    h->trap = 0;
+    if (slot->state == SLOT_FRESH) {
+        slot->state = SLOT_ON_ENGINE;
+        slot->d.fn(h, slot->d.op);
+        if (slot->stack.lo) {
+            /* This frame lives on the stack the command took: the live engine resumed the
+             * command in this clock and waits for it in the branch below. */
+            end_command(sys, a, slot);
+            sys->recycle = slot->stack;
+            memset(&slot->stack, 0, sizeof slot->stack);
+            h->checking = 0;
+            h->trap = 0;
+            isk_coro_jump(&sys->engine);
+        }
+        end_command(sys, a, slot);
+    } else if (slot->state == SLOT_SUSPENDED) {
+        sys->engine.stack_lo = sys->cur_stack.lo;
+        sys->engine.stack_size = sys->cur_stack.size;
+        slot->state = SLOT_ON_OWN;
+        isk_coro_switch(&sys->engine, &slot->ctx);
+        put_back_recycled(sys);
+    }
+    h->checking = 0;
+    h->trap = 0;
+    sys->cur_inst = NULL;
+    sys->cur_slot = -1;
+}
+
+/* Free the slots whose command ended and account this clock's occupancy. */
+static void retire_slots(isk_system *sys, isk_inst *a)
+{
+    int kept = 0;
+    sys->stats.slot_clocks += (uint64_t)a->norder;
+    a->stats.slot_clocks += (uint64_t)a->norder;
+    if (a->norder > a->stats.max_busy_slots) a->stats.max_busy_slots = a->norder;
+    for (int i = 0; i < a->norder; i++) {
+        isk_slot *slot = &a->slots[a->order[i]];
+        if (slot->state == SLOT_DONE) {
+            slot->state = SLOT_FREE;
+            a->busy--;
+            sys->busy_slots--;
+        } else {
+            a->order[kept++] = a->order[i];
+        }
+    }
+    a->norder = kept;
+}
+
+/* ---- processors -------------------------------------------------------------------------- */
+
+void isk_decode_miss(isk_hdr *h, const int64_t *op)
+{
+    (void)op;
+    isk_inst *p = h->engine;
+    uint64_t pc = h->pc;
+    const isk_storage *code = &p->model->storages.data[p->model->code_storage];
+    uint64_t word = isk_cell_read_raw((char *)p->buffers[p->model->code_storage] + pc * (uint64_t)code->cell_bytes,
+                                      code->cell_bytes);
+    isk_decoded *d = &p->dcache[pc];
+    int pattern = isk_model_decode(p->model, word, d->op);
+    if (pattern < 0) {
+        char message[120];
+        snprintf(message, sizeof message, "illegal instruction 0x%0*llx", (p->model->word_bits + 3) / 4,
+                 (unsigned long long)word);
+        op_fault(h, 0, message);
+    }
+    d->pattern = pattern;
+    d->fn = p->model->patterns.data[pattern].beh->fn;
+    d->fn(h, d->op);
+}
+
+static bool ready(const isk_context *c, uint64_t clock)
+{
+    return (c->state == ISK_CTX_RUNNING || c->state == ISK_CTX_BLOCKED) && c->ready_at <= clock;
+}
+
+static int pick_context(isk_inst *p, uint64_t clock)
+{
+    const isk_processor_decl *proc = &p->model->proc;
+    uint32_t n = p->hdr->ncontexts;
+    switch (proc->issue) {
+    case ISK_ISSUE_BARREL: {
+        uint32_t id = (uint32_t)(clock % n);
+        return ready(&p->contexts[id], clock) ? (int)id : -1;
+    }
+    case ISK_ISSUE_REVOLVER:
+        for (uint32_t k = 0; k < n; k++) {
+            uint32_t id = (p->next_context + k) % n;
+            if (ready(&p->contexts[id], clock)) {
+                p->next_context = (id + 1) % n;
+                return (int)id;
+            }
+        }
+        return -1;
+    default:
+        return ready(&p->contexts[0], clock) ? 0 : -1;
+    }
+}
+
+static void execute(isk_system *sys, isk_inst *p, int id)
+{
+    isk_hdr *h = p->hdr;
+    isk_context *c = &p->contexts[id];
+    const isk_processor_decl *proc = &p->model->proc;
+    if (c->state == ISK_CTX_BLOCKED) c->state = ISK_CTX_RUNNING;
+    h->context = (uint32_t)id;
+    h->pc = c->pc;
+    h->next_pc = c->pc + 1;
+    h->clock = sys->clock;
+    sys->cur_inst = p;
+    sys->cur_slot = -1;
+    if (c->pc >= p->ncode) {
+        char message[120];
+        snprintf(message, sizeof message, "pc 0x%llx is outside the code memory (%llu instructions)",
+                 (unsigned long long)c->pc, (unsigned long long)p->ncode);
+        op_fault(h, 0, message);
+    }
+    isk_decoded *d = &p->dcache[c->pc];
+    d->fn(h, d->op);
+    if (c->state == ISK_CTX_RUNNING || c->state == ISK_CTX_BLOCKED) c->pc = h->next_pc;
+    c->last_issue = sys->clock;
+    c->insns++;
+    p->stats.instructions++;
+    sys->stats.instructions++;
+    uint64_t gap = proc->issue == ISK_ISSUE_CPI ? (uint64_t)proc->cpi
+                 : proc->issue == ISK_ISSUE_REVOLVER ? (uint64_t)proc->distance : 1;
+    if (c->ready_at < sys->clock + gap) c->ready_at = sys->clock + gap;
+    sys->cur_inst = NULL;
+}
+
+static void issue(isk_system *sys, isk_inst *p)
+{
+    int id = pick_context(p, sys->clock);
+    if (id >= 0) execute(sys, p, id);
+    else if (p->model->proc.issue != ISK_ISSUE_CPI) p->stats.idle_clocks++, sys->stats.idle_clocks++;
+}
+
+/* The common case of a processor model running alone (no driver, no busy accelerator, no
+ * write waiting for its latency): issue whole instructions back to back, advancing the clock
+ * by the CPI, without the per-clock work. Leaves as soon as the situation changes. */
+static bool runs_alone(const isk_system *sys)
+{
+    return sys->processors.len == 1 && !(sys->driver && !sys->driver_done) && !sys->pending && !sys->busy_slots &&
+           sys->processors.data[0]->model->proc.issue == ISK_ISSUE_CPI;
+}
+
+static void run_alone(isk_system *sys, isk_inst *p)
+{
+    isk_hdr *h = p->hdr;
+    isk_context *c = &p->contexts[0];
+    const uint64_t cpi = (uint64_t)p->model->proc.cpi, limit = sys->run_until;
+    isk_decoded *const dcache = p->dcache;
+    const uint64_t start = sys->clock;
+    uint64_t clock = start, issued = 0;
+    sys->cur_inst = p;
+    sys->cur_slot = -1;
+    h->context = 0;
+    while (c->state == ISK_CTX_RUNNING && c->ready_at <= clock && clock + cpi <= limit) {
+        uint64_t pc = c->pc;
+        if (ISK_UNLIKELY(pc >= p->ncode)) break;    /* the general path reports it */
+        h->pc = pc;
+        h->next_pc = pc + 1;
+        h->clock = clock;
+        sys->clock = clock;
+        dcache[pc].fn(h, dcache[pc].op);
+        if (c->state == ISK_CTX_RUNNING || c->state == ISK_CTX_BLOCKED) c->pc = h->next_pc;
+        clock += cpi;
+        issued++;
+        if (ISK_UNLIKELY(sys->pending || sys->busy_slots || sys->status != ISK_OK)) break;
+    }
+    if (issued) {
+        c->last_issue = clock - cpi;
+        if (c->ready_at < clock) c->ready_at = clock;
+        c->insns += issued;
+        p->stats.instructions += issued;
+        sys->stats.instructions += issued;
+        sys->stats.clocks += clock - start;
+    }
+    sys->clock = clock;
+    sys->cur_inst = NULL;
+}
+
+static bool processor_active(const isk_inst *p)
+{
+    for (uint32_t i = 0; i < p->hdr->ncontexts; i++)
+        if (p->contexts[i].state == ISK_CTX_RUNNING || p->contexts[i].state == ISK_CTX_BLOCKED) return true;
+    return false;
+}
+
+/* ---- the loop ---------------------------------------------------------------------------- */
+
+static bool finished(const isk_system *sys)
+{
+    if (sys->driver && !sys->driver_done) return false;
+    if (sys->pending) return false;
+    for (size_t i = 0; i < sys->accelerators.len; i++)
+        if (sys->accelerators.data[i]->busy) return false;
+    for (size_t i = 0; i < sys->processors.len; i++)
+        if (processor_active(sys->processors.data[i])) return false;
+    return true;
+}
+
+static void begin_clock(isk_system *sys)
+{
+    if (sys->driver && !sys->driver_done) {
+        int r = sys->driver(sys->driver_user, sys);
+        if (r > 0) sys->driver_done = true;
+        if (r < 0 && sys->status == ISK_OK) {
+            isk_report(sys, ISK_ERROR, "clock %llu: the driver stopped the run", (unsigned long long)sys->clock);
+            sys->status = ISK_FAILED;
+        }
+        if (sys->status != ISK_OK) return;
+    }
+    for (size_t i = 0; i < sys->processors.len; i++) issue(sys, sys->processors.data[i]);
+}
+
+static void end_clock(isk_system *sys)
+{
+    commit_writes(sys);
+    int busy = 0;
+    for (size_t i = 0; i < sys->accelerators.len; i++) {
+        busy += sys->accelerators.data[i]->norder;
+        retire_slots(sys, sys->accelerators.data[i]);
+    }
+    if (busy > sys->stats.max_busy_slots) sys->stats.max_busy_slots = busy;
+    sys->clock++;
+    sys->stats.clocks++;
+}
+
+void isk_clock_run(isk_system *sys)
+{
+    jmp_buf on_fault;
+    if (setjmp(on_fault)) {
+        /* A behaviour on this stack stopped the run; its slot was marked done. */
+        sys->cur_inst = NULL;
+        sys->cur_slot = -1;
+    }
+    sys->fault_jmp = &on_fault;
+    while (sys->status == ISK_OK) {
+        if (sys->phase == PHASE_BEGIN) {
+            if ((sys->run_to_end && finished(sys)) || sys->clock >= sys->run_until) break;
+            if (runs_alone(sys)) {
+                uint64_t before = sys->clock;
+                run_alone(sys, sys->processors.data[0]);
+                if (sys->clock != before || sys->status != ISK_OK) continue;
+            }
+            begin_clock(sys);
+            if (sys->status != ISK_OK) break;
+            sys->phase = PHASE_SLOTS;
+            sys->cur_acc = 0;
+            sys->cur_order = 0;
+        }
+        if (sys->phase == PHASE_SLOTS) {
+            while (sys->cur_acc < sys->accelerators.len && sys->status == ISK_OK) {
+                isk_inst *a = sys->accelerators.data[sys->cur_acc];
+                if (sys->cur_order < a->norder) {
+                    int s = a->order[sys->cur_order++];
+                    run_slot(sys, a, s);
+                    continue;
+                }
+                sys->cur_acc++;
+                sys->cur_order = 0;
+            }
+            if (sys->status != ISK_OK) break;
+            sys->phase = PHASE_END;
+        }
+        end_clock(sys);
+        sys->phase = PHASE_BEGIN;
+    }
+    sys->fault_jmp = NULL;
+}
+
+static void op_invalidate(isk_hdr *h, uint64_t address) { isk_invalidate_code(h->engine, address); }
+
+static void op_port_write(isk_hdr *h, uint64_t port, uint64_t value)
+{
+    isk_inst *inst = h->engine;
+    if (inst->port_write) inst->port_write(inst->port_user, inst, port, value);
+    else if (inst->sys->opt.trace)
+        isk_trace(inst->sys, inst, "OUTPUT port 0x%llx = 0x%llx (no port handler)", (unsigned long long)port,
+                  (unsigned long long)value);
+}
+
+static uint64_t op_port_read(isk_hdr *h, uint64_t port)
+{
+    isk_inst *inst = h->engine;
+    return inst->port_read ? inst->port_read(inst->port_user, inst, port) : 0;
+}
+
+static void op_trace(isk_hdr *h, const char *message)
+{
+    isk_inst *inst = h->engine;
+    if (inst->sys->opt.trace) isk_trace(inst->sys, inst, "%s", message);
+}
+
+static const char *op_param(isk_hdr *h, const char *key) { return isk_get_param(h->engine, key); }
+
+const struct isk_engine_ops isk_engine_ops = {
+    .boundary = op_boundary,
+    .write = op_write,
+    .use_resources = op_use_resources,
+    .interrupt = op_interrupt,
+    .fault = op_fault,
+    .index_fault = op_index_fault,
+    .launch = op_launch,
+    .invalidate_code = op_invalidate,
+    .port_write = op_port_write,
+    .port_read = op_port_read,
+    .trace = op_trace,
+    .param = op_param,
+};

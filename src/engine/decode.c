@@ -1,0 +1,325 @@
+/* The decoder: a decision tree generated from the formats when the model loads.
+ *
+ * Each inner node tests a run of word bits and jumps to one child per value; each leaf holds
+ * the formats that accept every word reaching it, best first. The tree is split until every
+ * format's fixed bits are tested, so a leaf knows its formats match and only has to check
+ * operand domains (e.g. a register field that must name a register). Building it yields, for
+ * free, the undecodable code space (empty leaves) and the ambiguous pairs (two formats of the
+ * same priority in one leaf that operand domains cannot tell apart). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/model_desc.h"
+
+typedef struct dnode {
+    uint8_t leaf, shift, bits;
+    uint32_t first;          /* inner: index of child 0; leaf: index of the first candidate */
+    uint32_t count;          /* leaf: number of candidates */
+} dnode;
+
+struct isk_decoder {
+    VEC(dnode) nodes;
+    VEC(int) candidates;
+};
+
+typedef struct region { uint64_t mask, value; double words; } region;
+
+typedef struct builder {
+    isk_model *m;
+    isk_decoder *d;
+    isk_diag *diag;
+    bool failed;
+    double undecodable;
+    region largest[8];
+    int nlargest;
+    VEC(uint64_t) reported;  /* ambiguous pairs already reported */
+} builder;
+
+#define MAX_NODES (1u << 22)
+#define MAX_SPLIT_BITS 8
+
+static int popcount64(uint64_t x) { return __builtin_popcountll(x); }
+
+/* Is there a value of field f (of pattern p) in its domain whose bits agree with `fixed` on
+ * `fixed_mask`? */
+static bool domain_meets_bits(const isk_model *m, const isk_field *f, uint64_t fixed_mask, uint64_t fixed)
+{
+    const isk_kind *k = &m->kinds.data[f->kind];
+    uint64_t overlap = fixed_mask & f->word_bits;
+    if (!overlap) return true;
+    for (size_t i = 0; i < k->names.len; i++) {
+        uint64_t w = 0;
+        isk_field_insert(f, k->names.data[i].value, &w);
+        if (((w ^ fixed) & overlap) == 0) return true;
+    }
+    return false;
+}
+
+static bool has_domain(const isk_model *m, const isk_field *f)
+{
+    return f->kind >= 0 && m->kinds.data[f->kind].d.type == ISK_KIND_NAMES;
+}
+
+/* Can operand domains prove that no word is accepted by both p and q? */
+static bool domains_separate(const isk_model *m, const isk_pattern *p, const isk_pattern *q)
+{
+    for (int pass = 0; pass < 2; pass++) {
+        const isk_pattern *a = pass ? q : p, *b = pass ? p : q;
+        for (int i = 0; i < a->nfields; i++)
+            if (has_domain(m, &a->field[i]) && !domain_meets_bits(m, &a->field[i], b->mask, b->match))
+                return true;
+    }
+    for (int i = 0; i < p->nfields; i++) {
+        const isk_field *f = &p->field[i];
+        if (!has_domain(m, f)) continue;
+        for (int j = 0; j < q->nfields; j++) {
+            const isk_field *g = &q->field[j];
+            uint64_t overlap = f->word_bits & g->word_bits;
+            if (!has_domain(m, g) || !overlap) continue;
+            const isk_kind *kf = &m->kinds.data[f->kind], *kg = &m->kinds.data[g->kind];
+            bool meet = false;
+            for (size_t a = 0; a < kf->names.len && !meet; a++) {
+                uint64_t wf = 0;
+                isk_field_insert(f, kf->names.data[a].value, &wf);
+                for (size_t b = 0; b < kg->names.len && !meet; b++) {
+                    uint64_t wg = 0;
+                    isk_field_insert(g, kg->names.data[b].value, &wg);
+                    meet = ((wf ^ wg) & overlap) == 0;
+                }
+            }
+            if (!meet) return true;
+        }
+    }
+    return false;
+}
+
+static void region_string(const isk_model *m, uint64_t mask, uint64_t value, char *out, size_t cap)
+{
+    size_t n = 0;
+    for (int bit = m->word_bits - 1; bit >= 0 && n + 2 < cap; bit--) {
+        out[n++] = (mask >> bit & 1) ? ((value >> bit & 1) ? '1' : '0') : '*';
+        if (bit && bit % 4 == 0) out[n++] = '-';
+    }
+    out[n] = 0;
+}
+
+static void note_undecodable(builder *b, uint64_t known_mask, uint64_t known_value)
+{
+    double words = ldexp(1.0, b->m->word_bits - popcount64(known_mask));
+    b->undecodable += words;
+    int at;
+    if (b->nlargest < 8) at = b->nlargest++;
+    else if (words > b->largest[7].words) at = 7;
+    else return;
+    b->largest[at] = (region){ known_mask, known_value, words };
+    for (int i = at; i > 0 && b->largest[i].words > b->largest[i - 1].words; i--) {
+        region t = b->largest[i];
+        b->largest[i] = b->largest[i - 1];
+        b->largest[i - 1] = t;
+    }
+}
+
+/* Leaf order: higher priority first, then declaration order. */
+static void sort_by_priority(const isk_model *m, int *set, int n)
+{
+    for (int i = 1; i < n; i++) {
+        int x = set[i], j = i;
+        int px = m->patterns.data[x].priority;
+        while (j > 0 && (m->patterns.data[set[j - 1]].priority < px ||
+                         (m->patterns.data[set[j - 1]].priority == px && set[j - 1] > x))) {
+            set[j] = set[j - 1];
+            j--;
+        }
+        set[j] = x;
+    }
+}
+
+static bool accepts(const isk_model *m, const isk_pattern *p, uint64_t w)
+{
+    if ((w & p->mask) != p->match) return false;
+    for (int i = 0; i < p->nfields; i++)
+        if (!isk_field_in_domain(m, &p->field[i], isk_field_extract(&p->field[i], w))) return false;
+    return true;
+}
+
+/* Look for a word both patterns accept, to show in the error; false if none was found. */
+static bool example_word(const isk_model *m, const isk_pattern *p, const isk_pattern *q, uint64_t w, uint64_t *out)
+{
+    for (int round = 0; round < 4 && !(accepts(m, p, w) && accepts(m, q, w)); round++)
+        for (int pass = 0; pass < 2; pass++) {
+            const isk_pattern *a = pass ? q : p;
+            for (int i = 0; i < a->nfields; i++) {
+                const isk_field *f = &a->field[i];
+                if (!has_domain(m, f) || isk_field_in_domain(m, f, isk_field_extract(f, w))) continue;
+                const isk_kind *k = &m->kinds.data[f->kind];
+                for (size_t v = 0; v < k->names.len; v++) {
+                    uint64_t t = w;
+                    isk_field_insert(f, k->names.data[v].value, &t);
+                    if ((t & p->mask) == p->match && (t & q->mask) == q->match) {
+                        w = t;
+                        break;
+                    }
+                }
+            }
+        }
+    *out = w;
+    return accepts(m, p, w) && accepts(m, q, w);
+}
+
+static void check_leaf(builder *b, const int *set, int n, uint64_t known_mask, uint64_t known_value)
+{
+    const isk_model *m = b->m;
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++) {
+            const isk_pattern *p = &m->patterns.data[set[i]], *q = &m->patterns.data[set[j]];
+            if (p->priority != q->priority || domains_separate(m, p, q)) continue;
+            uint64_t key = (uint64_t)set[i] << 32 | (uint32_t)set[j];
+            bool seen = false;
+            for (size_t r = 0; r < b->reported.len && !seen; r++) seen = b->reported.data[r] == key;
+            if (seen) continue;
+            VEC_PUSH(&b->reported, key);
+            char where[90], example[40] = "";
+            uint64_t w;
+            region_string(m, known_mask, known_value, where, sizeof where);
+            if (example_word(m, p, q, known_value, &w))
+                snprintf(example, sizeof example, " (e.g. 0x%0*llx)", (m->word_bits + 3) / 4, (unsigned long long)w);
+            isk_error(b->diag, NULL,
+                      "model '%s': formats '%s' (%s) and '%s' (%s) both accept the words %s%s; "
+                      "give one a higher .priority or make them disjoint",
+                      m->name, p->info.format, p->info.behaviour, q->info.format, q->info.behaviour, where, example);
+            b->failed = true;
+        }
+}
+
+static void pick_split(const isk_model *m, const int *set, int n, uint64_t known, int *shift, int *bits)
+{
+    uint64_t common = ~UINT64_C(0), any = 0;
+    for (int i = 0; i < n; i++) {
+        uint64_t need = m->patterns.data[set[i]].mask & ~known;
+        if (!need) continue;
+        common &= need;
+        any |= need;
+    }
+    if (common == ~UINT64_C(0)) common = 0;
+    if (common) {
+        /* The most significant run of bits every undecided format tests. */
+        int hi = 63 - __builtin_clzll(common), lo = hi;
+        while (lo > 0 && (common >> (lo - 1) & 1) && hi - lo + 1 < MAX_SPLIT_BITS) lo--;
+        *shift = lo;
+        *bits = hi - lo + 1;
+        return;
+    }
+    /* No bit tested by all: split on the bit most formats test. */
+    int best = 63 - __builtin_clzll(any), best_count = -1;
+    for (int bit = 0; bit < 64; bit++) {
+        if (!(any >> bit & 1)) continue;
+        int count = 0;
+        for (int i = 0; i < n; i++) count += (int)(m->patterns.data[set[i]].mask >> bit & 1);
+        if (count > best_count) best = bit, best_count = count;
+    }
+    *shift = best;
+    *bits = 1;
+}
+
+static void build_node(builder *b, uint32_t at, int *set, int n, uint64_t known_mask, uint64_t known_value)
+{
+    if (b->failed && b->d->nodes.len > MAX_NODES) return;
+    isk_model *m = b->m;
+    bool decided = true;
+    for (int i = 0; i < n && decided; i++) decided = (m->patterns.data[set[i]].mask & ~known_mask) == 0;
+    if (decided) {
+        if (n == 0) note_undecodable(b, known_mask, known_value);
+        sort_by_priority(m, set, n);
+        check_leaf(b, set, n, known_mask, known_value);
+        uint32_t first = (uint32_t)b->d->candidates.len;
+        for (int i = 0; i < n; i++) VEC_PUSH(&b->d->candidates, set[i]);
+        b->d->nodes.data[at] = (dnode){ 1, 0, 0, first, (uint32_t)n };
+        return;
+    }
+    int shift, bits;
+    pick_split(m, set, n, known_mask, &shift, &bits);
+    uint32_t nchildren = 1u << bits;
+    if (b->d->nodes.len + nchildren > MAX_NODES) {
+        if (!b->failed)
+            isk_error(b->diag, NULL, "model '%s': the decoder tree exceeds %u nodes", m->name, MAX_NODES);
+        b->failed = true;
+        return;
+    }
+    uint32_t first = (uint32_t)b->d->nodes.len;
+    VEC_RESERVE(&b->d->nodes, nchildren);
+    b->d->nodes.len += nchildren;
+    b->d->nodes.data[at] = (dnode){ 0, (uint8_t)shift, (uint8_t)bits, first, 0 };
+    uint64_t split_mask = (((uint64_t)1 << bits) - 1) << shift;
+    int *subset = isk_xcalloc((size_t)n + 1, sizeof *subset);
+    for (uint32_t v = 0; v < nchildren; v++) {
+        uint64_t value = (uint64_t)v << shift;
+        int k = 0;
+        for (int i = 0; i < n; i++) {
+            const isk_pattern *p = &m->patterns.data[set[i]];
+            if (((value ^ p->match) & p->mask & split_mask) == 0) subset[k++] = set[i];
+        }
+        build_node(b, first + v, subset, k, known_mask | split_mask, known_value | value);
+    }
+    free(subset);
+}
+
+isk_decoder *isk_decoder_build(isk_model *m, isk_diag *diag)
+{
+    builder b = { .m = m, .diag = diag };
+    b.d = isk_xcalloc(1, sizeof *b.d);
+    int *set = isk_xcalloc(m->patterns.len + 1, sizeof *set);
+    int n = 0;
+    for (size_t i = 0; i < m->patterns.len; i++)
+        if (!m->patterns.data[i].alias) set[n++] = (int)i;
+    VEC_PUSH(&b.d->nodes, ((dnode){ 0 }));
+    build_node(&b, 0, set, n, 0, 0);
+    free(set);
+    VEC_FREE(&b.reported);
+
+    isk_coverage *c = &m->coverage;
+    memset(c, 0, sizeof *c);
+    c->undecodable_fraction = b.undecodable / ldexp(1.0, m->word_bits);
+    c->nregions = b.nlargest;
+    for (int i = 0; i < b.nlargest; i++)
+        region_string(m, b.largest[i].mask, b.largest[i].value, c->regions[i], sizeof c->regions[i]);
+    if (b.failed) {
+        isk_decoder_free(b.d);
+        return NULL;
+    }
+    return b.d;
+}
+
+void isk_decoder_free(isk_decoder *d)
+{
+    if (!d) return;
+    VEC_FREE(&d->nodes);
+    VEC_FREE(&d->candidates);
+    free(d);
+}
+
+int isk_decode_word(const isk_model *m, uint64_t word, int64_t ops[ISK_MAX_OPS])
+{
+    const isk_decoder *d = m->decoder;
+    word &= m->word_mask;
+    const dnode *node = &d->nodes.data[0];
+    while (!node->leaf)
+        node = &d->nodes.data[node->first + ((word >> node->shift) & ((1u << node->bits) - 1))];
+    for (uint32_t c = 0; c < node->count; c++) {
+        int index = d->candidates.data[node->first + c];
+        const isk_pattern *p = &m->patterns.data[index];
+        int64_t v[ISK_MAX_OPS];
+        bool ok = true;
+        for (int i = 0; i < p->nfields && ok; i++) {
+            v[i] = isk_field_extract(&p->field[i], word);
+            ok = isk_field_in_domain(m, &p->field[i], v[i]);
+        }
+        if (!ok) continue;
+        if (ops) {
+            memset(ops, 0, sizeof(int64_t) * ISK_MAX_OPS);
+            memcpy(ops, v, sizeof(int64_t) * (size_t)p->nfields);
+        }
+        return index;
+    }
+    return -1;
+}

@@ -1,0 +1,517 @@
+/* Systems and instances: creating them, wiring them, looking at them (isekit/sim.h). */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "engine/system.h"
+
+/* ---- messages ---------------------------------------------------------------------------- */
+
+void isk_report(isk_system *sys, isk_severity sev, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (sev == ISK_ERROR && !sys->last_error[0]) {
+        va_list copy;
+        va_copy(copy, ap);
+        vsnprintf(sys->last_error, sizeof sys->last_error, fmt, copy);
+        va_end(copy);
+    }
+    isk_diag_vreport(sys->diag, sev, NULL, fmt, ap);
+    va_end(ap);
+}
+
+void isk_trace(isk_system *sys, const isk_inst *inst, const char *fmt, ...)
+{
+    if (!sys->opt.trace) return;
+    char line[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    sys->opt.trace(sys->opt.trace_user, sys->clock, inst ? inst->name : "system", line);
+}
+
+static int storage_by_member(const isk_model *m, const char *member)
+{
+    return isk_model_find_storage(m, member);
+}
+
+void isk_describe_cell(const isk_inst *inst, const char *storage, uint64_t index, char *out, size_t cap)
+{
+    int s = storage_by_member(inst->model, storage);
+    const isk_storage *st = s >= 0 ? &inst->model->storages.data[s] : NULL;
+    const char *element = st && st->elements && index < st->info.count ? st->elements[index] : NULL;
+    if (st && st->info.kind == ISK_REGISTER)
+        snprintf(out, cap, "%s.%s", inst->name, storage);
+    else if (element)
+        snprintf(out, cap, "%s.%s[%llu] (%s)", inst->name, storage, (unsigned long long)index, element);
+    else
+        snprintf(out, cap, "%s.%s[%llu]", inst->name, storage, (unsigned long long)index);
+}
+
+void isk_describe_actor(const isk_inst *inst, int slot, char *out, size_t cap)
+{
+    if (!inst) {
+        snprintf(out, cap, "the host");
+    } else if (slot >= 0 && slot < inst->nslots) {
+        const isk_slot *s = &inst->slots[slot];
+        const char *beh = s->d.pattern >= 0 ? inst->model->patterns.data[s->d.pattern].beh->name : "?";
+        snprintf(out, cap, "%s slot %d (%s, word 0x%0*llx, launched at clock %llu)", inst->name, slot, beh,
+                 (inst->model->word_bits + 3) / 4, (unsigned long long)s->word, (unsigned long long)s->started);
+    } else if (inst->contexts) {
+        uint32_t id = inst->hdr->context;
+        snprintf(out, cap, "%s context %u, pc 0x%llx", inst->name, id, (unsigned long long)inst->hdr->pc);
+    } else {
+        snprintf(out, cap, "%s", inst->name);
+    }
+}
+
+/* ---- cells ------------------------------------------------------------------------------- */
+
+uint64_t isk_cell_read_raw(const void *cell, int bytes)
+{
+    switch (bytes) {
+    case 1: return *(const uint8_t *)cell;
+    case 2: return *(const uint16_t *)cell;
+    case 4: return *(const uint32_t *)cell;
+    default: return *(const uint64_t *)cell;
+    }
+}
+
+void isk_cell_write_raw(void *cell, int bytes, int64_t value)
+{
+    switch (bytes) {
+    case 1: *(uint8_t *)cell = (uint8_t)value; break;
+    case 2: *(uint16_t *)cell = (uint16_t)value; break;
+    case 4: *(uint32_t *)cell = (uint32_t)value; break;
+    default: *(uint64_t *)cell = (uint64_t)value; break;
+    }
+}
+
+static int64_t cell_value(const isk_storage *st, const void *cell)
+{
+    uint64_t raw = isk_cell_read_raw(cell, st->cell_bytes);
+    return isk_wrap((int64_t)raw, st->info.width, st->info.sign);
+}
+
+void isk_invalidate_code(isk_inst *inst, uint64_t address)
+{
+    if (inst->dcache && address < inst->ncode)
+        inst->dcache[address] = (isk_decoded){ .fn = isk_decode_miss, .pattern = -1 };
+}
+
+/* ---- systems ----------------------------------------------------------------------------- */
+
+isk_system *isk_system_new(const isk_system_options *opt)
+{
+    isk_system *sys = isk_xcalloc(1, sizeof *sys);
+    if (opt) sys->opt = *opt;
+    isk_diag_init(&sys->own_diag);
+    sys->diag = sys->opt.diag ? sys->opt.diag : &sys->own_diag;
+    sys->cur_slot = -1;
+    sys->phase = PHASE_BEGIN;
+    return sys;
+}
+
+static void free_inst(isk_inst *inst)
+{
+    const isk_model *m = inst->model;
+    for (size_t i = 0; i < m->storages.len; i++)
+        if (inst->owns_buffer[i]) free(inst->buffers[i]);
+    for (int s = 0; s < inst->nslots; s++)
+        if (inst->slots[s].stack.lo) isk_stack_free(&inst->slots[s].stack);
+    free(inst->buffers);
+    free(inst->owns_buffer);
+    free(inst->slots);
+    free(inst->order);
+    VEC_FREE(&inst->resources);
+    free(inst->contexts);
+    free(inst->dcache);
+    for (size_t i = 0; i < inst->params.len; i++) {
+        free(inst->params.data[i].key);
+        free(inst->params.data[i].value);
+    }
+    VEC_FREE(&inst->params);
+    free(inst->hdr);
+    free(inst->name);
+    isk_model_release(inst->model);
+    free(inst);
+}
+
+void isk_system_free(isk_system *sys)
+{
+    if (!sys) return;
+    for (size_t i = 0; i < sys->insts.len; i++) free_inst(sys->insts.data[i]);
+    VEC_FREE(&sys->insts);
+    VEC_FREE(&sys->accelerators);
+    VEC_FREE(&sys->processors);
+    VEC_FREE(&sys->by_number);
+    for (int i = 0; i < WRITE_RING; i++) VEC_FREE(&sys->ring[i]);
+    VEC_FREE(&sys->crew);
+    if (sys->cur_stack.lo) isk_stack_free(&sys->cur_stack);
+    for (size_t i = 0; i < sys->spare_stacks.len; i++) isk_stack_free(&sys->spare_stacks.data[i]);
+    VEC_FREE(&sys->spare_stacks);
+    if (sys->recycle.lo) isk_stack_free(&sys->recycle);
+    free(sys);
+}
+
+/* A shared storage of another instance with the same name, or NULL. */
+static void *find_shared(isk_system *sys, const isk_storage *st, isk_inst **owner, int *index)
+{
+    for (size_t i = 0; i < sys->insts.len; i++) {
+        isk_inst *other = sys->insts.data[i];
+        int s = isk_model_find_storage(other->model, st->info.name);
+        if (s >= 0 && other->model->storages.data[s].info.shared) {
+            *owner = other;
+            *index = s;
+            return other->buffers[s];
+        }
+    }
+    return NULL;
+}
+
+static bool bind_storage(isk_system *sys, isk_inst *inst, size_t i)
+{
+    const isk_storage *st = &inst->model->storages.data[i];
+    isk_inst *owner;
+    int index;
+    void *buffer = st->info.shared ? find_shared(sys, st, &owner, &index) : NULL;
+    if (buffer) {
+        const isk_storage *o = &owner->model->storages.data[index];
+        if (o->info.width != st->info.width || o->info.count != st->info.count || o->info.sign != st->info.sign ||
+            o->info.latency != st->info.latency) {
+            isk_report(sys, ISK_ERROR, "shared memory %s of %s (%d bits x %llu) does not match that of %s "
+                       "(%d bits x %llu)", st->info.name, inst->name, st->info.width,
+                       (unsigned long long)st->info.count, owner->name, o->info.width,
+                       (unsigned long long)o->info.count);
+            return false;
+        }
+    } else {
+        buffer = isk_xcalloc(st->info.count, (size_t)st->cell_bytes);
+        inst->owns_buffer[i] = true;
+    }
+    inst->buffers[i] = buffer;
+    /* The member's first fields are the cell pointer and the count (see ISK_STORAGE). */
+    char *member = (char *)inst->hdr + st->offset;
+    memcpy(member, &buffer, sizeof buffer);
+    memcpy(member + sizeof(void *), &st->info.count, sizeof(uint64_t));
+    return true;
+}
+
+static void reset_inst(isk_inst *inst)
+{
+    const isk_model *m = inst->model;
+    if (inst->contexts) {
+        memset(inst->contexts, 0, sizeof *inst->contexts * inst->hdr->ncontexts);
+        inst->contexts[0].pc = m->proc.reset_pc;
+        inst->contexts[0].state = ISK_CTX_RUNNING;
+        for (uint64_t a = 0; a < inst->ncode; a++) isk_invalidate_code(inst, a);
+    }
+    if (m->reset) {
+        inst->sys->cur_inst = inst;
+        m->reset(inst->hdr);
+        inst->sys->cur_inst = NULL;
+    }
+}
+
+isk_inst *isk_system_add(isk_system *sys, isk_model *m, const char *name)
+{
+    if (isk_instance(sys, name)) {
+        isk_report(sys, ISK_ERROR, "an instance named '%s' already exists", name);
+        return NULL;
+    }
+    isk_inst *inst = isk_xcalloc(1, sizeof *inst);
+    inst->sys = sys;
+    inst->model = m;
+    m->refs++;
+    inst->name = isk_xstrdup(name);
+    inst->number = -1;
+    size_t size = (m->entry->state_size + 63) & ~(size_t)63;
+    inst->hdr = aligned_alloc(64, size);
+    if (!inst->hdr) abort();
+    memset(inst->hdr, 0, size);
+    inst->hdr->ops = &isk_engine_ops;
+    inst->hdr->engine = inst;
+    inst->buffers = isk_xcalloc(m->storages.len + 1, sizeof *inst->buffers);
+    inst->owns_buffer = isk_xcalloc(m->storages.len + 1, sizeof *inst->owns_buffer);
+    for (size_t i = 0; i < m->storages.len; i++)
+        if (!bind_storage(sys, inst, i)) {
+            free_inst(inst);
+            return NULL;
+        }
+    if (m->slots) {
+        inst->nslots = m->slots;
+        inst->slots = isk_xcalloc((size_t)m->slots, sizeof *inst->slots);
+        inst->order = isk_xcalloc((size_t)m->slots, sizeof *inst->order);
+        VEC_PUSH(&sys->accelerators, inst);
+    }
+    if (m->is_processor) {
+        inst->hdr->ncontexts = (uint32_t)m->proc.contexts;
+        inst->contexts = isk_xcalloc((size_t)m->proc.contexts, sizeof *inst->contexts);
+        inst->hdr->contexts = inst->contexts;
+        inst->ncode = m->storages.data[m->code_storage].info.count;
+        inst->dcache = isk_xcalloc(inst->ncode, sizeof *inst->dcache);
+        VEC_PUSH(&sys->processors, inst);
+    }
+    VEC_PUSH(&sys->insts, inst);
+    reset_inst(inst);
+    return inst;
+}
+
+isk_status isk_attach(isk_system *sys, isk_inst *acc, int number)
+{
+    if (number < 0 || number > 4095 || !acc->nslots) {
+        isk_report(sys, ISK_ERROR, "cannot attach %s as accelerator %d (%s)", acc->name, number,
+                   acc->nslots ? "numbers are 0..4095" : "its model declares no SLOTS");
+        return ISK_FAILED;
+    }
+    while (sys->by_number.len <= (size_t)number) VEC_PUSH(&sys->by_number, NULL);
+    sys->by_number.data[number] = acc;
+    acc->number = number;
+    return ISK_OK;
+}
+
+isk_inst *isk_instance(isk_system *sys, const char *name)
+{
+    for (size_t i = 0; i < sys->insts.len; i++)
+        if (strcmp(sys->insts.data[i]->name, name) == 0) return sys->insts.data[i];
+    return NULL;
+}
+
+const char *isk_inst_name(const isk_inst *inst) { return inst->name; }
+const isk_model *isk_inst_model(const isk_inst *inst) { return inst->model; }
+isk_hdr *isk_inst_state(isk_inst *inst) { return inst->hdr; }
+
+isk_status isk_set_param(isk_inst *inst, const char *key, const char *value)
+{
+    if (!isk_model_param(inst->model, key)) {
+        isk_report(inst->sys, ISK_ERROR, "model '%s' has no parameter '%s'", inst->model->name, key);
+        return ISK_FAILED;
+    }
+    for (size_t i = 0; i < inst->params.len; i++)
+        if (strcmp(inst->params.data[i].key, key) == 0) {
+            free(inst->params.data[i].value);
+            inst->params.data[i].value = isk_xstrdup(value);
+            reset_inst(inst);
+            return ISK_OK;
+        }
+    VEC_PUSH(&inst->params, ((isk_param){ isk_xstrdup(key), isk_xstrdup(value) }));
+    reset_inst(inst);
+    return ISK_OK;
+}
+
+const char *isk_get_param(const isk_inst *inst, const char *key)
+{
+    for (size_t i = 0; i < inst->params.len; i++)
+        if (strcmp(inst->params.data[i].key, key) == 0) return inst->params.data[i].value;
+    return isk_model_param(inst->model, key);
+}
+
+void isk_set_ports(isk_inst *inst, isk_port_read_fn rd, isk_port_write_fn wr, void *user)
+{
+    inst->port_read = rd;
+    inst->port_write = wr;
+    inst->port_user = user;
+}
+
+void isk_set_driver(isk_system *sys, isk_driver_fn fn, void *user)
+{
+    sys->driver = fn;
+    sys->driver_user = user;
+    sys->driver_done = false;
+}
+
+isk_status isk_launch(isk_system *sys, isk_inst *acc, uint64_t word)
+{
+    return isk_do_launch(sys, acc, word);
+}
+
+/* ---- running ----------------------------------------------------------------------------- */
+
+static isk_status run(isk_system *sys)
+{
+    if (sys->status != ISK_OK) return sys->status;
+    if (sys->accelerators.len == 0) {
+        isk_clock_run(sys);
+    } else {
+        /* Commands may need to suspend, which takes the stack they run on: run the clock loop
+         * on a stack of the engine's, never on the caller's. */
+        pthread_t self = pthread_self();
+        if (!sys->caller_ready || !pthread_equal(self, sys->caller_thread)) {
+            isk_coro_init_thread(&sys->caller);
+            sys->caller_thread = self;
+            sys->caller_ready = true;
+        }
+        if (!sys->cur_stack.lo) sys->cur_stack = isk_take_stack(sys);
+        isk_coro_start(&sys->caller, &sys->cur_stack, isk_engine_main, sys);
+    }
+    return sys->status;
+}
+
+isk_status isk_step(isk_system *sys, uint64_t clocks)
+{
+    sys->run_until = sys->clock + clocks;
+    sys->run_to_end = false;
+    return run(sys);
+}
+
+isk_status isk_run(isk_system *sys, uint64_t max_clocks)
+{
+    sys->run_to_end = true;
+    sys->run_until = max_clocks ? sys->clock + max_clocks : UINT64_MAX;
+    isk_status st = run(sys);
+    if (st != ISK_OK) return st;
+    return sys->clock >= sys->run_until ? ISK_OK : ISK_STOPPED;
+}
+
+uint64_t isk_clock(const isk_system *sys) { return sys->clock; }
+const char *isk_last_error(const isk_system *sys) { return sys->last_error; }
+int isk_busy_slots(const isk_inst *acc) { return acc->busy; }
+
+int isk_interrupts(isk_system *sys, int take, isk_inst **from)
+{
+    int n = sys->interrupts;
+    if (from) *from = sys->interrupt_from;
+    if (take) sys->interrupts = 0;
+    return n;
+}
+
+isk_context *isk_context_of(isk_inst *proc, int id)
+{
+    return proc->contexts && id >= 0 && (uint32_t)id < proc->hdr->ncontexts ? &proc->contexts[id] : NULL;
+}
+
+isk_status isk_start(isk_inst *proc, int context, uint64_t pc)
+{
+    isk_context *c = isk_context_of(proc, context);
+    if (!c) {
+        isk_report(proc->sys, ISK_ERROR, "%s has no context %d", proc->name, context);
+        return ISK_FAILED;
+    }
+    c->pc = pc;
+    c->state = ISK_CTX_RUNNING;
+    c->ready_at = proc->sys->clock;
+    return ISK_OK;
+}
+
+/* ---- storage by name --------------------------------------------------------------------- */
+
+isk_status isk_resolve(isk_inst *inst, const char *name, isk_ref *out, char *msg, size_t cap)
+{
+    const isk_model *m = inst->model;
+    const char *bracket = strchr(name, '[');
+    size_t len = bracket ? (size_t)(bracket - name) : strlen(name);
+    while (len && isspace((unsigned char)name[len - 1])) len--;
+    bool has_index = false;
+    uint64_t index = 0;
+    if (bracket) {
+        char *end;
+        index = strtoull(bracket + 1, &end, 0);
+        while (isspace((unsigned char)*end)) end++;
+        if (end == bracket + 1 || *end != ']' || end[1]) {
+            snprintf(msg, cap, "'%s': bad index (write NAME[number])", name);
+            return ISK_FAILED;
+        }
+        has_index = true;
+    }
+    for (size_t i = 0; i < m->storages.len; i++) {
+        const isk_storage *st = &m->storages.data[i];
+        bool named = (strlen(st->info.name) == len && strncasecmp(st->info.name, name, len) == 0) ||
+                     (strlen(st->info.title) == len && strncasecmp(st->info.title, name, len) == 0);
+        if (named) {
+            if (index >= st->info.count) {
+                snprintf(msg, cap, "'%s': index %llu is outside %s (%llu cells)", name,
+                           (unsigned long long)index, st->info.name, (unsigned long long)st->info.count);
+                return ISK_FAILED;
+            }
+            *out = (isk_ref){ inst, (int)i, index };
+            return ISK_OK;
+        }
+        for (uint64_t e = 0; st->elements && e < st->info.count; e++)
+            if (st->elements[e] && strlen(st->elements[e]) == len && strncasecmp(st->elements[e], name, len) == 0) {
+                if (has_index) {
+                    snprintf(msg, cap, "'%s' names one register; it takes no index", st->elements[e]);
+                    return ISK_FAILED;
+                }
+                *out = (isk_ref){ inst, (int)i, e };
+                return ISK_OK;
+            }
+    }
+    snprintf(msg, cap, "%s (model '%s') has no storage or register named '%.*s'", inst->name, m->name,
+               (int)len, name);
+    return ISK_FAILED;
+}
+
+isk_status isk_lookup(isk_inst *inst, const char *name, isk_ref *out)
+{
+    char msg[300];
+    if (isk_resolve(inst, name, out, msg, sizeof msg) == ISK_OK) return ISK_OK;
+    isk_report(inst->sys, ISK_ERROR, "%s", msg);
+    return ISK_FAILED;
+}
+
+static void *ref_cell(const isk_ref *r)
+{
+    const isk_storage *st = &r->inst->model->storages.data[r->storage];
+    return (char *)r->inst->buffers[r->storage] + r->index * (uint64_t)st->cell_bytes;
+}
+
+int64_t isk_ref_read(const isk_ref *r)
+{
+    return cell_value(&r->inst->model->storages.data[r->storage], ref_cell(r));
+}
+
+void isk_ref_write(const isk_ref *r, int64_t value)
+{
+    const isk_storage *st = &r->inst->model->storages.data[r->storage];
+    isk_cell_write_raw(ref_cell(r), st->cell_bytes, isk_wrap(value, st->info.width, st->info.sign));
+    if (st->info.kind == ISK_CODE_MEMORY) isk_invalidate_code(r->inst, r->index);
+}
+
+static isk_status lookup_indexed(isk_inst *inst, const char *name, uint64_t index, isk_ref *r)
+{
+    if (isk_lookup(inst, name, r) != ISK_OK) return ISK_FAILED;
+    const isk_storage *st = &inst->model->storages.data[r->storage];
+    if (index && r->index + index >= st->info.count) {
+        isk_report(inst->sys, ISK_ERROR, "'%s' + %llu is outside %s (%llu cells)", name, (unsigned long long)index,
+                   st->info.name, (unsigned long long)st->info.count);
+        return ISK_FAILED;
+    }
+    r->index += index;
+    return ISK_OK;
+}
+
+isk_status isk_read(isk_inst *inst, const char *name, uint64_t index, int64_t *value)
+{
+    isk_ref r;
+    if (lookup_indexed(inst, name, index, &r) != ISK_OK) return ISK_FAILED;
+    *value = isk_ref_read(&r);
+    return ISK_OK;
+}
+
+isk_status isk_write(isk_inst *inst, const char *name, uint64_t index, int64_t value)
+{
+    isk_ref r;
+    if (lookup_indexed(inst, name, index, &r) != ISK_OK) return ISK_FAILED;
+    isk_ref_write(&r, value);
+    return ISK_OK;
+}
+
+isk_status isk_storage_load(isk_inst *inst, int storage, uint64_t first, const int64_t *values, uint64_t n)
+{
+    const isk_model *m = inst->model;
+    if (storage < 0 || (size_t)storage >= m->storages.len || first > m->storages.data[storage].info.count ||
+        n > m->storages.data[storage].info.count - first) {
+        isk_report(inst->sys, ISK_ERROR, "%s: cannot load %llu cells at %llu", inst->name, (unsigned long long)n,
+                   (unsigned long long)first);
+        return ISK_FAILED;
+    }
+    for (uint64_t i = 0; i < n; i++) isk_ref_write(&(isk_ref){ inst, storage, first + i }, values[i]);
+    return ISK_OK;
+}
+
+void isk_get_stats(const isk_system *sys, isk_stats *out) { *out = sys->stats; }
+void isk_inst_stats(const isk_inst *inst, isk_stats *out) { *out = inst->stats; }

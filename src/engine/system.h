@@ -1,0 +1,156 @@
+/* A running system: instances of models on one clock. Internal to the engine. */
+#ifndef ISK_ENGINE_SYSTEM_H
+#define ISK_ENGINE_SYSTEM_H
+
+#include <pthread.h>
+#include <setjmp.h>
+
+#include "engine/coro.h"
+#include "engine/model_desc.h"
+
+/* An instruction decoded once: what the dispatch loop calls. One cache line. */
+typedef struct isk_decoded {
+    isk_behaviour_fn fn;
+    int32_t pattern;         /* index in the model's patterns, -1 while not decoded */
+    uint32_t spare;
+    int64_t op[ISK_MAX_OPS];
+} isk_decoded;
+
+enum slot_state {
+    SLOT_FREE,
+    SLOT_FRESH,              /* launched this clock, not yet run */
+    SLOT_ON_ENGINE,          /* running its first clock on the engine's stack */
+    SLOT_SUSPENDED,          /* waiting for its next clock, on a stack of its own */
+    SLOT_ON_OWN,             /* running a later clock on its own stack */
+    SLOT_DONE                /* ended this clock; freed at the end of the clock */
+};
+
+typedef struct isk_slot {
+    int state;
+    uint64_t word, started, seq;
+    isk_decoded d;
+    isk_coro ctx;
+    isk_stack stack;         /* owned while the command runs past its first clock */
+} isk_slot;
+
+typedef struct pending_write {
+    void *cell;
+    int64_t value;
+    isk_inst *inst;
+    const char *storage;
+    uint64_t index;
+    uint8_t bytes, code;
+} pending_write;
+
+typedef struct crew_entry {
+    void *cell;
+    isk_inst *inst;
+    int slot;                /* -1: a processor context */
+    uint32_t context;
+    const char *storage;
+    uint64_t index;
+} crew_entry;
+
+typedef struct resource_use { uint64_t mask; int slot; } resource_use;
+
+#define LAUNCH_CACHE 64
+
+struct isk_inst {
+    isk_system *sys;
+    isk_model *model;
+    char *name;
+    isk_hdr *hdr;                    /* the model's struct isk_state */
+    void **buffers;                  /* per storage */
+    bool *owns_buffer;
+    VEC(isk_param) params;           /* overrides of the model's PARAMs */
+    int number;                      /* accelerator number, or -1 */
+
+    /* accelerators */
+    int nslots;
+    isk_slot *slots;
+    int *order;                      /* active slots, in launch order */
+    int norder, busy;
+    uint64_t seq;
+    VEC(resource_use) resources;     /* this clock's */
+    uint64_t resources_used, resources_clock;
+    struct { uint64_t word; bool valid; isk_decoded d; } launch_cache[LAUNCH_CACHE];
+
+    /* processors */
+    isk_context *contexts;
+    isk_decoded *dcache;             /* per code memory cell */
+    uint64_t ncode;
+    uint32_t next_context;           /* round-robin cursor */
+    isk_port_read_fn port_read;
+    isk_port_write_fn port_write;
+    void *port_user;
+
+    isk_stats stats;
+};
+
+enum { PHASE_BEGIN, PHASE_SLOTS, PHASE_END };
+
+#define WRITE_RING (ISK_MAX_LATENCY + 1)
+
+struct isk_system {
+    isk_system_options opt;
+    isk_diag own_diag, *diag;
+    uint64_t clock;
+    VEC(isk_inst *) insts;
+    VEC(isk_inst *) accelerators;    /* instances with slots */
+    VEC(isk_inst *) processors;
+    VEC(isk_inst *) by_number;       /* attached accelerators by number */
+    isk_driver_fn driver;
+    void *driver_user;
+    bool driver_done;
+
+    /* writes waiting for their latency, by due clock modulo the ring size */
+    VEC(pending_write) ring[WRITE_RING];
+    size_t pending;
+    VEC(crew_entry) crew;            /* this clock's writes, for the CREW check */
+    uint64_t crew_clock;
+    int busy_slots;                  /* over all accelerators */
+    int interrupts;
+    isk_inst *interrupt_from;
+
+    /* the clock loop's position, kept here so the loop can continue on another stack */
+    int phase;
+    size_t cur_acc;
+    int cur_order;
+    isk_inst *cur_inst;              /* whose behaviour runs now */
+    int cur_slot;                    /* -1: a processor instruction */
+    uint64_t run_until;
+    bool run_to_end;
+    isk_status status;
+    char last_error[512];
+    jmp_buf *fault_jmp;              /* the live clock loop's, for faults on its stack */
+
+    /* stacks: the engine runs on cur_stack; suspended commands own the stacks they took */
+    isk_coro caller;                 /* the embedding program, while the engine runs */
+    isk_coro engine;                 /* the engine, while a command runs on its own stack */
+    isk_stack cur_stack;
+    VEC(isk_stack) spare_stacks;
+    isk_stack recycle;               /* a finished command's stack, to put back */
+    bool caller_ready;
+    pthread_t caller_thread;
+
+    isk_stats stats;
+};
+
+/* clock.c */
+void isk_clock_run(isk_system *sys);
+void isk_engine_main(void *sys);   /* the clock loop as the body of an engine stack */
+isk_stack isk_take_stack(isk_system *sys);
+isk_status isk_do_launch(isk_system *sys, isk_inst *a, uint64_t word);
+extern const struct isk_engine_ops isk_engine_ops;
+void isk_decode_miss(isk_hdr *h, const int64_t *op);
+
+/* system.c */
+void isk_report(isk_system *sys, isk_severity sev, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void isk_describe_cell(const isk_inst *inst, const char *storage, uint64_t index, char *out, size_t cap);
+void isk_describe_actor(const isk_inst *inst, int slot, char *out, size_t cap);
+uint64_t isk_cell_read_raw(const void *cell, int bytes);
+void isk_cell_write_raw(void *cell, int bytes, int64_t value);
+void isk_invalidate_code(isk_inst *inst, uint64_t address);
+void isk_trace(isk_system *sys, const isk_inst *inst, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+#endif
