@@ -1,0 +1,55 @@
+/* One instruction <-> its text, driven by the model's syntax templates.
+ *
+ * A template is literal text with operands in braces: "move {GREG:gr}, {LREG:lr}". An operand
+ * names a field of the instruction's format and optionally an operand kind (a register table,
+ * an immediate, a PC-relative target). Spaces in a template match any amount of white space
+ * (at least one between two word characters); other literals match exactly, ignoring case.
+ * Everything above one instruction (labels, directives, expressions, relocations) belongs to
+ * the assembler, which plugs its expression parser in through isk_syntax_env. */
+#ifndef ISK_ASM_SYNTAX_H
+#define ISK_ASM_SYNTAX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine/model_desc.h"
+
+typedef struct isk_syntax_env {
+    /* Parse a numeric operand at *p (for an INT/PCREL/ABS kind or a field without kind); on
+     * success advance *p, set *value and return true. Set *deferred when the value is not known
+     * yet (a symbol resolved later): the encoder then skips range checks and encodes 0, and the
+     * caller records a fixup for operand `field` of the chosen pattern. NULL = integer literals. */
+    bool (*parse_value)(void *user, const char **p, int64_t *value, bool *deferred);
+    void *user;
+    uint64_t pc;             /* address of this instruction, in PC units */
+} isk_syntax_env;
+
+typedef struct isk_encoded {
+    uint64_t word;
+    int pattern;
+    int64_t ops[ISK_MAX_OPS];          /* operand values as written (targets, not offsets) */
+    bool deferred[ISK_MAX_OPS];        /* operands whose value is not known yet */
+} isk_encoded;
+
+/* Encode one instruction (no label or comment). On failure returns false with a message and
+ * the byte offset in `text` where the best-matching template stopped. */
+bool isk_syntax_encode(const isk_model *m, const char *text, const isk_syntax_env *env, isk_encoded *out,
+                       char *err, size_t errlen, int *err_offset);
+
+/* Fill field `f` of *word with `value` (a value as written: a PC-relative target is converted
+ * with `pc`). False with a message if it does not fit. */
+bool isk_syntax_insert(const isk_model *m, const isk_field *f, int64_t value, uint64_t pc, uint64_t *word,
+                       char *err, size_t errlen);
+
+/* The pattern to print for a decoded word: an alias of `pattern` that matches it (the one with
+ * the fewest operands), else `pattern` itself. */
+int isk_syntax_display_pattern(const isk_model *m, int pattern, uint64_t word);
+
+/* Print instruction `pattern` of `word` at address pc; returns false if it has no syntax. */
+bool isk_syntax_print(const isk_model *m, int pattern, uint64_t word, uint64_t pc, char *out, size_t cap);
+
+/* The mnemonic (first word) of a template, for listings and error messages. */
+size_t isk_syntax_mnemonic(const char *syntax, const char **start);
+
+#endif

@@ -1,0 +1,22 @@
+/* The isekit command: one function per subcommand. */
+#ifndef ISK_CLI_H
+#define ISK_CLI_H
+
+#include <stdbool.h>
+
+typedef struct isk_command {
+    const char *name;
+    const char *summary;
+    int (*run)(int argc, char **argv);    /* argv[0] is the subcommand's name */
+} isk_command;
+
+/* Exit codes of every subcommand. */
+enum { EXIT_OK = 0, EXIT_FAILED = 1, EXIT_USAGE = 2 };
+
+int cmd_info(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+
+/* True if argv has -h or --help (anywhere before a lone "--"). */
+bool wants_help(int argc, char **argv);
+
+#endif

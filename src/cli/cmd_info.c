@@ -1,0 +1,121 @@
+/* isekit info MODEL: what a model declares, in datasheet order. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "engine/model_desc.h"
+
+static const char *const kind_names[] = { "memory", "registers", "register", "code memory" };
+
+static void print_type(const isk_storage_info *s)
+{
+    if (s->frac) printf("%s(%d, %d)", s->sign ? "FIXED" : "UFIXED", s->width - s->frac, s->frac);
+    else printf("%s(%d)", s->sign ? "INT" : "UINT", s->width);
+}
+
+static void print_storage(const isk_model *m)
+{
+    printf("\nstorage:\n");
+    for (int i = 0; i < isk_model_storage_count(m); i++) {
+        const isk_storage_info *s = isk_model_storage(m, i);
+        printf("  %-8s \"%s\"  %s%s, ", s->name, s->title, s->shared ? "shared " : "", kind_names[s->kind]);
+        if (s->kind != ISK_REGISTER) printf("%llu x ", (unsigned long long)s->count);
+        print_type(s);
+        printf(", latency %d", s->latency);
+        if (s->element_names) {
+            printf(":");
+            for (uint64_t e = 0; e < s->count; e++)
+                if (s->element_names[e]) printf(" %s", s->element_names[e]);
+        }
+        printf("\n");
+    }
+}
+
+static void print_kinds(const isk_model *m)
+{
+    if (!m->kinds.len) return;
+    printf("\noperand kinds:\n");
+    for (size_t i = 0; i < m->kinds.len; i++) {
+        const isk_kind *k = &m->kinds.data[i];
+        printf("  %-10s ", k->d.name);
+        switch (k->d.type) {
+        case ISK_KIND_NAMES: {
+            size_t n = k->names.len;
+            printf("names:");
+            for (size_t j = 0; j < n && j < 12; j++) printf(" %s=%" PRId64, k->names.data[j].name, k->names.data[j].value);
+            if (n > 12) printf(" ... (%zu in all)", n);
+            break;
+        }
+        case ISK_KIND_PCREL: printf("PC-relative target"); break;
+        case ISK_KIND_ABS: printf("address"); break;
+        default: printf("integer"); break;
+        }
+        if (k->d.min < k->d.max) printf(" in [%" PRId64 ", %" PRId64 "]", k->d.min, k->d.max);
+        if (k->d.scale) printf(", multiple of %d", 1 << k->d.scale);
+        printf("\n");
+    }
+}
+
+static void print_instructions(const isk_model *m)
+{
+    int n = isk_model_instruction_count(m);
+    int width = 6;
+    for (int i = 0; i < n; i++) {
+        int len = (int)strlen(isk_model_instruction(m, i)->format);
+        if (len > width) width = len;
+    }
+    printf("\ninstructions (%d):\n  %-*s  %-22s %s\n", n, width, "format", "behaviour", "syntax");
+    for (int i = 0; i < n; i++) {
+        const isk_instruction_info *p = isk_model_instruction(m, i);
+        printf("  %-*s  %-22s %s", width, p->format, p->behaviour, p->syntax ? p->syntax : "-");
+        if (p->fields) printf("   [fields %s]", p->fields);
+        if (p->priority) printf("   [priority %d]", p->priority);
+        if (p->alias) printf("   [alias]");
+        printf("\n");
+    }
+    isk_coverage c;
+    isk_model_coverage(m, &c);
+    printf("\ndecoder: %.4g%% of the %d-bit word space is undecodable", c.undecodable_fraction * 100,
+           isk_model_word_bits(m));
+    if (c.nregions) {
+        printf("; largest undecodable regions:\n");
+        for (int i = 0; i < c.nregions && i < 4; i++) printf("  %s\n", c.regions[i]);
+    } else {
+        printf("\n");
+    }
+}
+
+int cmd_info(int argc, char **argv)
+{
+    if (wants_help(argc, argv) || argc != 2) {
+        fprintf(argc == 2 ? stdout : stderr,
+                "usage: isekit info MODEL\n\n"
+                "Print a model's storage (with the debugger's display names), resources, operand kinds,\n"
+                "instruction formats with their behaviours and assembly syntax, and the decoder's\n"
+                "report of the undecodable code space. MODEL is a built-in name or a model .c file.\n");
+        return argc == 2 ? EXIT_OK : EXIT_USAGE;
+    }
+    isk_diag diag;
+    isk_diag_init(&diag);
+    isk_model *m = isk_model_load(argv[1], &diag);
+    if (!m) return EXIT_FAILED;
+    printf("model %s: %s\n", isk_model_name(m), isk_model_title(m));
+    printf("source: %s\n", m->source);
+    if (isk_model_word_bits(m)) printf("instruction word: %d bits\n", isk_model_word_bits(m));
+    if (isk_model_slots(m)) printf("accelerator: %d slots\n", isk_model_slots(m));
+    if (m->is_processor)
+        printf("processor: %d context(s), code in %s\n", m->proc.contexts, m->proc.code);
+    for (size_t i = 0; i < m->params.len; i++)
+        printf("parameter %s = %s\n", m->params.data[i].key, m->params.data[i].value);
+    print_storage(m);
+    if (isk_model_resource_count(m)) {
+        printf("\nresources:\n");
+        for (int i = 0; i < isk_model_resource_count(m); i++)
+            printf("  0x%llx %s\n", (unsigned long long)isk_model_resource(m, i)->mask, isk_model_resource(m, i)->name);
+    }
+    print_kinds(m);
+    print_instructions(m);
+    isk_model_release(m);
+    return EXIT_OK;
+}

@@ -1,0 +1,175 @@
+/* Multi-clock behaviours: the first clock runs on the engine's stack, later clocks on a stack
+ * the command took; faults, nesting, recursion and reuse of stacks on both paths. */
+#define ISK_BUILTIN_MODEL 1
+#include "check.h"
+#include "engine/model_desc.h"
+#include "isekit/model.h"
+#include "isekit/sim.h"
+
+STATE_BEGIN
+    DECLARE_MEMORY(INT(32, 1), 64) M;
+    DECLARE_REGISTER(UINT(32, 0)) COUNT;
+STATE_END
+
+/* Runs n clocks, writing M[base + 1 .. base + n], one per clock. */
+ACC_FUNCTION(Walk, base, n)
+{
+    for (int64_t t = 1; t <= n; t++) {
+        SET(M, base + t, GET(M, base + t - 1) + 1);
+        if (t < n) FinishCycle();
+    }
+}
+
+/* Reads outside M in its k-th clock. */
+ACC_FUNCTION(FaultAt, k)
+{
+    for (int64_t t = 1; t < k; t++) {
+        SET(COUNT, t);
+        FinishCycle();
+    }
+    (void)GET(M, 1000);
+}
+
+/* Recursion across clock boundaries: each level takes a clock. */
+static int64_t depth_sum(STATE, int64_t depth)
+{
+    if (depth == 0) return 0;
+    char pad[512];                       /* make the frames big enough to matter */
+    pad[depth % 512] = (char)depth;
+    FinishCycle();
+    SET(COUNT, GET(COUNT) + 1);
+    return depth + depth_sum(S, depth - 1) + (pad[depth % 512] - (char)depth);
+}
+
+ACC_FUNCTION(Recurse, depth)
+{
+    SET(M, 63, depth_sum(S, depth));
+}
+
+/* Two FinishCycle() at the end: the second one ends an empty clock. */
+ACC_FUNCTION(TwoEnds)
+{
+    SET(M, 0, 5);
+    FinishCycle();
+    FinishCycle();
+}
+
+MODEL_BEGIN(multiclock, "multi-clock behaviours")
+    WORD_BITS(16);
+    SLOTS(8);
+    MEMORY(M, "memory");
+    REG(COUNT, "count");
+    INSTRUCTION("0001-bbbbbb-nnnnnn", Walk, "walk {b}, {n}");
+    INSTRUCTION("0100-0000-kkkkkkkk", FaultAt, "faultat {k}");
+    INSTRUCTION("0010-0000-dddddddd", Recurse, "recurse {d}");
+    INSTRUCTION("0011-0000-0000-0000", TwoEnds, "twoends");
+MODEL_END
+
+static isk_model *load(isk_diag *d)
+{
+    return isk_model_from_entry(&isk_model_multiclock, "test", d);
+}
+
+static int busy_clocks(isk_system *sys, isk_inst *a)
+{
+    int clocks = 0;
+    while (isk_busy_slots(a) && clocks < 1000 && isk_step(sys, 1) == ISK_OK) clocks++;
+    return clocks;
+}
+
+static void test_fault_on_both_stacks(void)
+{
+    isk_diag d;
+    isk_diag_init(&d);
+    isk_diag_buffer out;
+    isk_diag_capture(&d, &out);
+    isk_model *m = load(&d);
+    for (int fault_at = 1; fault_at <= 3; fault_at++) {
+        isk_system_options o = { .diag = &d };
+        isk_system *sys = isk_system_new(&o);
+        isk_inst *a = isk_system_add(sys, m, "a");
+        CHECK_EQ(isk_launch(sys, a, 0x1000u | 8u << 6 | 5u), ISK_OK);  /* a healthy neighbour */
+        CHECK_EQ(isk_launch(sys, a, 0x4000u | (unsigned)fault_at), ISK_OK);
+        isk_status st = ISK_OK;
+        for (int k = 0; k < 10 && st == ISK_OK; k++) st = isk_step(sys, 1);
+        CHECK_EQ(st, ISK_FAULT);
+        char expect[64];
+        snprintf(expect, sizeof expect, "clock %d, a slot 1 (FaultAt", fault_at - 1);
+        CHECK_CONTAINS(isk_last_error(sys), expect);
+        CHECK_CONTAINS(isk_last_error(sys), "index 1000 is outside M (64 cells)");
+        isk_system_free(sys);
+    }
+    isk_model_release(m);
+    isk_diag_buffer_free(&out);
+}
+
+static void test_recursion_and_stack_reuse(void)
+{
+    isk_diag d;
+    isk_diag_init(&d);
+    isk_model *m = load(&d);
+    isk_system *sys = isk_system_new(NULL);
+    isk_inst *a = isk_system_add(sys, m, "a");
+    for (int round = 0; round < 50; round++) {
+        int depth = 1 + round % 40;
+        CHECK_EQ(isk_launch(sys, a, 0x2000u | (unsigned)depth), ISK_OK);
+        CHECK_EQ(busy_clocks(sys, a), depth + 1);
+        int64_t v;
+        isk_read(a, "M", 63, &v);
+        CHECK_EQ(v, depth * (depth + 1) / 2);
+    }
+    int64_t count;
+    isk_read(a, "COUNT", 0, &count);
+    CHECK(count > 0);
+    isk_system_free(sys);
+    isk_model_release(m);
+}
+
+static void test_many_concurrent(void)
+{
+    isk_diag d;
+    isk_diag_init(&d);
+    isk_model *m = load(&d);
+    isk_system *sys = isk_system_new(NULL);
+    isk_inst *a = isk_system_add(sys, m, "a");
+    /* Eight walks of different lengths on disjoint cells, launched in one clock, many times:
+     * commands end in every order, so stacks are taken and given back in every order. */
+    for (int round = 0; round < 30; round++) {
+        int n[8];
+        for (int s = 0; s < 8; s++) {
+            n[s] = 1 + (s * 3 + round) % 7;
+            CHECK_EQ(isk_write(a, "M", (uint64_t)s * 8, round), ISK_OK);
+            CHECK_EQ(isk_launch(sys, a, 0x1000u | (unsigned)(s * 8) << 6 | (unsigned)n[s]), ISK_OK);
+        }
+        CHECK_EQ(busy_clocks(sys, a), 7);
+        for (int s = 0; s < 8; s++) {
+            int64_t v;
+            isk_read(a, "M", (uint64_t)(s * 8 + n[s]), &v);
+            CHECK_EQ(v, round + n[s]);
+        }
+    }
+    isk_system_free(sys);
+    isk_model_release(m);
+}
+
+static void test_trailing_finish_cycles(void)
+{
+    isk_diag d;
+    isk_diag_init(&d);
+    isk_model *m = load(&d);
+    isk_system *sys = isk_system_new(NULL);
+    isk_inst *a = isk_system_add(sys, m, "a");
+    CHECK_EQ(isk_launch(sys, a, 0x3000), ISK_OK);
+    CHECK_EQ(busy_clocks(sys, a), 2);
+    isk_system_free(sys);
+    isk_model_release(m);
+}
+
+int main(void)
+{
+    test_fault_on_both_stacks();
+    test_recursion_and_stack_reuse();
+    test_many_concurrent();
+    test_trailing_finish_cycles();
+    return CHECK_DONE();
+}
