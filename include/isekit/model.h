@@ -144,8 +144,9 @@ typedef struct isk_context {
  * shared object needs no symbols from the program that loads it. Models use the macros below. */
 struct isk_engine_ops {
     void (*boundary)(isk_hdr *h);     /* a clock boundary is pending: suspend until the next clock */
-    void (*write)(isk_hdr *h, void *cell, int bytes, int64_t value, int latency, int code,
-                  const char *storage, uint64_t index);
+    /* A write the engine must see: latency >= 1, code memory, or CREW checking on. `how` is
+     * latency | ISK_WRITE_BYTES(bytes) | ISK_WRITE_CODE. */
+    void (*write)(isk_hdr *h, void *cell, int64_t value, unsigned how);
     void (*use_resources)(isk_hdr *h, uint64_t mask);
     void (*interrupt)(isk_hdr *h, int line);
     ISK_NORETURN void (*fault)(isk_hdr *h, int code, const char *message);
@@ -195,8 +196,10 @@ ISK_INLINE int64_t isk_wrap(int64_t v, int w, int sgn)
     return (u & s) ? -(int64_t)((~u & m) + 1) : (int64_t)u;
 }
 
-ISK_INLINE void isk_store(isk_hdr *h, void *cell, int bytes, int64_t v, int lat, int code,
-                          const char *name, uint64_t index)
+#define ISK_WRITE_BYTES(n) ((unsigned)(n) << 8)
+#define ISK_WRITE_CODE (1u << 16)
+
+ISK_INLINE void isk_store(isk_hdr *h, void *cell, int bytes, int64_t v, int lat, int code)
 {
     if (lat == 0 && !code && !h->checking) {
         switch (bytes) {
@@ -206,7 +209,7 @@ ISK_INLINE void isk_store(isk_hdr *h, void *cell, int bytes, int64_t v, int lat,
         default: *(uint64_t *)cell = (uint64_t)v; break;
         }
     } else {
-        h->ops->write(h, cell, bytes, v, lat, code, name, index);
+        h->ops->write(h, cell, v, (unsigned)lat | ISK_WRITE_BYTES(bytes) | (code ? ISK_WRITE_CODE : 0));
     }
 }
 
@@ -229,7 +232,7 @@ ISK_INLINE void isk_store(isk_hdr *h, void *cell, int bytes, int64_t v, int lat,
         uint64_t isk_ix_ = isk_index(&S->isk, isk_i_, S->X.n, #X); \
         isk_store(&S->isk, &S->X.v[isk_ix_], ISK_CELL_BYTES_OF(struct isk_state, X), \
                   isk_v_, ISK_LAT_OF(struct isk_state, X), \
-                  ISK_KIND_OF(struct isk_state, X) == ISK_CODE_MEMORY, #X, isk_ix_); \
+                  ISK_KIND_OF(struct isk_state, X) == ISK_CODE_MEMORY); \
     } while (0)
 
 /* CELLS(X): the raw cell array, for hot paths of latency-0 storage that want plain C access.

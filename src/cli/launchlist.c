@@ -33,6 +33,7 @@ struct launch_list {
     isk_diag *diag;
     VEC(step) steps;
     VEC(init_values) inits;
+    const char *base;        /* the line being parsed (comment cut off) */
     size_t next;
     uint64_t wait_until;     /* WAIT_CLOCKS in progress: the clock it ends, or 0 */
     bool waiting;
@@ -45,11 +46,12 @@ static const char *skip_space(const char *s)
     return s;
 }
 
+/* Report at `at`, a pointer into the parsed copy of the line (l->base), shown with `text`. */
 static void error_at(launch_list *l, int line, const char *text, const char *at, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 static void error_at(launch_list *l, int line, const char *text, const char *at, const char *fmt, ...)
 {
-    isk_loc loc = { l->path, line, at ? (int)(at - text) + 1 : 0, text, -1 };
+    isk_loc loc = { l->path, line, at ? (int)(at - l->base) + 1 : 0, text, -1 };
     va_list ap;
     va_start(ap, fmt);
     isk_diag_vreport(l->diag, ISK_ERROR, &loc, fmt, ap);
@@ -170,10 +172,11 @@ static bool parse_init(launch_list *l, int line, const char *text, const char *s
     return true;
 }
 
-static bool parse_line(launch_list *l, int line, const char *text, const char *s)
+static bool parse_line(launch_list *l, int line, const char *text, const char *base, const char *s)
 {
     step st = { .line = line, .at = -1 };
     const char *rest;
+    l->base = base;
     if (starts_word(s, "init", &rest)) return parse_init(l, line, text, rest);
     if (starts_word(s, "wait", &rest)) {
         const char *cond;
@@ -205,6 +208,18 @@ static bool parse_line(launch_list *l, int line, const char *text, const char *s
         if (!parse_ref(l, line, text, rest, eq, &st.ref)) return false;
     } else {
         st.kind = LAUNCH;
+        if (starts_word(s, "word", &rest)) {
+            const char *p = rest;
+            int64_t w;
+            if (!parse_number(&p, &w) || *skip_space(p)) {
+                error_at(l, line, text, rest, "expected an instruction word after 'word'");
+                return false;
+            }
+            st.word = (uint64_t)w;
+            st.text = isk_xstrdup(s);
+            VEC_PUSH(&l->steps, st);
+            return true;
+        }
         if (*s == '@') {
             const char *p = s + 1;
             if (!parse_number(&p, &st.at) || st.at < 0) {
@@ -256,10 +271,11 @@ launch_list *launch_list_load(const char *path, isk_system *sys, isk_inst *acc, 
     int line = 0, errors = diag->errors;
     while (getline(&buf, &cap, f) >= 0) {
         line++;
-        char *text = isk_xstrdup(buf), *s = buf;
-        strip_comment(s);
-        s = (char *)skip_space(s);
-        if (*s) parse_line(l, line, text, s);
+        /* Parse a copy cut at the comment; offsets into it are columns of the original. */
+        char *text = isk_xstrdup(buf);
+        strip_comment(buf);
+        const char *s = skip_space(buf);
+        if (*s) parse_line(l, line, text, buf, s);
         free(text);
     }
     free(buf);

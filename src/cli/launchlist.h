@@ -4,6 +4,7 @@
  *
  *     ldi lr1, 5              launch a command (written in the model's syntax): one clock
  *     @12 mac gr0, gr1        launch in clock 12 exactly (the list waits until then)
+ *     word 0xc00112           launch a raw instruction word
  *     wait irq                wait for an interrupt from the accelerator (and take it)
  *     wait flag SHM[0] == 1   poll a cell until the comparison holds
  *     wait idle               wait until every slot is free

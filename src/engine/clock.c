@@ -138,63 +138,86 @@ static void op_boundary(isk_hdr *h)
 
 /* ---- writes: latency and CREW ---------------------------------------------------------- */
 
-static void crew_check(isk_system *sys, isk_inst *inst, void *cell, const char *storage, uint64_t index)
+static void crew_conflict(isk_system *sys, isk_inst *first, int first_slot, isk_inst *inst, void *cell)
 {
-    if (sys->crew_clock != sys->clock) {
-        sys->crew.len = 0;
-        sys->crew_clock = sys->clock;
-    }
-    int slot = inst == sys->cur_inst ? sys->cur_slot : -1;
-    for (size_t i = 0; i < sys->crew.len; i++) {
-        crew_entry *e = &sys->crew.data[i];
-        if (e->cell != cell) continue;
-        char cellname[160], first[160], second[160], msg[700];
-        isk_describe_cell(inst, storage, index, cellname, sizeof cellname);
-        isk_describe_actor(e->inst, e->slot, first, sizeof first);
-        isk_describe_actor(inst, slot, second, sizeof second);
-        snprintf(msg, sizeof msg, "clock %llu: CREW conflict: %s written twice in one clock, by %s and by %s",
-                 (unsigned long long)sys->clock, cellname, first, second);
-        sys->stats.crew_conflicts++;
-        inst->stats.crew_conflicts++;
-        if (!sys->opt.conflicts_are_warnings) stop_with(sys, ISK_CONFLICT, msg);
-        isk_report(sys, ISK_WARNING, "%s", msg);
-        return;
-    }
-    VEC_PUSH(&sys->crew, ((crew_entry){ cell, inst, slot, inst->hdr->context, storage, index }));
+    char cellname[160] = "a cell", one[160], two[160], msg[700];
+    int s;
+    uint64_t index;
+    if (isk_cell_location(inst, cell, &s, &index))
+        isk_describe_cell(inst, inst->model->storages.data[s].info.name, index, true, cellname, sizeof cellname);
+    isk_describe_actor(first, first_slot, one, sizeof one);
+    isk_describe_actor(inst, inst == sys->cur_inst ? sys->cur_slot : -1, two, sizeof two);
+    snprintf(msg, sizeof msg, "clock %llu: CREW conflict: %s written twice in one clock, by %s and by %s",
+             (unsigned long long)sys->clock, cellname, one, two);
+    sys->stats.crew_conflicts++;
+    inst->stats.crew_conflicts++;
+    if (!sys->opt.conflicts_are_warnings) stop_with(sys, ISK_CONFLICT, msg);
+    isk_report(sys, ISK_WARNING, "%s", msg);
 }
 
-static void op_write(isk_hdr *h, void *cell, int bytes, int64_t value, int latency, int code, const char *storage,
-                     uint64_t index)
+/* Concurrent read, exclusive write: one write per cell and clock. A cell has one latency, so
+ * the writes of this clock to it are exactly those in the bucket due `latency` clocks later:
+ * the queue itself is the log, scanned linearly (it holds a handful of entries). Checked
+ * latency-0 writes, which have no bucket, use a separate log emptied every clock. */
+static void op_write(isk_hdr *h, void *cell, int64_t value, unsigned how)
 {
     isk_inst *inst = h->engine;
     isk_system *sys = inst->sys;
-    if (h->checking) crew_check(sys, inst, cell, storage, index);
+    unsigned latency = how & 0xff, bytes = (how >> 8) & 0xff;
+    int slot = sys->cur_slot;           /* -1 while processors and the host run */
     if (latency == 0) {
-        isk_cell_write_raw(cell, bytes, value);
-        if (code) isk_invalidate_code(inst, index);
+        if (h->checking) {
+            for (size_t i = 0; i < sys->crew.len; i++)
+                if (ISK_UNLIKELY(sys->crew.data[i].cell == cell))
+                    crew_conflict(sys, sys->crew.data[i].inst, sys->crew.data[i].slot, inst, cell);
+            if (ISK_UNLIKELY(sys->crew.len == sys->crew.cap)) VEC_RESERVE(&sys->crew, 1);
+            sys->crew.data[sys->crew.len++] = (crew_entry){ cell, inst, slot };
+        }
+        isk_cell_write_raw(cell, (int)bytes, value);
+        if (how & ISK_WRITE_CODE) {
+            int s;
+            uint64_t index;
+            if (isk_cell_location(inst, cell, &s, &index)) isk_invalidate_code(inst, index);
+        }
         return;
     }
-    VEC_PUSH(&sys->ring[(sys->clock + (uint64_t)latency) % WRITE_RING],
-             ((pending_write){ cell, value, inst, storage, index, (uint8_t)bytes, (uint8_t)code }));
+    __typeof__(sys->ring[0]) *due = &sys->ring[(sys->clock + latency) % WRITE_RING];
+    if (h->checking)
+        for (size_t i = 0; i < due->len; i++)
+            if (ISK_UNLIKELY(due->data[i].cell == cell))
+                crew_conflict(sys, due->data[i].inst, due->data[i].slot, inst, cell);
+    if (ISK_UNLIKELY(due->len == due->cap)) VEC_RESERVE(due, 1);
+    due->data[due->len++] = (pending_write){ cell, value, inst, slot, (uint16_t)bytes, (uint16_t)(how >> 16) };
     sys->pending++;
-    sys->stats.writes++;
+}
+
+static void trace_write(isk_system *sys, const pending_write *w)
+{
+    int s;
+    uint64_t index;
+    char cell[160];
+    if (!isk_cell_location(w->inst, w->cell, &s, &index)) return;
+    isk_describe_cell(w->inst, w->inst->model->storages.data[s].info.name, index, false, cell, sizeof cell);
+    isk_trace(sys, w->inst, "%s = %lld", cell, (long long)w->value);
 }
 
 static void commit_writes(isk_system *sys)
 {
     __typeof__(sys->ring[0]) *due = &sys->ring[(sys->clock + 1) % WRITE_RING];
     for (size_t i = 0; i < due->len; i++) {
-        pending_write *w = &due->data[i];
+        const pending_write *w = &due->data[i];
         isk_cell_write_raw(w->cell, w->bytes, w->value);
-        if (w->code) isk_invalidate_code(w->inst, w->index);
-        if (sys->opt.trace) {
-            char cell[160];
-            isk_describe_cell(w->inst, w->storage, w->index, cell, sizeof cell);
-            isk_trace(sys, w->inst, "%s = %lld", cell, (long long)w->value);
+        if (ISK_UNLIKELY(w->code)) {
+            int s;
+            uint64_t index;
+            if (isk_cell_location(w->inst, w->cell, &s, &index)) isk_invalidate_code(w->inst, index);
         }
+        if (ISK_UNLIKELY(sys->opt.trace != NULL)) trace_write(sys, w);
     }
+    sys->stats.writes += due->len;
     sys->pending -= due->len;
     due->len = 0;
+    sys->crew.len = 0;
 }
 
 /* ---- resources and interrupts ------------------------------------------------------------ */
@@ -256,61 +279,68 @@ static void op_interrupt(isk_hdr *h, int line)
 
 /* ---- launches ------------------------------------------------------------------------------ */
 
-static bool decode_launch(isk_inst *a, uint64_t word, isk_decoded *out)
+/* Launch words are decoded once and kept in a small direct-mapped cache per instance. */
+static const isk_decoded *decode_launch(isk_inst *a, uint64_t word)
 {
     unsigned h = (unsigned)((word * UINT64_C(0x9e3779b97f4a7c15)) >> 58) % LAUNCH_CACHE;
-    if (a->launch_cache[h].valid && a->launch_cache[h].word == word) {
-        *out = a->launch_cache[h].d;
-        return true;
-    }
+    if (ISK_LIKELY(a->launch_cache[h].valid && a->launch_cache[h].word == word)) return &a->launch_cache[h].d;
+    if (!a->nslots) return NULL;
     isk_decoded d = { 0 };
     d.pattern = isk_model_decode(a->model, word, d.op);
-    if (d.pattern < 0) return false;
+    if (d.pattern < 0) return NULL;
     d.fn = a->model->patterns.data[d.pattern].beh->fn;
+    /* Commands still using the entry about to be replaced keep a copy of their own. */
+    for (int s = 0; s < a->nslots; s++)
+        if (a->slots[s].state != SLOT_FREE && a->slots[s].d == &a->launch_cache[h].d) {
+            a->slots[s].own = a->launch_cache[h].d;
+            a->slots[s].d = &a->slots[s].own;
+        }
     a->launch_cache[h].word = word;
     a->launch_cache[h].valid = true;
     a->launch_cache[h].d = d;
-    *out = d;
-    return true;
+    return &a->launch_cache[h].d;
 }
 
-isk_status isk_do_launch(isk_system *sys, isk_inst *a, uint64_t word)
+static isk_status launch_error(isk_system *sys, isk_inst *a, uint64_t word, int pattern)
 {
-    if (sys->status != ISK_OK) return sys->status;
     int digits = (a->model->word_bits + 3) / 4;
-    isk_decoded d;
     if (!a->nslots) {
         isk_report(sys, ISK_ERROR, "clock %llu: %s is not an accelerator (model '%s' declares no SLOTS)",
                    (unsigned long long)sys->clock, a->name, a->model->name);
         return sys->status = ISK_FAILED;
     }
-    if (!decode_launch(a, word, &d)) {
+    if (pattern < 0) {
         isk_report(sys, ISK_ERROR, "clock %llu: %s: no instruction format of '%s' accepts the word 0x%0*llx",
                    (unsigned long long)sys->clock, a->name, a->model->name, digits, (unsigned long long)word);
         return sys->status = ISK_FAULT;
     }
+    isk_report(sys, ISK_ERROR, "clock %llu: %s: no free slot for %s (word 0x%0*llx): all %d slots are busy",
+               (unsigned long long)sys->clock, a->name, a->model->patterns.data[pattern].beh->name, digits,
+               (unsigned long long)word, a->nslots);
+    return sys->status = ISK_CONFLICT;
+}
+
+isk_status isk_do_launch(isk_system *sys, isk_inst *a, uint64_t word)
+{
+    if (ISK_UNLIKELY(sys->status != ISK_OK)) return sys->status;
+    const isk_decoded *d = decode_launch(a, word);
+    if (ISK_UNLIKELY(!d || a->norder == a->nslots)) return launch_error(sys, a, word, d ? d->pattern : -1);
     int s = 0;
-    while (s < a->nslots && a->slots[s].state != SLOT_FREE) s++;
-    if (s == a->nslots) {
-        isk_report(sys, ISK_ERROR, "clock %llu: %s: no free slot for %s (word 0x%0*llx): all %d slots are busy",
-                   (unsigned long long)sys->clock, a->name, a->model->patterns.data[d.pattern].beh->name, digits,
-                   (unsigned long long)word, a->nslots);
-        return sys->status = ISK_CONFLICT;
-    }
+    while (a->slots[s].state != SLOT_FREE) s++;
     isk_slot *slot = &a->slots[s];
     slot->state = SLOT_FRESH;
     slot->word = word;
     slot->started = sys->clock;
-    slot->seq = ++a->seq;
     slot->d = d;
     a->order[a->norder++] = s;
-    a->busy++;
     sys->busy_slots++;
+    if (ISK_UNLIKELY(a->norder > a->stats.max_busy_slots)) a->stats.max_busy_slots = a->norder;
+    if (ISK_UNLIKELY(sys->busy_slots > sys->stats.max_busy_slots)) sys->stats.max_busy_slots = sys->busy_slots;
     sys->stats.launches++;
     a->stats.launches++;
-    if (sys->opt.trace)
-        isk_trace(sys, a, "launch %s (0x%0*llx) in slot %d", a->model->patterns.data[d.pattern].beh->name, digits,
-                  (unsigned long long)word, s);
+    if (ISK_UNLIKELY(sys->opt.trace != NULL))
+        isk_trace(sys, a, "launch %s (0x%0*llx) in slot %d", a->model->patterns.data[d->pattern].beh->name,
+                  (a->model->word_bits + 3) / 4, (unsigned long long)word, s);
     return ISK_OK;
 }
 
@@ -331,12 +361,15 @@ static void op_launch(isk_hdr *h, int number, uint64_t word)
 static void end_command(isk_system *sys, isk_inst *a, isk_slot *slot)
 {
     slot->state = SLOT_DONE;
+    sys->ended_slots++;
+    uint64_t clocks = sys->clock - slot->started + 1;
     sys->stats.commands_done++;
     a->stats.commands_done++;
-    if (sys->opt.trace)
+    sys->stats.slot_clocks += clocks;
+    a->stats.slot_clocks += clocks;
+    if (ISK_UNLIKELY(sys->opt.trace != NULL))
         isk_trace(sys, a, "slot %d: %s ends after %llu clock(s)", (int)(slot - a->slots),
-                  a->model->patterns.data[slot->d.pattern].beh->name,
-                  (unsigned long long)(sys->clock - slot->started + 1));
+                  a->model->patterns.data[slot->d->pattern].beh->name, (unsigned long long)clocks);
 }
 
 static void run_slot(isk_system *sys, isk_inst *a, int s)
@@ -347,10 +380,11 @@ static void run_slot(isk_system *sys, isk_inst *a, int s)
     sys->cur_slot = s;
     h->clock = sys->clock;
     h->checking = 1;
-    h->trap = 0;
+    h->trap = 0;                 /* the trap of the slot that ran before belongs to that slot */
     if (slot->state == SLOT_FRESH) {
         slot->state = SLOT_ON_ENGINE;
-        slot->d.fn(h, slot->d.op);
+        slot->d->fn(h, slot->d->op);
+        h->trap = 0;
         if (slot->stack.lo) {
             /* This frame lives on the stack the command took: the live engine resumed the
              * command in this clock and waits for it in the branch below. */
@@ -358,7 +392,6 @@ static void run_slot(isk_system *sys, isk_inst *a, int s)
             sys->recycle = slot->stack;
             memset(&slot->stack, 0, sizeof slot->stack);
             h->checking = 0;
-            h->trap = 0;
             isk_coro_jump(&sys->engine);
         }
         end_command(sys, a, slot);
@@ -367,27 +400,24 @@ static void run_slot(isk_system *sys, isk_inst *a, int s)
         sys->engine.stack_size = sys->cur_stack.size;
         slot->state = SLOT_ON_OWN;
         isk_coro_switch(&sys->engine, &slot->ctx);
+        h->trap = 0;
         put_back_recycled(sys);
     }
     h->checking = 0;
-    h->trap = 0;
     sys->cur_inst = NULL;
     sys->cur_slot = -1;
 }
 
-/* Free the slots whose command ended and account this clock's occupancy. */
+/* Free the slots whose command ended this clock, keeping the others in launch order. */
 static void retire_slots(isk_system *sys, isk_inst *a)
 {
     int kept = 0;
-    sys->stats.slot_clocks += (uint64_t)a->norder;
-    a->stats.slot_clocks += (uint64_t)a->norder;
-    if (a->norder > a->stats.max_busy_slots) a->stats.max_busy_slots = a->norder;
     for (int i = 0; i < a->norder; i++) {
         isk_slot *slot = &a->slots[a->order[i]];
         if (slot->state == SLOT_DONE) {
             slot->state = SLOT_FREE;
-            a->busy--;
             sys->busy_slots--;
+            sys->ended_slots--;
         } else {
             a->order[kept++] = a->order[i];
         }
@@ -543,7 +573,7 @@ static bool finished(const isk_system *sys)
     if (sys->driver && !sys->driver_done) return false;
     if (sys->pending) return false;
     for (size_t i = 0; i < sys->accelerators.len; i++)
-        if (sys->accelerators.data[i]->busy) return false;
+        if (sys->accelerators.data[i]->norder) return false;
     for (size_t i = 0; i < sys->processors.len; i++)
         if (processor_active(sys->processors.data[i])) return false;
     return true;
@@ -566,12 +596,7 @@ static void begin_clock(isk_system *sys)
 static void end_clock(isk_system *sys)
 {
     commit_writes(sys);
-    int busy = 0;
-    for (size_t i = 0; i < sys->accelerators.len; i++) {
-        busy += sys->accelerators.data[i]->norder;
-        retire_slots(sys, sys->accelerators.data[i]);
-    }
-    if (busy > sys->stats.max_busy_slots) sys->stats.max_busy_slots = busy;
+    for (size_t i = 0; sys->ended_slots && i < sys->accelerators.len; i++) retire_slots(sys, sys->accelerators.data[i]);
     sys->clock++;
     sys->stats.clocks++;
 }
@@ -600,6 +625,7 @@ void isk_clock_run(isk_system *sys)
             sys->cur_order = 0;
         }
         if (sys->phase == PHASE_SLOTS) {
+            if (!sys->busy_slots) sys->cur_acc = sys->accelerators.len;
             while (sys->cur_acc < sys->accelerators.len && sys->status == ISK_OK) {
                 isk_inst *a = sys->accelerators.data[sys->cur_acc];
                 if (sys->cur_order < a->norder) {

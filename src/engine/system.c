@@ -39,17 +39,19 @@ static int storage_by_member(const isk_model *m, const char *member)
     return isk_model_find_storage(m, member);
 }
 
-void isk_describe_cell(const isk_inst *inst, const char *storage, uint64_t index, char *out, size_t cap)
+void isk_describe_cell(const isk_inst *inst, const char *storage, uint64_t index, bool qualified, char *out,
+                       size_t cap)
 {
     int s = storage_by_member(inst->model, storage);
     const isk_storage *st = s >= 0 ? &inst->model->storages.data[s] : NULL;
     const char *element = st && st->elements && index < st->info.count ? st->elements[index] : NULL;
+    const char *prefix = qualified ? inst->name : "", *dot = qualified ? "." : "";
     if (st && st->info.kind == ISK_REGISTER)
-        snprintf(out, cap, "%s.%s", inst->name, storage);
+        snprintf(out, cap, "%s%s%s", prefix, dot, storage);
     else if (element)
-        snprintf(out, cap, "%s.%s[%llu] (%s)", inst->name, storage, (unsigned long long)index, element);
+        snprintf(out, cap, "%s%s%s[%llu] (%s)", prefix, dot, storage, (unsigned long long)index, element);
     else
-        snprintf(out, cap, "%s.%s[%llu]", inst->name, storage, (unsigned long long)index);
+        snprintf(out, cap, "%s%s%s[%llu]", prefix, dot, storage, (unsigned long long)index);
 }
 
 void isk_describe_actor(const isk_inst *inst, int slot, char *out, size_t cap)
@@ -58,7 +60,7 @@ void isk_describe_actor(const isk_inst *inst, int slot, char *out, size_t cap)
         snprintf(out, cap, "the host");
     } else if (slot >= 0 && slot < inst->nslots) {
         const isk_slot *s = &inst->slots[slot];
-        const char *beh = s->d.pattern >= 0 ? inst->model->patterns.data[s->d.pattern].beh->name : "?";
+        const char *beh = s->d ? inst->model->patterns.data[s->d->pattern].beh->name : "?";
         snprintf(out, cap, "%s slot %d (%s, word 0x%0*llx, launched at clock %llu)", inst->name, slot, beh,
                  (inst->model->word_bits + 3) / 4, (unsigned long long)s->word, (unsigned long long)s->started);
     } else if (inst->contexts) {
@@ -71,30 +73,25 @@ void isk_describe_actor(const isk_inst *inst, int slot, char *out, size_t cap)
 
 /* ---- cells ------------------------------------------------------------------------------- */
 
-uint64_t isk_cell_read_raw(const void *cell, int bytes)
-{
-    switch (bytes) {
-    case 1: return *(const uint8_t *)cell;
-    case 2: return *(const uint16_t *)cell;
-    case 4: return *(const uint32_t *)cell;
-    default: return *(const uint64_t *)cell;
-    }
-}
-
-void isk_cell_write_raw(void *cell, int bytes, int64_t value)
-{
-    switch (bytes) {
-    case 1: *(uint8_t *)cell = (uint8_t)value; break;
-    case 2: *(uint16_t *)cell = (uint16_t)value; break;
-    case 4: *(uint32_t *)cell = (uint32_t)value; break;
-    default: *(uint64_t *)cell = (uint64_t)value; break;
-    }
-}
-
 static int64_t cell_value(const isk_storage *st, const void *cell)
 {
     uint64_t raw = isk_cell_read_raw(cell, st->cell_bytes);
     return isk_wrap((int64_t)raw, st->info.width, st->info.sign);
+}
+
+bool isk_cell_location(const isk_inst *inst, const void *cell, int *storage, uint64_t *index)
+{
+    const isk_model *m = inst->model;
+    for (size_t i = 0; i < m->storages.len; i++) {
+        const char *base = inst->buffers[i];
+        uint64_t bytes = m->storages.data[i].info.count * (uint64_t)m->storages.data[i].cell_bytes;
+        if ((const char *)cell >= base && (const char *)cell < base + bytes) {
+            *storage = (int)i;
+            *index = (uint64_t)((const char *)cell - base) / (uint64_t)m->storages.data[i].cell_bytes;
+            return true;
+        }
+    }
+    return false;
 }
 
 void isk_invalidate_code(isk_inst *inst, uint64_t address)
@@ -369,7 +366,7 @@ isk_status isk_run(isk_system *sys, uint64_t max_clocks)
 
 uint64_t isk_clock(const isk_system *sys) { return sys->clock; }
 const char *isk_last_error(const isk_system *sys) { return sys->last_error; }
-int isk_busy_slots(const isk_inst *acc) { return acc->busy; }
+int isk_busy_slots(const isk_inst *acc) { return acc->norder; }
 
 int isk_interrupts(isk_system *sys, int take, isk_inst **from)
 {

@@ -27,28 +27,28 @@ enum slot_state {
 
 typedef struct isk_slot {
     int state;
-    uint64_t word, started, seq;
-    isk_decoded d;
+    uint64_t word, started;
+    const isk_decoded *d;    /* the launch cache's entry, or `own` once that entry was reused */
+    isk_decoded own;
     isk_coro ctx;
     isk_stack stack;         /* owned while the command runs past its first clock */
 } isk_slot;
 
+/* A write waiting for its latency. Which storage and cell it is (for traces, conflict
+ * messages and code invalidation) is recovered from the cell's address when needed. */
 typedef struct pending_write {
     void *cell;
     int64_t value;
     isk_inst *inst;
-    const char *storage;
-    uint64_t index;
-    uint8_t bytes, code;
+    int32_t slot;            /* the writer, for conflict messages (-1: a processor) */
+    uint16_t bytes, code;
 } pending_write;
 
+/* A write of the current clock, for the CREW check. */
 typedef struct crew_entry {
     void *cell;
     isk_inst *inst;
     int slot;                /* -1: a processor context */
-    uint32_t context;
-    const char *storage;
-    uint64_t index;
 } crew_entry;
 
 typedef struct resource_use { uint64_t mask; int slot; } resource_use;
@@ -68,8 +68,8 @@ struct isk_inst {
     /* accelerators */
     int nslots;
     isk_slot *slots;
-    int *order;                      /* active slots, in launch order */
-    int norder, busy;
+    int *order;                      /* active slots (DONE ones until the clock ends), in launch order */
+    int norder;
     uint64_t seq;
     VEC(resource_use) resources;     /* this clock's */
     uint64_t resources_used, resources_clock;
@@ -107,8 +107,8 @@ struct isk_system {
     VEC(pending_write) ring[WRITE_RING];
     size_t pending;
     VEC(crew_entry) crew;            /* this clock's writes, for the CREW check */
-    uint64_t crew_clock;
-    int busy_slots;                  /* over all accelerators */
+    int busy_slots;                  /* active slots over all accelerators */
+    int ended_slots;                 /* slots whose command ended this clock */
     int interrupts;
     isk_inst *interrupt_from;
 
@@ -146,11 +146,32 @@ void isk_decode_miss(isk_hdr *h, const int64_t *op);
 
 /* system.c */
 void isk_report(isk_system *sys, isk_severity sev, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-void isk_describe_cell(const isk_inst *inst, const char *storage, uint64_t index, char *out, size_t cap);
+/* "GRF[1] (GR1)", or "acc.GRF[1] (GR1)" when qualified with the instance's name. */
+void isk_describe_cell(const isk_inst *inst, const char *storage, uint64_t index, bool qualified, char *out,
+                       size_t cap);
 void isk_describe_actor(const isk_inst *inst, int slot, char *out, size_t cap);
-uint64_t isk_cell_read_raw(const void *cell, int bytes);
-void isk_cell_write_raw(void *cell, int bytes, int64_t value);
+static inline uint64_t isk_cell_read_raw(const void *cell, int bytes)
+{
+    switch (bytes) {
+    case 1: return *(const uint8_t *)cell;
+    case 2: return *(const uint16_t *)cell;
+    case 4: return *(const uint32_t *)cell;
+    default: return *(const uint64_t *)cell;
+    }
+}
+
+static inline void isk_cell_write_raw(void *cell, int bytes, int64_t value)
+{
+    switch (bytes) {
+    case 1: *(uint8_t *)cell = (uint8_t)value; break;
+    case 2: *(uint16_t *)cell = (uint16_t)value; break;
+    case 4: *(uint32_t *)cell = (uint32_t)value; break;
+    default: *(uint64_t *)cell = (uint64_t)value; break;
+    }
+}
 void isk_invalidate_code(isk_inst *inst, uint64_t address);
+/* Which storage and index a cell address belongs to; false if none of inst's. */
+bool isk_cell_location(const isk_inst *inst, const void *cell, int *storage, uint64_t *index);
 void isk_trace(isk_system *sys, const isk_inst *inst, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 #endif

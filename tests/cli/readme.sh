@@ -1,0 +1,14 @@
+#!/bin/sh
+# The README's thirty-second example works as printed.
+isekit=$1
+src=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export ISEKIT_CACHE="$tmp/cache"
+awk '/^```c$/ { on = 1; next } /^```$/ { on = 0 } on' "$src/README.md" >"$tmp/mac.c"
+sed -n '/^    \$ cat prog.ll/,/^    \$ isekit run/p' "$src/README.md" | sed '1d;$d' | sed 's/^    //' >"$tmp/prog.ll"
+grep -q "expect ACC == 28" "$tmp/prog.ll" || { echo "FAIL: could not extract prog.ll"; exit 1; }
+"$isekit" run "$tmp/mac.c" "$tmp/prog.ll" >"$tmp/out" 2>&1 || { echo "FAIL:"; cat "$tmp/out"; exit 1; }
+grep -q "summary: 4 clocks, 2 launches" "$tmp/out" || { echo "FAIL:"; cat "$tmp/out"; exit 1; }
+"$isekit" info "$tmp/mac.c" | grep -q "General Registers" || { echo "FAIL: info"; exit 1; }
+echo "cli/readme: the README example runs"
