@@ -159,35 +159,59 @@ static void crew_conflict(isk_system *sys, isk_inst *first, int first_slot, isk_
  * the writes of this clock to it are exactly those in the bucket due `latency` clocks later:
  * the queue itself is the log, scanned linearly (it holds a handful of entries). Checked
  * latency-0 writes, which have no bucket, use a separate log emptied every clock. */
-static void op_write(isk_hdr *h, void *cell, int64_t value, unsigned how)
+static __attribute__((noinline)) void write_now(isk_hdr *h, void *cell, int64_t value, unsigned how)
 {
     isk_inst *inst = h->engine;
     isk_system *sys = inst->sys;
-    unsigned latency = how & 0xff, bytes = (how >> 8) & 0xff;
-    int slot = sys->cur_slot;           /* -1 while processors and the host run */
+    if (h->checking) {
+        for (size_t i = 0; i < sys->crew.len; i++)
+            if (ISK_UNLIKELY(sys->crew.data[i].cell == cell))
+                crew_conflict(sys, sys->crew.data[i].inst, sys->crew.data[i].slot, inst, cell);
+        VEC_PUSH(&sys->crew, ((crew_entry){ cell, inst, sys->cur_slot }));
+    }
+    isk_cell_write_raw(cell, (int)(how >> 8) & 0xff, value);
+    if (how & ISK_WRITE_CODE) {
+        int s;
+        uint64_t index;
+        if (isk_cell_location(inst, cell, &s, &index)) isk_invalidate_code(inst, index);
+    }
+}
+
+static __attribute__((noinline)) void queue_grow(isk_system *sys, unsigned latency)
+{
+    VEC_RESERVE(&sys->ring[(sys->clock + latency) % WRITE_RING], 1);
+}
+
+static __attribute__((noinline)) void crew_scan(isk_system *sys, isk_inst *inst, void *cell, unsigned latency)
+{
+    __typeof__(sys->ring[0]) *due = &sys->ring[(sys->clock + latency) % WRITE_RING];
+    for (size_t i = 0; i < due->len; i++)
+        if (ISK_UNLIKELY(due->data[i].cell == cell)) crew_conflict(sys, due->data[i].inst, due->data[i].slot, inst, cell);
+}
+
+/* Concurrent read, exclusive write: one write per cell and clock. A cell has one latency, so
+ * the writes of this clock to it are exactly those in the bucket due `latency` clocks later:
+ * the queue itself is the log (a handful of entries, scanned linearly). Checked latency-0
+ * writes, which have no bucket, use a separate log emptied every clock. */
+static void op_write(isk_hdr *h, void *cell, int64_t value, unsigned how)
+{
+    unsigned latency = how & 0xff;
     if (latency == 0) {
-        if (h->checking) {
-            for (size_t i = 0; i < sys->crew.len; i++)
-                if (ISK_UNLIKELY(sys->crew.data[i].cell == cell))
-                    crew_conflict(sys, sys->crew.data[i].inst, sys->crew.data[i].slot, inst, cell);
-            if (ISK_UNLIKELY(sys->crew.len == sys->crew.cap)) VEC_RESERVE(&sys->crew, 1);
-            sys->crew.data[sys->crew.len++] = (crew_entry){ cell, inst, slot };
-        }
-        isk_cell_write_raw(cell, (int)bytes, value);
-        if (how & ISK_WRITE_CODE) {
-            int s;
-            uint64_t index;
-            if (isk_cell_location(inst, cell, &s, &index)) isk_invalidate_code(inst, index);
-        }
+        write_now(h, cell, value, how);
         return;
     }
+    isk_inst *inst = h->engine;
+    isk_system *sys = inst->sys;
     __typeof__(sys->ring[0]) *due = &sys->ring[(sys->clock + latency) % WRITE_RING];
-    if (h->checking)
-        for (size_t i = 0; i < due->len; i++)
-            if (ISK_UNLIKELY(due->data[i].cell == cell))
-                crew_conflict(sys, due->data[i].inst, due->data[i].slot, inst, cell);
-    if (ISK_UNLIKELY(due->len == due->cap)) VEC_RESERVE(due, 1);
-    due->data[due->len++] = (pending_write){ cell, value, inst, slot, (uint16_t)bytes, (uint16_t)(how >> 16) };
+    if (h->checking && due->len) crew_scan(sys, inst, cell, latency);
+    if (ISK_UNLIKELY(due->len == due->cap)) queue_grow(sys, latency);
+    pending_write *w = &due->data[due->len++];
+    w->cell = cell;
+    w->value = value;
+    w->inst = inst;
+    w->slot = sys->cur_slot;
+    w->bytes = (uint16_t)((how >> 8) & 0xff);
+    w->code = (uint16_t)(how >> 16);
     sys->pending++;
 }
 
@@ -601,15 +625,10 @@ static void end_clock(isk_system *sys)
     sys->stats.clocks++;
 }
 
-void isk_clock_run(isk_system *sys)
+/* The loop proper, kept out of isk_clock_run so that setjmp's restrictions on register use
+ * do not slow it down. */
+static __attribute__((noinline)) void clock_loop(isk_system *sys)
 {
-    jmp_buf on_fault;
-    if (setjmp(on_fault)) {
-        /* A behaviour on this stack stopped the run; its slot was marked done. */
-        sys->cur_inst = NULL;
-        sys->cur_slot = -1;
-    }
-    sys->fault_jmp = &on_fault;
     while (sys->status == ISK_OK) {
         if (sys->phase == PHASE_BEGIN) {
             if ((sys->run_to_end && finished(sys)) || sys->clock >= sys->run_until) break;
@@ -642,6 +661,16 @@ void isk_clock_run(isk_system *sys)
         end_clock(sys);
         sys->phase = PHASE_BEGIN;
     }
+}
+
+void isk_clock_run(isk_system *sys)
+{
+    jmp_buf on_fault;
+    sys->fault_jmp = &on_fault;
+    if (setjmp(on_fault) == 0) clock_loop(sys);
+    /* else: a behaviour on this stack stopped the run; its slot was marked done. */
+    sys->cur_inst = NULL;
+    sys->cur_slot = -1;
     sys->fault_jmp = NULL;
 }
 
