@@ -249,29 +249,31 @@ static void check_parameters(isk_model *m, const isk_pattern *p, isk_diag *diag)
     }
 }
 
-/* Each operand's relocation: named in .relocs ("imm=R_X pc=R_Y"), else its kind's. */
+/* Each operand's relocation: its kind's, unless .relocs names another ("imm=R_X pc=R_Y"). */
 static void bind_relocs(isk_model *m, isk_pattern *p, isk_diag *diag)
 {
     for (int i = 0; i < p->nfields; i++) {
-        const isk_field *f = &p->field[i];
-        const char *name = f->kind >= 0 ? m->kinds.data[f->kind].d.reloc : NULL;
-        char buf[64];
-        const char *s = p->info.relocs;
-        size_t flen = strlen(f->name);
-        while (s && (s = strstr(s, f->name))) {
-            bool starts = s == p->info.relocs || s[-1] == ' ';
-            if (starts && s[flen] == '=') {
-                size_t n = strcspn(s + flen + 1, " ");
-                snprintf(buf, sizeof buf, "%.*s", (int)n, s + flen + 1);
-                name = buf;
-                break;
-            }
-            s += flen;
-        }
-        p->reloc[i] = name ? isk_model_find_reloc(m, name) : -1;
-        if (name && p->reloc[i] < 0)
-            isk_error(diag, NULL, "model '%s': instruction '%s' operand %s uses the undeclared relocation %s", m->name,
-                      p->info.syntax ? p->info.syntax : p->info.format, f->name, name);
+        const char *kind_reloc = p->field[i].kind >= 0 ? m->kinds.data[p->field[i].kind].d.reloc : NULL;
+        p->reloc[i] = kind_reloc ? isk_model_find_reloc(m, kind_reloc) : -1;
+        if (kind_reloc && p->reloc[i] < 0)
+            isk_error(diag, NULL, "model '%s': operand kind '%s' uses the undeclared relocation %s", m->name,
+                      m->kinds.data[p->field[i].kind].d.name, kind_reloc);
+    }
+    for (const char *s = p->info.relocs; s && *s;) {
+        s += strspn(s, " ");
+        size_t item = strcspn(s, " "), name_len = strcspn(s, "= ");
+        if (!item) break;
+        char reloc[64];
+        snprintf(reloc, sizeof reloc, "%.*s", s[name_len] == '=' ? (int)(item - name_len - 1) : 0, s + name_len + 1);
+        int f = 0;
+        while (f < p->nfields && !(strlen(p->field[f].name) == name_len && !strncmp(p->field[f].name, s, name_len))) f++;
+        if (f == p->nfields || !*reloc)
+            isk_error(diag, NULL, "model '%s': .relocs of '%s': '%.*s' is not OPERAND=RELOCATION for an operand of it",
+                      m->name, p->info.format, (int)item, s);
+        else if ((p->reloc[f] = isk_model_find_reloc(m, reloc)) < 0)
+            isk_error(diag, NULL, "model '%s': .relocs of '%s' names the undeclared relocation %s", m->name,
+                      p->info.format, reloc);
+        s += item;
     }
 }
 
