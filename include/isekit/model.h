@@ -528,6 +528,7 @@ struct isk_builder_ops {
     void (*elf)(isk_builder *b, const isk_elf_decl *d);
     void (*region)(isk_builder *b, const isk_region_decl *d);
     void (*reloc)(isk_builder *b, const isk_reloc_decl *d);
+    void (*elements)(isk_builder *b, const char *pattern);           /* inside REGFILE_BEGIN/END */
 };
 struct isk_builder {
     const struct isk_builder_ops *ops;
@@ -581,6 +582,9 @@ struct isk_model_entry {
 #define REG(X, title) B->ops->storage(B, ISK_STORAGE_DECL(X, title, 0))
 #define REGFILE_BEGIN(X, title) B->ops->storage(B, ISK_STORAGE_DECL(X, title, 0));
 #define REGISTER(index, name) B->ops->element(B, (index), (name))
+/* REGISTERS("LR%u"): name every register of the file by its index (one %d, %u, %x or %X,
+ * optionally with a width like %02u). */
+#define REGISTERS(pattern) B->ops->elements(B, (pattern))
 #define REGFILE_END() B->ops->end_group(B);
 
 /* RESOURCE(MAC_ADDER, "MAC adder"): a name for a resource bit in reports. */

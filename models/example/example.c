@@ -136,18 +136,12 @@ MODEL_BEGIN(example, "The ISE article's reference accelerator")
         REGISTER(1, "GR1");
     REGFILE_END()
     REGFILE_BEGIN(LRF, "Local Registers")
-        REGISTER(0, "LR0");   REGISTER(1, "LR1");   REGISTER(2, "LR2");   REGISTER(3, "LR3");
-        REGISTER(4, "LR4");   REGISTER(5, "LR5");   REGISTER(6, "LR6");   REGISTER(7, "LR7");
-        REGISTER(8, "LR8");   REGISTER(9, "LR9");   REGISTER(10, "LR10"); REGISTER(11, "LR11");
-        REGISTER(12, "LR12"); REGISTER(13, "LR13"); REGISTER(14, "LR14"); REGISTER(15, "LR15");
+        REGISTERS("LR%u");
     REGFILE_END()
     REG(ACR, "Accumulator");
     REG(MULRES, "Multiplier result");
     REGFILE_BEGIN(AR, "Address Registers")
-        REGISTER(0, "AR0");   REGISTER(1, "AR1");   REGISTER(2, "AR2");   REGISTER(3, "AR3");
-        REGISTER(4, "AR4");   REGISTER(5, "AR5");   REGISTER(6, "AR6");   REGISTER(7, "AR7");
-        REGISTER(8, "AR8");   REGISTER(9, "AR9");   REGISTER(10, "AR10"); REGISTER(11, "AR11");
-        REGISTER(12, "AR12"); REGISTER(13, "AR13"); REGISTER(14, "AR14"); REGISTER(15, "AR15");
+        REGISTERS("AR%u");
     REGFILE_END()
     REG(LOOPREG, "Loop counter");
     MEMORY(DM0, "Data memory 0");

@@ -90,6 +90,47 @@ static void b_element(isk_builder *b, uint64_t index, const char *name)
 
 static void b_end_group(isk_builder *b) { mb(b)->group = -1; }
 
+/* A pattern with exactly one integer conversion: %d %u %x %X, optionally with a width. */
+static bool one_integer_conversion(const char *p)
+{
+    int conversions = 0;
+    for (; *p; p++) {
+        if (*p != '%') continue;
+        if (p[1] == '%') {
+            p++;
+            continue;
+        }
+        p++;
+        while (*p >= '0' && *p <= '9') p++;
+        if (*p != 'd' && *p != 'u' && *p != 'x' && *p != 'X') return false;
+        conversions++;
+    }
+    return conversions == 1;
+}
+
+static void b_elements(isk_builder *b, const char *pattern)
+{
+    model_builder *B = mb(b);
+    if (!one_integer_conversion(pattern)) {
+        isk_error(B->diag, NULL, "model '%s': REGISTERS(\"%s\") needs exactly one %%d, %%u, %%x or %%X", B->m->name,
+                  pattern);
+        return;
+    }
+    if (B->group < 0) {
+        isk_error(B->diag, NULL, "model '%s': REGISTERS(\"%s\") outside REGFILE_BEGIN/REGFILE_END", B->m->name, pattern);
+        return;
+    }
+    uint64_t n = B->m->storages.data[B->group].info.count;
+    for (uint64_t i = 0; i < n; i++) {
+        char name[64];
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+        snprintf(name, sizeof name, pattern, (unsigned)i);
+#pragma GCC diagnostic pop
+        b_element(b, i, name);
+    }
+}
+
 static void b_resource(isk_builder *b, uint64_t mask, const char *name)
 {
     if (!mask || (mask & (mask - 1))) {
@@ -188,7 +229,7 @@ static void b_reloc(isk_builder *b, const isk_reloc_decl *d)
 
 static const struct isk_builder_ops builder_ops = {
     b_model, b_word_bits, b_slots, b_storage, b_element, b_end_group, b_resource,
-    b_kind, b_instruction, b_processor, b_param, b_init, b_elf, b_region, b_reloc,
+    b_kind, b_instruction, b_processor, b_param, b_init, b_elf, b_region, b_reloc, b_elements,
 };
 
 /* Link each operand to the kind its syntax template names: "{GREG:gr}". */
