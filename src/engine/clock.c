@@ -303,11 +303,8 @@ static void op_interrupt(isk_hdr *h, int line)
 
 /* ---- launches ------------------------------------------------------------------------------ */
 
-/* Launch words are decoded once and kept in a small direct-mapped cache per instance. */
-static const isk_decoded *decode_launch(isk_inst *a, uint64_t word)
+static __attribute__((noinline)) const isk_decoded *decode_launch_miss(isk_inst *a, uint64_t word, unsigned h)
 {
-    unsigned h = (unsigned)((word * UINT64_C(0x9e3779b97f4a7c15)) >> 58) % LAUNCH_CACHE;
-    if (ISK_LIKELY(a->launch_cache[h].valid && a->launch_cache[h].word == word)) return &a->launch_cache[h].d;
     if (!a->nslots) return NULL;
     isk_decoded d = { 0 };
     d.pattern = isk_model_decode(a->model, word, d.op);
@@ -325,7 +322,21 @@ static const isk_decoded *decode_launch(isk_inst *a, uint64_t word)
     return &a->launch_cache[h].d;
 }
 
-static isk_status launch_error(isk_system *sys, isk_inst *a, uint64_t word, int pattern)
+/* Launch words are decoded once and kept in a small direct-mapped cache per instance. */
+static inline const isk_decoded *decode_launch(isk_inst *a, uint64_t word)
+{
+    unsigned h = (unsigned)((word * UINT64_C(0x9e3779b97f4a7c15)) >> 58) % LAUNCH_CACHE;
+    if (ISK_LIKELY(a->launch_cache[h].valid && a->launch_cache[h].word == word)) return &a->launch_cache[h].d;
+    return decode_launch_miss(a, word, h);
+}
+
+static __attribute__((noinline)) void trace_launch(isk_system *sys, isk_inst *a, const isk_slot *slot)
+{
+    isk_trace(sys, a, "launch %s (0x%0*llx) in slot %d", a->model->patterns.data[slot->d->pattern].beh->name,
+              (a->model->word_bits + 3) / 4, (unsigned long long)slot->word, (int)(slot - a->slots));
+}
+
+static __attribute__((noinline)) isk_status launch_error(isk_system *sys, isk_inst *a, uint64_t word, int pattern)
 {
     int digits = (a->model->word_bits + 3) / 4;
     if (!a->nslots) {
@@ -362,9 +373,7 @@ isk_status isk_do_launch(isk_system *sys, isk_inst *a, uint64_t word)
     if (ISK_UNLIKELY(sys->busy_slots > sys->stats.max_busy_slots)) sys->stats.max_busy_slots = sys->busy_slots;
     sys->stats.launches++;
     a->stats.launches++;
-    if (ISK_UNLIKELY(sys->opt.trace != NULL))
-        isk_trace(sys, a, "launch %s (0x%0*llx) in slot %d", a->model->patterns.data[d->pattern].beh->name,
-                  (a->model->word_bits + 3) / 4, (unsigned long long)word, s);
+    if (ISK_UNLIKELY(sys->opt.trace != NULL)) trace_launch(sys, a, slot);
     return ISK_OK;
 }
 
@@ -382,6 +391,13 @@ static void op_launch(isk_hdr *h, int number, uint64_t word)
 
 /* ---- slots ------------------------------------------------------------------------------- */
 
+static __attribute__((noinline)) void trace_end(isk_system *sys, isk_inst *a, const isk_slot *slot,
+                                                uint64_t clocks)
+{
+    isk_trace(sys, a, "slot %d: %s ends after %llu clock(s)", (int)(slot - a->slots),
+              a->model->patterns.data[slot->d->pattern].beh->name, (unsigned long long)clocks);
+}
+
 static void end_command(isk_system *sys, isk_inst *a, isk_slot *slot)
 {
     slot->state = SLOT_DONE;
@@ -391,9 +407,7 @@ static void end_command(isk_system *sys, isk_inst *a, isk_slot *slot)
     a->stats.commands_done++;
     sys->stats.slot_clocks += clocks;
     a->stats.slot_clocks += clocks;
-    if (ISK_UNLIKELY(sys->opt.trace != NULL))
-        isk_trace(sys, a, "slot %d: %s ends after %llu clock(s)", (int)(slot - a->slots),
-                  a->model->patterns.data[slot->d->pattern].beh->name, (unsigned long long)clocks);
+    if (ISK_UNLIKELY(sys->opt.trace != NULL)) trace_end(sys, a, slot, clocks);
 }
 
 static void run_slot(isk_system *sys, isk_inst *a, int s)
@@ -487,10 +501,9 @@ static int pick_context(isk_inst *p, uint64_t clock)
         return ready(&p->contexts[id], clock) ? (int)id : -1;
     }
     case ISK_ISSUE_REVOLVER:
-        for (uint32_t k = 0; k < n; k++) {
-            uint32_t id = (p->next_context + k) % n;
+        for (uint32_t k = 0, id = p->next_context; k < n; k++, id = id + 1 == n ? 0 : id + 1) {
             if (ready(&p->contexts[id], clock)) {
-                p->next_context = (id + 1) % n;
+                p->next_context = id + 1 == n ? 0 : id + 1;
                 return (int)id;
             }
         }
@@ -544,11 +557,116 @@ static void issue(isk_system *sys, isk_inst *p)
 static bool runs_alone(const isk_system *sys)
 {
     return sys->processors.len == 1 && !(sys->driver && !sys->driver_done) && !sys->pending && !sys->busy_slots &&
-           sys->processors.data[0]->model->proc.issue == ISK_ISSUE_CPI;
+           (sys->processors.data[0]->model->proc.issue == ISK_ISSUE_CPI ||
+            sys->processors.data[0]->model->proc.issue == ISK_ISSUE_REVOLVER);
+}
+
+/* The same for a REVOLVER processor (e.g. the DPU's threads): the clocks in which no context
+ * is ready are skipped at once (counted as idle), up to the earliest ready_at. Clock by clock
+ * it does what begin_clock/issue/end_clock would do. With proc.reports_context_changes (and at
+ * most 64 contexts) it keeps a mask of the running contexts and only looks at those. */
+static uint64_t running_mask(const isk_context *ctx, uint32_t n)
+{
+    uint64_t m = 0;
+    for (uint32_t id = 0; id < n; id++)
+        m |= (uint64_t)(ctx[id].state == ISK_CTX_RUNNING || ctx[id].state == ISK_CTX_BLOCKED) << id;
+    return m;
+}
+
+/* The first context of `candidates` from `next` round the circle that is ready, or 64. */
+static inline uint32_t pick_in(const isk_context *ctx, uint64_t candidates, uint32_t next, uint64_t clock)
+{
+    for (int half = 0; half < 2; half++) {
+        uint64_t m = half ? candidates & ((UINT64_C(1) << next) - 1) : candidates & (~UINT64_C(0) << next);
+        for (; m; m &= m - 1) {
+            uint32_t j = (uint32_t)__builtin_ctzll(m);
+            if ((ctx[j].state == ISK_CTX_RUNNING || ctx[j].state == ISK_CTX_BLOCKED) && ctx[j].ready_at <= clock)
+                return j;
+        }
+    }
+    return 64;
+}
+
+static void run_alone_revolver(isk_system *sys, isk_inst *p)
+{
+    isk_hdr *h = p->hdr;
+    isk_context *const ctx = p->contexts;
+    isk_decoded *const dcache = p->dcache;
+    const uint32_t n = h->ncontexts;
+    if (n > 64) return;                                 /* the general path */
+    const uint64_t distance = (uint64_t)p->model->proc.distance, limit = sys->run_until, ncode = p->ncode;
+    const bool masked = p->model->proc.reports_context_changes;
+    const uint64_t all = n == 64 ? ~UINT64_C(0) : (UINT64_C(1) << n) - 1;
+    uint64_t clock = sys->clock, running = masked ? running_mask(ctx, n) : all;
+    uint32_t next = p->next_context;
+    sys->cur_inst = p;
+    sys->cur_slot = -1;
+    while (clock < limit) {
+        uint32_t id = pick_in(ctx, running, next, clock);
+        if (id == 64) {
+            /* nothing ready: jump to the first clock at which something is, if anything runs */
+            uint64_t first = UINT64_MAX;
+            for (uint64_t m = running; m; m &= m - 1) {
+                uint32_t j = (uint32_t)__builtin_ctzll(m);
+                if ((ctx[j].state == ISK_CTX_RUNNING || ctx[j].state == ISK_CTX_BLOCKED) && ctx[j].ready_at < first)
+                    first = ctx[j].ready_at;
+            }
+            if (first == UINT64_MAX) break;
+            if (first > limit) first = limit;
+            p->stats.idle_clocks += first - clock;
+            sys->stats.idle_clocks += first - clock;
+            sys->stats.clocks += first - clock;
+            clock = first;
+            continue;
+        }
+        for (;;) {
+            isk_context *c = &ctx[id];
+            const uint64_t pc = c->pc;
+            if (ISK_UNLIKELY(pc >= ncode)) goto out;        /* the general path reports it */
+            if (c->state == ISK_CTX_BLOCKED) c->state = ISK_CTX_RUNNING;
+            next = id + 1 == n ? 0 : id + 1;
+            h->context = id;
+            h->pc = pc;
+            h->next_pc = pc + 1;
+            h->clock = clock;
+            sys->clock = clock;
+            dcache[pc].fn(h, dcache[pc].op);
+            c->last_issue = clock;
+            c->insns++;
+            p->stats.instructions++;
+            sys->stats.instructions++;
+            if (c->ready_at < clock + distance) c->ready_at = clock + distance;
+            clock++;
+            sys->stats.clocks++;
+            if (ISK_UNLIKELY(sys->pending || sys->busy_slots || sys->status != ISK_OK)) {
+                if (c->state == ISK_CTX_RUNNING || c->state == ISK_CTX_BLOCKED) c->pc = h->next_pc;
+                goto out;
+            }
+            if (c->state != ISK_CTX_RUNNING) {
+                if (c->state == ISK_CTX_BLOCKED) c->pc = h->next_pc;
+                if (masked) running = running_mask(ctx, n);  /* the running set may have changed */
+                break;
+            }
+            c->pc = h->next_pc;
+            /* the common case: the next running context round the circle is ready now */
+            uint64_t m = running & (~UINT64_C(0) << next);
+            uint32_t j = (uint32_t)__builtin_ctzll(m ? m : running);
+            if (clock >= limit || ctx[j].state != ISK_CTX_RUNNING || ctx[j].ready_at > clock) break;
+            id = j;
+        }
+    }
+out:
+    p->next_context = next;
+    sys->clock = clock;
+    sys->cur_inst = NULL;
 }
 
 static void run_alone(isk_system *sys, isk_inst *p)
 {
+    if (p->model->proc.issue == ISK_ISSUE_REVOLVER) {
+        run_alone_revolver(sys, p);
+        return;
+    }
     isk_hdr *h = p->hdr;
     isk_context *c = &p->contexts[0];
     const uint64_t cpi = (uint64_t)p->model->proc.cpi, limit = sys->run_until;
