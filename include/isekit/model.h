@@ -172,6 +172,10 @@ struct isk_hdr {
     const struct isk_engine_ops *ops;  /* [engine] */
     void *engine;             /* [engine] private */
     void *user;               /* free for the embedding program */
+    /* Set by anything an instruction does that the engine's fast loops must look at before the
+     * next instruction: a context started, stopped, woken or blocked, a write queued for its
+     * latency, a launch, a port access. Cleared by the engine. */
+    uint32_t attention;
 };
 
 /* The one name a behaviour or operation needs: S, the model instance. */
@@ -295,16 +299,24 @@ static inline void isk_fault(isk_hdr *h, int code, const char *fmt, ...)
 #define CONTEXT (S->isk.context)
 #define NCONTEXTS (S->isk.ncontexts)
 #define CONTEXT_OF(id) (S->isk.contexts[(id)])
-/* Block the issuing context for n clocks (e.g. a DMA); it issues again at clock + n. */
+/* Contexts change state only through the macros below: they also set isk_hdr.attention, which
+ * the engine's fast issue loops test after each instruction.
+ * Block the issuing context for n clocks (e.g. a DMA); it issues again at clock + n. */
 #define BLOCK_FOR(n) isk_block_for(&S->isk, (uint64_t)(n))
 ISK_INLINE void isk_block_for(isk_hdr *h, uint64_t n)
 {
     isk_context *c = &h->contexts[h->context];
     c->state = ISK_CTX_BLOCKED;
     c->ready_at = h->clock + n;
+    h->attention = 1;
 }
-#define STOP_CONTEXT(id) (S->isk.contexts[(id)].state = ISK_CTX_STOPPED)
-#define SLEEP_CONTEXT(id) (S->isk.contexts[(id)].state = ISK_CTX_SLEEPING)
+#define STOP_CONTEXT(id) isk_set_context_state(&S->isk, (id), ISK_CTX_STOPPED)
+#define SLEEP_CONTEXT(id) isk_set_context_state(&S->isk, (id), ISK_CTX_SLEEPING)
+ISK_INLINE void isk_set_context_state(isk_hdr *h, uint32_t id, uint32_t state)
+{
+    h->contexts[id].state = state;
+    h->attention = 1;
+}
 #define START_CONTEXT(id, at) isk_start_context(&S->isk, (id), (uint64_t)(at))
 #define WAKE_CONTEXT(id) isk_wake_context(&S->isk, (id))
 ISK_INLINE void isk_start_context(isk_hdr *h, uint32_t id, uint64_t pc)
@@ -313,6 +325,7 @@ ISK_INLINE void isk_start_context(isk_hdr *h, uint32_t id, uint64_t pc)
     c->pc = pc;
     c->state = ISK_CTX_RUNNING;
     if (c->ready_at < h->clock + 1) c->ready_at = h->clock + 1;
+    h->attention = 1;
 }
 ISK_INLINE void isk_wake_context(isk_hdr *h, uint32_t id)
 {
@@ -321,6 +334,7 @@ ISK_INLINE void isk_wake_context(isk_hdr *h, uint32_t id)
         c->state = ISK_CTX_RUNNING;
         if (c->ready_at < h->clock + 1) c->ready_at = h->clock + 1;
     }
+    h->attention = 1;
 }
 /* Hand an instruction word to accelerator number n; its command starts in this clock. */
 #define LAUNCH(n, word) S->isk.ops->launch(&S->isk, (n), (uint64_t)(word))

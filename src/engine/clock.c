@@ -213,6 +213,7 @@ static void op_write(isk_hdr *h, void *cell, int64_t value, unsigned how)
     w->bytes = (uint16_t)((how >> 8) & 0xff);
     w->code = (uint16_t)(how >> 16);
     sys->pending++;
+    h->attention = 1;
 }
 
 static void trace_write(isk_system *sys, const pending_write *w)
@@ -387,6 +388,7 @@ static void op_launch(isk_hdr *h, int number, uint64_t word)
         op_fault(h, 0, message);
     }
     if (isk_do_launch(sys, sys->by_number.data[number], word) != ISK_OK) abandon_behaviour(sys);
+    h->attention = 1;
 }
 
 /* ---- slots ------------------------------------------------------------------------------- */
@@ -669,27 +671,31 @@ static void run_alone(isk_system *sys, isk_inst *p)
     }
     isk_hdr *h = p->hdr;
     isk_context *c = &p->contexts[0];
-    const uint64_t cpi = (uint64_t)p->model->proc.cpi, limit = sys->run_until;
+    if (c->state != ISK_CTX_RUNNING || c->ready_at > sys->clock) return;
+    const uint64_t cpi = (uint64_t)p->model->proc.cpi, ncode = p->ncode, start = sys->clock;
     isk_decoded *const dcache = p->dcache;
-    const uint64_t start = sys->clock;
-    uint64_t clock = start, issued = 0;
+    uint64_t budget = sys->run_until > start ? (sys->run_until - start) / cpi : 0;
+    uint64_t clock = start, pc = c->pc, last = pc;
     sys->cur_inst = p;
     sys->cur_slot = -1;
     h->context = 0;
-    while (c->state == ISK_CTX_RUNNING && c->ready_at <= clock && clock + cpi <= limit) {
-        uint64_t pc = c->pc;
-        if (ISK_UNLIKELY(pc >= p->ncode)) break;    /* the general path reports it */
-        h->pc = pc;
+    h->attention = 0;
+    /* One test per instruction: whatever needs a look (a context stopped or blocked, a queued
+     * write, a launch, a port access) sets h->attention. A PC outside the code memory is left
+     * to the general path, which reports it. */
+    while (budget && pc < ncode) {
+        h->pc = last = pc;
         h->next_pc = pc + 1;
-        h->clock = clock;
-        sys->clock = clock;
+        h->clock = sys->clock = clock;      /* the engine's services read the system's clock */
         dcache[pc].fn(h, dcache[pc].op);
-        if (c->state == ISK_CTX_RUNNING || c->state == ISK_CTX_BLOCKED) c->pc = h->next_pc;
+        pc = h->next_pc;
         clock += cpi;
-        issued++;
-        if (ISK_UNLIKELY(sys->pending || sys->busy_slots || sys->status != ISK_OK)) break;
+        budget--;
+        if (ISK_UNLIKELY(h->attention)) break;
     }
-    if (issued) {
+    if (clock != start) {
+        uint64_t issued = (clock - start) / cpi;
+        c->pc = c->state == ISK_CTX_RUNNING || c->state == ISK_CTX_BLOCKED ? pc : last;
         c->last_issue = clock - cpi;
         if (c->ready_at < clock) c->ready_at = clock;
         c->insns += issued;
@@ -797,6 +803,7 @@ static void op_invalidate(isk_hdr *h, uint64_t address) { isk_invalidate_code(h-
 static void op_port_write(isk_hdr *h, uint64_t port, uint64_t value)
 {
     isk_inst *inst = h->engine;
+    h->attention = 1;          /* the handler may do anything, e.g. launch a command */
     if (inst->port_write) inst->port_write(inst->port_user, inst, port, value);
     else if (inst->sys->opt.trace)
         isk_trace(inst->sys, inst, "OUTPUT port 0x%llx = 0x%llx (no port handler)", (unsigned long long)port,
@@ -806,6 +813,7 @@ static void op_port_write(isk_hdr *h, uint64_t port, uint64_t value)
 static uint64_t op_port_read(isk_hdr *h, uint64_t port)
 {
     isk_inst *inst = h->engine;
+    h->attention = 1;
     return inst->port_read ? inst->port_read(inst->port_user, inst, port) : 0;
 }
 
