@@ -489,12 +489,6 @@ typedef struct isk_processor_decl {
     uint64_t reset_pc;
     int code_bytes;          /* bytes one instruction occupies in an image (e.g. 8 for 48-bit words in 64-bit containers) */
     int pc_unit_bytes;       /* bytes per PC unit in assembly addresses (1 = byte addresses) */
-    /* Optional (REVOLVER): 1 = whenever a behaviour starts, wakes or stops a context other than
-     * its own, it also sets its own context's state to ISK_CTX_BLOCKED (keeping ready_at, so
-     * nothing changes for the scheduler). The engine then re-examines all contexts only after
-     * an instruction that leaves the issuing context not RUNNING, instead of at every pick:
-     * many contexts, few of them running, cost nothing. */
-    int reports_context_changes;
 } isk_processor_decl;
 
 /* The toolchain's view of a processor: its object files, memory map and relocations. */

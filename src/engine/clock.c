@@ -563,10 +563,12 @@ static bool runs_alone(const isk_system *sys)
             sys->processors.data[0]->model->proc.issue == ISK_ISSUE_REVOLVER);
 }
 
-/* The same for a REVOLVER processor (e.g. the DPU's threads): the clocks in which no context
- * is ready are skipped at once (counted as idle), up to the earliest ready_at. Clock by clock
- * it does what begin_clock/issue/end_clock would do. With proc.reports_context_changes (and at
- * most 64 contexts) it keeps a mask of the running contexts and only looks at those. */
+/* The same for a REVOLVER processor (e.g. the DPU's threads): a mask of the running contexts,
+ * re-read whenever an instruction sets h->attention (a context started, stopped, woken or
+ * blocked, a queued write, a launch, a port access); the clocks in which no context is ready
+ * are skipped at once, counted as idle. Clock by clock it does what begin_clock/issue/end_clock
+ * would do. The system's instruction and clock counts are added when the loop leaves (as for
+ * CPI), the contexts' own counts at each instruction. */
 static uint64_t running_mask(const isk_context *ctx, uint32_t n)
 {
     uint64_t m = 0;
@@ -597,9 +599,8 @@ static void run_alone_revolver(isk_system *sys, isk_inst *p)
     const uint32_t n = h->ncontexts;
     if (n > 64) return;                                 /* the general path */
     const uint64_t distance = (uint64_t)p->model->proc.distance, limit = sys->run_until, ncode = p->ncode;
-    const bool masked = p->model->proc.reports_context_changes;
-    const uint64_t all = n == 64 ? ~UINT64_C(0) : (UINT64_C(1) << n) - 1;
-    uint64_t clock = sys->clock, running = masked ? running_mask(ctx, n) : all;
+    const uint64_t start = sys->clock;
+    uint64_t clock = start, running = running_mask(ctx, n), issued = 0;
     uint32_t next = p->next_context;
     sys->cur_inst = p;
     sys->cur_slot = -1;
@@ -617,48 +618,45 @@ static void run_alone_revolver(isk_system *sys, isk_inst *p)
             if (first > limit) first = limit;
             p->stats.idle_clocks += first - clock;
             sys->stats.idle_clocks += first - clock;
-            sys->stats.clocks += first - clock;
             clock = first;
             continue;
         }
+        isk_context *c = &ctx[id];
+        if (c->state == ISK_CTX_BLOCKED) c->state = ISK_CTX_RUNNING;
+        h->attention = 0;
         for (;;) {
-            isk_context *c = &ctx[id];
             const uint64_t pc = c->pc;
             if (ISK_UNLIKELY(pc >= ncode)) goto out;        /* the general path reports it */
-            if (c->state == ISK_CTX_BLOCKED) c->state = ISK_CTX_RUNNING;
             next = id + 1 == n ? 0 : id + 1;
             h->context = id;
             h->pc = pc;
             h->next_pc = pc + 1;
-            h->clock = clock;
-            sys->clock = clock;
+            h->clock = sys->clock = clock;     /* the engine's services read the system's clock */
             dcache[pc].fn(h, dcache[pc].op);
             c->last_issue = clock;
             c->insns++;
-            p->stats.instructions++;
-            sys->stats.instructions++;
+            issued++;
             if (c->ready_at < clock + distance) c->ready_at = clock + distance;
             clock++;
-            sys->stats.clocks++;
-            if (ISK_UNLIKELY(sys->pending || sys->busy_slots || sys->status != ISK_OK)) {
+            if (ISK_UNLIKELY(h->attention)) {
                 if (c->state == ISK_CTX_RUNNING || c->state == ISK_CTX_BLOCKED) c->pc = h->next_pc;
-                goto out;
-            }
-            if (c->state != ISK_CTX_RUNNING) {
-                if (c->state == ISK_CTX_BLOCKED) c->pc = h->next_pc;
-                if (masked) running = running_mask(ctx, n);  /* the running set may have changed */
+                if (sys->pending || sys->busy_slots || sys->status != ISK_OK) goto out;
+                running = running_mask(ctx, n);         /* the running set may have changed */
                 break;
             }
             c->pc = h->next_pc;
             /* the common case: the next running context round the circle is ready now */
             uint64_t m = running & (~UINT64_C(0) << next);
-            uint32_t j = (uint32_t)__builtin_ctzll(m ? m : running);
-            if (clock >= limit || ctx[j].state != ISK_CTX_RUNNING || ctx[j].ready_at > clock) break;
-            id = j;
+            id = (uint32_t)__builtin_ctzll(m ? m : running);
+            c = &ctx[id];
+            if (clock >= limit || c->state != ISK_CTX_RUNNING || c->ready_at > clock) break;
         }
     }
 out:
     p->next_context = next;
+    p->stats.instructions += issued;
+    sys->stats.instructions += issued;
+    sys->stats.clocks += clock - start;
     sys->clock = clock;
     sys->cur_inst = NULL;
 }

@@ -33,7 +33,9 @@ typedef struct builder {
     double undecodable;
     region largest[8];
     int nlargest;
-    VEC(uint64_t) reported;  /* ambiguous pairs already reported */
+    uint8_t *checked;        /* pairs of formats already compared (a bit per pair): the
+                                comparison does not depend on the leaf */
+    size_t npatterns;
 } builder;
 
 #define MAX_NODES (1u << 22)
@@ -173,12 +175,11 @@ static void check_leaf(builder *b, const int *set, int n, uint64_t known_mask, u
     for (int i = 0; i < n; i++)
         for (int j = i + 1; j < n; j++) {
             const isk_pattern *p = &m->patterns.data[set[i]], *q = &m->patterns.data[set[j]];
+            size_t lo = (size_t)(set[i] < set[j] ? set[i] : set[j]), hi = (size_t)(set[i] < set[j] ? set[j] : set[i]);
+            size_t bit = lo * b->npatterns + hi;
+            if (b->checked[bit >> 3] >> (bit & 7) & 1) continue;
+            b->checked[bit >> 3] |= (uint8_t)(1u << (bit & 7));
             if (p->priority != q->priority || domains_separate(m, p, q)) continue;
-            uint64_t key = (uint64_t)set[i] << 32 | (uint32_t)set[j];
-            bool seen = false;
-            for (size_t r = 0; r < b->reported.len && !seen; r++) seen = b->reported.data[r] == key;
-            if (seen) continue;
-            VEC_PUSH(&b->reported, key);
             char where[90], example[40] = "";
             uint64_t w;
             region_string(m, known_mask, known_value, where, sizeof where);
@@ -266,7 +267,8 @@ static void build_node(builder *b, uint32_t at, int *set, int n, uint64_t known_
 
 isk_decoder *isk_decoder_build(isk_model *m, isk_diag *diag)
 {
-    builder b = { .m = m, .diag = diag };
+    builder b = { .m = m, .diag = diag, .npatterns = m->patterns.len };
+    b.checked = isk_xcalloc(m->patterns.len * m->patterns.len / 8 + 1, 1);
     b.d = isk_xcalloc(1, sizeof *b.d);
     int *set = isk_xcalloc(m->patterns.len + 1, sizeof *set);
     int n = 0;
@@ -275,7 +277,7 @@ isk_decoder *isk_decoder_build(isk_model *m, isk_diag *diag)
     VEC_PUSH(&b.d->nodes, ((dnode){ 0 }));
     build_node(&b, 0, set, n, 0, 0);
     free(set);
-    VEC_FREE(&b.reported);
+    free(b.checked);
 
     isk_coverage *c = &m->coverage;
     memset(c, 0, sizeof *c);

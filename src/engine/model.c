@@ -342,7 +342,7 @@ isk_model *isk_model_from_entry(const struct isk_model_entry *e, const char *sou
         return NULL;
     }
     isk_model *m = isk_xcalloc(1, sizeof *m);
-    m->refs = 1;
+    atomic_init(&m->refs, 1);
     m->entry = e;
     m->source = isk_xstrdup(source);
     m->name = isk_xstrdup(e->name);
@@ -434,7 +434,7 @@ isk_model *isk_model_load(const char *spec, isk_diag *diag)
 
 void isk_model_release(isk_model *m)
 {
-    if (!m || --m->refs > 0) return;
+    if (!m || atomic_fetch_sub(&m->refs, 1) > 1) return;
     for (size_t i = 0; i < m->storages.len; i++) {
         isk_storage *s = &m->storages.data[i];
         free((char *)s->info.name);

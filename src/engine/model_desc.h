@@ -4,6 +4,7 @@
 #ifndef ISK_ENGINE_MODEL_DESC_H
 #define ISK_ENGINE_MODEL_DESC_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -69,7 +70,7 @@ typedef struct isk_reloc {
 typedef struct isk_decoder isk_decoder;
 
 struct isk_model {
-    int refs;
+    atomic_int refs;                  /* systems on several threads may share a model */
     const struct isk_model_entry *entry;
     void *dl;                         /* dlopen handle of a dynamically loaded model */
     char *source;                     /* where it came from: "builtin" or a path */

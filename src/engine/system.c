@@ -223,7 +223,7 @@ isk_inst *isk_system_add(isk_system *sys, isk_model *m, const char *name)
     isk_inst *inst = isk_xcalloc(1, sizeof *inst);
     inst->sys = sys;
     inst->model = m;
-    m->refs++;
+    atomic_fetch_add(&m->refs, 1);
     inst->name = isk_xstrdup(name);
     inst->number = -1;
     size_t size = (m->entry->state_size + 63) & ~(size_t)63;
