@@ -7,10 +7,12 @@
 #include <string.h>
 #include <strings.h>
 
-static bool is_word_char(char c)
+bool isk_syntax_word_char(char c)
 {
     return isalnum((unsigned char)c) || c == '_' || c == '.' || c == '$' || c == '%';
 }
+
+static bool is_word_char(char c) { return isk_syntax_word_char(c); }
 
 static const char *skip_space(const char *s)
 {
@@ -27,7 +29,123 @@ size_t isk_syntax_mnemonic(const char *syntax, const char **start)
     return (size_t)(e - s);
 }
 
-/* Plain integer literal: [-+] decimal, 0x hex, 0b binary, 0o/0 octal. */
+/* ---- the index ------------------------------------------------------------------------- */
+
+typedef struct mnemonic_entry { char *mnemonic; int pattern; } mnemonic_entry;
+
+struct isk_syntax_index {
+    mnemonic_entry *insns;   /* sorted by mnemonic (lower case), then pattern */
+    size_t ninsns;
+    char **names;            /* every NAMES kind's names, lower case, sorted */
+    size_t nnames;
+};
+
+static char *lower_dup(const char *s, size_t n)
+{
+    char *d = isk_xstrndup(s, n);
+    for (size_t i = 0; i < n; i++) d[i] = (char)tolower((unsigned char)d[i]);
+    return d;
+}
+
+static int cmp_insn(const void *a, const void *b)
+{
+    const mnemonic_entry *x = a, *y = b;
+    int c = strcmp(x->mnemonic, y->mnemonic);
+    return c ? c : (x->pattern > y->pattern) - (x->pattern < y->pattern);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+isk_syntax_index *isk_syntax_index_new(const isk_model *m)
+{
+    isk_syntax_index *ix = isk_xcalloc(1, sizeof *ix);
+    ix->insns = isk_xcalloc(m->patterns.len + 1, sizeof *ix->insns);
+    for (size_t i = 0; i < m->patterns.len; i++) {
+        const char *syntax = m->patterns.data[i].info.syntax, *mn;
+        if (!syntax) continue;
+        size_t n = isk_syntax_mnemonic(syntax, &mn);
+        ix->insns[ix->ninsns++] = (mnemonic_entry){ lower_dup(mn, n), (int)i };
+    }
+    qsort(ix->insns, ix->ninsns, sizeof *ix->insns, cmp_insn);
+    size_t total = 0;
+    for (size_t k = 0; k < m->kinds.len; k++)
+        if (m->kinds.data[k].d.type == ISK_KIND_NAMES) total += m->kinds.data[k].names.len;
+    ix->names = isk_xcalloc(total + 1, sizeof *ix->names);
+    for (size_t k = 0; k < m->kinds.len; k++) {
+        const isk_kind *kd = &m->kinds.data[k];
+        if (kd->d.type != ISK_KIND_NAMES) continue;
+        for (size_t j = 0; j < kd->names.len; j++)
+            ix->names[ix->nnames++] = lower_dup(kd->names.data[j].name, strlen(kd->names.data[j].name));
+    }
+    qsort(ix->names, ix->nnames, sizeof *ix->names, cmp_str);
+    return ix;
+}
+
+void isk_syntax_index_free(isk_syntax_index *ix)
+{
+    if (!ix) return;
+    for (size_t i = 0; i < ix->ninsns; i++) free(ix->insns[i].mnemonic);
+    for (size_t i = 0; i < ix->nnames; i++) free(ix->names[i]);
+    free(ix->insns);
+    free(ix->names);
+    free(ix);
+}
+
+/* Compare a NUL-terminated lower-case string with [s, s+n) folded to lower case. */
+static int cmp_folded(const char *lower, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        int a = (unsigned char)lower[i], b = tolower((unsigned char)s[i]);
+        if (!a) return -1;
+        if (a != b) return a < b ? -1 : 1;
+    }
+    return lower[n] ? 1 : 0;
+}
+
+bool isk_syntax_is_name(const isk_model *m, const isk_syntax_index *ix, const char *s, size_t len)
+{
+    if (ix) {
+        size_t lo = 0, hi = ix->nnames;
+        while (lo < hi) {
+            size_t mid = (lo + hi) / 2;
+            int c = cmp_folded(ix->names[mid], s, len);
+            if (c == 0) return true;
+            if (c < 0) lo = mid + 1;
+            else hi = mid;
+        }
+        return false;
+    }
+    for (size_t k = 0; k < m->kinds.len; k++) {
+        const isk_kind *kd = &m->kinds.data[k];
+        if (kd->d.type != ISK_KIND_NAMES) continue;
+        for (size_t j = 0; j < kd->names.len; j++) {
+            const char *n = kd->names.data[j].name;
+            if (strlen(n) == len && strncasecmp(n, s, len) == 0) return true;
+        }
+    }
+    return false;
+}
+
+/* The range [first, end) of index entries with this mnemonic. */
+static void index_lookup(const isk_syntax_index *ix, const char *mn, size_t n, size_t *first, size_t *end)
+{
+    size_t lo = 0, hi = ix->ninsns;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (cmp_folded(ix->insns[mid].mnemonic, mn, n) < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    *first = lo;
+    while (lo < ix->ninsns && cmp_folded(ix->insns[lo].mnemonic, mn, n) == 0) lo++;
+    *end = lo;
+}
+
+/* ---- operands ---------------------------------------------------------------------------- */
+
+/* Plain integer literal: [-+] decimal, 0x hex, 0b binary. */
 static bool parse_literal(void *user, const char **p, int64_t *value, bool *deferred)
 {
     (void)user;
@@ -42,13 +160,12 @@ static bool parse_literal(void *user, const char **p, int64_t *value, bool *defe
     char *end;
     uint64_t v = strtoull(s, &end, base);
     if (end == s || is_word_char(*end)) return false;
-    *value = neg ? -(int64_t)v : (int64_t)v;
+    *value = neg ? (int64_t)(0 - v) : (int64_t)v;
     *p = end;
     return true;
 }
 
-/* The range a field accepts for values as written. */
-static void field_range(const isk_model *m, const isk_field *f, int64_t *lo, int64_t *hi)
+void isk_syntax_field_range(const isk_model *m, const isk_field *f, int64_t *lo, int64_t *hi)
 {
     const isk_kind *k = f->kind >= 0 ? &m->kinds.data[f->kind] : NULL;
     if (k && k->d.min < k->d.max) {
@@ -64,7 +181,7 @@ static void field_range(const isk_model *m, const isk_field *f, int64_t *lo, int
         *lo = 0;
         *hi = bits >= 63 ? INT64_MAX : (INT64_C(1) << bits) - 1;
     }
-    if (f->scale && *hi < (INT64_MAX >> f->scale)) {
+    if (f->scale && *hi < (INT64_MAX >> f->scale) && *lo > (INT64_MIN >> f->scale)) {
         *lo = (int64_t)((uint64_t)*lo << f->scale);
         *hi = (int64_t)((uint64_t)*hi << f->scale);
     }
@@ -75,26 +192,44 @@ bool isk_syntax_insert(const isk_model *m, const isk_field *f, int64_t value, ui
 {
     const isk_kind *k = f->kind >= 0 ? &m->kinds.data[f->kind] : NULL;
     int64_t encoded = value;
-    if (k && k->d.type == ISK_KIND_PCREL) encoded = value - (int64_t)(pc + (uint64_t)k->d.pc_bias);
+    if (k && k->d.type == ISK_KIND_PCREL)
+        encoded = (int64_t)((uint64_t)value - (pc + (uint64_t)k->d.pc_bias));
     int scale = f->scale + (k ? k->d.scale : 0);
-    if (scale && (encoded & ((INT64_C(1) << scale) - 1))) {
-        snprintf(err, errlen, "operand %s: %" PRId64 " is not a multiple of %d", f->name, encoded, 1 << scale);
+    if (scale > 0 && scale < 63 && (encoded & ((INT64_C(1) << scale) - 1))) {
+        snprintf(err, errlen, "operand %s: %" PRId64 " is not a multiple of %" PRId64, f->name, encoded,
+                 INT64_C(1) << scale);
         return false;
     }
-    if (k && k->d.scale) encoded >>= k->d.scale;
+    if (k && k->d.scale > 0 && k->d.scale < 64) encoded >>= k->d.scale;
     int64_t lo, hi;
-    field_range(m, f, &lo, &hi);
+    isk_syntax_field_range(m, f, &lo, &hi);
     if (k && k->d.min < k->d.max) {
         /* An explicit range applies to the value as written (e.g. a target address). */
         if (value < lo || value > hi) goto out_of_range;
+        /* ... and the encoded value must still fit the field's bits. */
+        uint64_t probe = 0;
+        if (!isk_field_insert(f, encoded, &probe) &&
+            !(f->value_bits < 64 && !f->is_signed && isk_field_insert(f, isk_wrap(encoded, f->value_bits, 0), &probe))) {
+            snprintf(err, errlen, "operand %s: %" PRId64 " does not fit the %d-bit field", f->name, value,
+                     f->value_bits);
+            return false;
+        }
     } else if (encoded < lo || encoded > hi) {
         goto out_of_range;
     }
-    isk_field_insert(f, encoded, word);
+    if (!isk_field_insert(f, encoded, word)) {
+        /* In range but not representable as is: an unsigned field given a value that only fits
+         * after wrapping (ranges from .min/.max such as [-2^31, 2^32-1]). */
+        isk_field_insert(f, isk_wrap(encoded, f->value_bits, 0), word);
+    }
     return true;
 out_of_range:
-    snprintf(err, errlen, "operand %s: %" PRId64 " is out of range [%" PRId64 ", %" PRId64 "]", f->name,
-             k && k->d.type == ISK_KIND_PCREL && !(k->d.min < k->d.max) ? encoded : value, lo, hi);
+    if (k && k->d.type == ISK_KIND_PCREL && !(k->d.min < k->d.max))
+        snprintf(err, errlen, "operand %s: target 0x%" PRIx64 " is out of reach: offset %" PRId64
+                 " is outside [%" PRId64 ", %" PRId64 "]", f->name, (uint64_t)value, encoded, lo, hi);
+    else
+        snprintf(err, errlen, "operand %s: %" PRId64 " is out of range [%" PRId64 ", %" PRId64 "]", f->name, value,
+                 lo, hi);
     return false;
 }
 
@@ -119,13 +254,24 @@ static bool match_name(const isk_kind *k, const char *s, int64_t *value, const c
 
 typedef struct attempt {
     const char *stop;        /* how far the text matched */
-    char why[160];
+    char why[200];
 } attempt;
+
+static const isk_field *template_field(const isk_pattern *p, const char *t, const char **close)
+{
+    *close = strchr(t, '}');
+    const char *colon = memchr(t, ':', (size_t)(*close - t));
+    size_t name_len = (size_t)((colon ? colon : *close) - t - 1);
+    for (int i = 0; i < p->nfields; i++)
+        if (strlen(p->field[i].name) == name_len && strncmp(p->field[i].name, t + 1, name_len) == 0)
+            return &p->field[i];
+    return NULL;
+}
 
 static bool match_template(const isk_model *m, const isk_pattern *p, const char *text, const isk_syntax_env *env,
                            isk_encoded *out, attempt *at)
 {
-    const char *t = p->info.syntax, *s = skip_space(text);
+    const char *start = p->info.syntax, *t = start, *s = skip_space(text);
     uint64_t word = p->match;
     bool (*parse)(void *, const char **, int64_t *, bool *) = env && env->parse_value ? env->parse_value
                                                                                          : parse_literal;
@@ -135,16 +281,20 @@ static bool match_template(const isk_model *m, const isk_pattern *p, const char 
         at->stop = s;
         if (*t == ' ' || *t == '\t') {
             /* Between two word characters a space is required: "move gr1", not "movegr1". */
-            bool after_word = t > p->info.syntax && is_word_char(t[-1]);
+            bool after_word = t > start && is_word_char(t[-1]);
             const char *after = skip_space(s);
             t = skip_space(t);
-            if (after == s && after_word && is_word_char(*s)) {
+            if (after == s && after_word && is_word_char(*s) && (*t == '{' || is_word_char(*t))) {
                 snprintf(at->why, sizeof at->why, "expected a space");
                 return false;
             }
             s = after;
             continue;
         }
+        /* Spaces the template does not show are allowed around punctuation. */
+        bool glued = t > start && is_word_char(t[-1]) && (*t == '{' || is_word_char(*t));
+        if (!glued) s = skip_space(s);
+        at->stop = s;
         if (*t != '{') {
             if (tolower((unsigned char)*t) != tolower((unsigned char)*s)) {
                 snprintf(at->why, sizeof at->why, "expected '%c'", *t);
@@ -153,13 +303,13 @@ static bool match_template(const isk_model *m, const isk_pattern *p, const char 
             t++, s++;
             continue;
         }
-        const char *close = strchr(t, '}'), *colon = memchr(t, ':', (size_t)(close - t));
-        size_t name_len = (size_t)((colon ? colon : close) - t - 1);
-        int fi = 0;
-        while (fi < p->nfields && !(strlen(p->field[fi].name) == name_len &&
-                                    strncmp(p->field[fi].name, t + 1, name_len) == 0))
-            fi++;
-        const isk_field *f = &p->field[fi];
+        const char *close;
+        const isk_field *f = template_field(p, t, &close);
+        if (!f) {
+            snprintf(at->why, sizeof at->why, "bad template '%s'", p->info.syntax);
+            return false;
+        }
+        int fi = (int)(f - p->field);
         const isk_kind *k = f->kind >= 0 ? &m->kinds.data[f->kind] : NULL;
         int64_t v = 0;
         if (k && k->d.type == ISK_KIND_NAMES) {
@@ -169,19 +319,23 @@ static bool match_template(const isk_model *m, const isk_pattern *p, const char 
                 return false;
             }
             s = end;
-            isk_field_insert(f, v, &word);
+            if (!isk_field_insert(f, v, &word)) {
+                snprintf(at->why, sizeof at->why, "%s does not fit operand %s", k->names.data[0].name, f->name);
+                return false;
+            }
         } else {
             bool deferred = false;
-            const char *start = s;
+            const char *before = s;
             if (!parse(env ? env->user : NULL, &s, &v, &deferred)) {
-                at->stop = start;
-                snprintf(at->why, sizeof at->why, "expected a number for %s", f->name);
+                at->stop = before;
+                snprintf(at->why, sizeof at->why, "expected %s for operand %s",
+                         k && k->d.type == ISK_KIND_PCREL ? "a target" : k && k->d.type == ISK_KIND_ABS
+                             ? "an address" : "a number", f->name);
                 return false;
             }
             out->deferred[fi] = deferred;
-            if (!deferred &&
-                !isk_syntax_insert(m, f, v, env ? env->pc : 0, &word, at->why, sizeof at->why)) {
-                at->stop = start;
+            if (!deferred && !isk_syntax_insert(m, f, v, env ? env->pc : 0, &word, at->why, sizeof at->why)) {
+                at->stop = before;
                 return false;
             }
         }
@@ -199,23 +353,61 @@ static bool match_template(const isk_model *m, const isk_pattern *p, const char 
     return true;
 }
 
+/* Can every deferred operand of this encoding still be filled in later? */
+static bool deferrable(const isk_model *m, const isk_encoded *e)
+{
+    const isk_pattern *p = &m->patterns.data[e->pattern];
+    for (int i = 0; i < p->nfields; i++) {
+        if (!e->deferred[i]) continue;
+        const isk_field *f = &p->field[i];
+        bool pcrel = f->kind >= 0 && m->kinds.data[f->kind].d.type == ISK_KIND_PCREL;
+        if (p->reloc[i] < 0 && !pcrel) return false;
+    }
+    return true;
+}
+
+static bool any_deferred(const isk_encoded *e)
+{
+    for (int i = 0; i < ISK_MAX_OPS; i++)
+        if (e->deferred[i]) return true;
+    return false;
+}
+
 bool isk_syntax_encode(const isk_model *m, const char *text, const isk_syntax_env *env, isk_encoded *out,
                        char *err, size_t errlen, int *err_offset)
 {
     const char *mn;
     size_t mn_len = isk_syntax_mnemonic(text, &mn);
     attempt best = { .stop = NULL };
-    bool known_mnemonic = false;
-    for (size_t i = 0; i < m->patterns.len; i++) {
+    bool known_mnemonic = false, have_first = false;
+    isk_encoded first = { 0 }, cur;
+    size_t k = 0, end = m->patterns.len;
+    const isk_syntax_index *ix = env ? env->index : NULL;
+    if (ix) index_lookup(ix, mn, mn_len, &k, &end);
+    for (; k < end; k++) {
+        size_t i = ix ? (size_t)ix->insns[k].pattern : k;
         const isk_pattern *p = &m->patterns.data[i];
         if (!p->info.syntax) continue;
-        const char *pm;
-        size_t pm_len = isk_syntax_mnemonic(p->info.syntax, &pm);
-        if (pm_len != mn_len || strncasecmp(pm, mn, mn_len) != 0) continue;
+        if (!ix) {
+            const char *pm;
+            size_t pm_len = isk_syntax_mnemonic(p->info.syntax, &pm);
+            if (pm_len != mn_len || strncasecmp(pm, mn, mn_len) != 0) continue;
+        }
         known_mnemonic = true;
         attempt at = { .stop = text };
-        if (match_template(m, p, text, env, out, &at)) return true;
-        if (!best.stop || at.stop > best.stop) best = at;
+        if (!match_template(m, p, text, env, &cur, &at)) {
+            if (!best.stop || at.stop > best.stop) best = at;
+            continue;
+        }
+        if (!any_deferred(&cur) || deferrable(m, &cur)) {
+            *out = cur;
+            return true;
+        }
+        if (!have_first) first = cur, have_first = true;
+    }
+    if (have_first) {
+        *out = first;
+        return true;
     }
     if (!known_mnemonic) {
         snprintf(err, errlen, "unknown instruction '%.*s' for model '%s'", (int)mn_len, mn, m->name);
@@ -241,6 +433,15 @@ int isk_syntax_display_pattern(const isk_model *m, int pattern, uint64_t word)
     return best;
 }
 
+int64_t isk_syntax_operand_value(const isk_model *m, const isk_field *f, uint64_t word, uint64_t pc)
+{
+    int64_t v = isk_field_extract(f, word);
+    const isk_kind *k = f->kind >= 0 ? &m->kinds.data[f->kind] : NULL;
+    if (k && k->d.scale > 0 && k->d.scale < 64) v = (int64_t)((uint64_t)v << k->d.scale);
+    if (k && k->d.type == ISK_KIND_PCREL) v = (int64_t)(pc + (uint64_t)k->d.pc_bias + (uint64_t)v);
+    return v;
+}
+
 bool isk_syntax_print(const isk_model *m, int pattern, uint64_t word, uint64_t pc, char *out, size_t cap)
 {
     const isk_pattern *p = &m->patterns.data[pattern];
@@ -251,26 +452,18 @@ bool isk_syntax_print(const isk_model *m, int pattern, uint64_t word, uint64_t p
             out[n++] = *t++;
             continue;
         }
-        const char *close = strchr(t, '}'), *colon = memchr(t, ':', (size_t)(close - t));
-        size_t name_len = (size_t)((colon ? colon : close) - t - 1);
-        const isk_field *f = NULL;
-        for (int i = 0; i < p->nfields; i++)
-            if (strlen(p->field[i].name) == name_len && strncmp(p->field[i].name, t + 1, name_len) == 0)
-                f = &p->field[i];
-        int64_t v = isk_field_extract(f, word);
+        const char *close;
+        const isk_field *f = template_field(p, t, &close);
+        if (!f) break;
         const isk_kind *k = f->kind >= 0 ? &m->kinds.data[f->kind] : NULL;
+        int64_t v = isk_syntax_operand_value(m, f, word, pc);
         char buf[64];
         const char *name = k && k->d.type == ISK_KIND_NAMES ? isk_kind_name_of(k, v) : NULL;
-        if (name) {
-            snprintf(buf, sizeof buf, "%s", name);
-        } else if (k && k->d.type == ISK_KIND_PCREL) {
-            int64_t target = (int64_t)(pc + (uint64_t)k->d.pc_bias) + (int64_t)((uint64_t)v << k->d.scale);
-            snprintf(buf, sizeof buf, "0x%" PRIx64, (uint64_t)target);
-        } else {
-            if (k && k->d.scale) v = (int64_t)((uint64_t)v << k->d.scale);
-            if (k && k->d.hex) snprintf(buf, sizeof buf, "0x%" PRIx64, (uint64_t)v);
-            else snprintf(buf, sizeof buf, "%" PRId64, v);
-        }
+        if (name) snprintf(buf, sizeof buf, "%s", name);
+        else if (k && (k->d.type == ISK_KIND_PCREL || k->d.hex) && (v >= 0 || k->d.type == ISK_KIND_PCREL))
+            snprintf(buf, sizeof buf, "0x%" PRIx64, (uint64_t)v);
+        else if (k && k->d.hex) snprintf(buf, sizeof buf, "-0x%" PRIx64, (uint64_t)0 - (uint64_t)v);
+        else snprintf(buf, sizeof buf, "%" PRId64, v);
         n += (size_t)snprintf(out + n, cap - n, "%s", buf);
         if (n >= cap) n = cap - 1;
         t = close + 1;

@@ -15,6 +15,10 @@ enum { EXIT_OK = 0, EXIT_FAILED = 1, EXIT_USAGE = 2 };
 
 int cmd_info(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_as(int argc, char **argv);             /* cmd_as.c: the assembler */
+int cmd_ld(int argc, char **argv);             /* cmd_ld.c: the linker */
+int cmd_build(int argc, char **argv);          /* cmd_ld.c: assemble and link in one step */
+int cmd_objdump(int argc, char **argv);        /* cmd_objdump.c: the disassembler (also `isekit dis`) */
 
 /* True if argv has -h or --help (anywhere before a lone "--"). */
 bool wants_help(int argc, char **argv);

@@ -1,0 +1,92 @@
+/* The assembler: GNU-as compatible source -> one relocatable object (src/elf/obj.h) for any
+ * model. The model contributes only its instruction syntax (see asm/syntax.h), its ELF
+ * identity and its relocation types; everything else is this core:
+ *
+ *   labels (`name:`, `.L` locals, numeric `1:` with `1b`/`1f`), `.` and `=`; expressions with
+ *   GNU precedence; sections (.text .data .bss .section .pushsection .popsection .previous);
+ *   data (.byte .short .word .long .quad .ascii .asciz .string .space .zero .fill .inst);
+ *   alignment (.align/.balign in bytes, .p2align); symbols (.global .globl .local .weak .type
+ *   .size .set .equ .equiv .comm .lcomm .hidden); .include; .macro/.endm with arguments,
+ *   defaults, `\@` and the IPU manual's bare `name@` counter; .rept/.irp/.endr;
+ *   .if/.ifdef/.ifndef/.elseif/.else/.endif; .error/.warning/.print/.end; `.S` files through
+ *   the system C preprocessor.
+ *
+ * Every error goes to the isk_diag sink as file:line:col with the source line and a caret,
+ * and assembly goes on, so one run reports all the errors of a file. Front ends for other
+ * dialects (e.g. PicoBlaze .psm) can drive the same core statement by statement through the
+ * functions of the second part. Nothing here is global: assemblers on different threads share
+ * nothing but the (read-only) model. */
+#ifndef ISK_ASM_ASM_H
+#define ISK_ASM_ASM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "elf/obj.h"
+#include "engine/model_desc.h"
+
+typedef struct isk_asm isk_asm;
+
+typedef struct isk_asm_options {
+    const char *const *include_dirs;   /* for .include and the C preprocessor (-I) */
+    size_t ninclude_dirs;
+    const char *const *defines;        /* NAME or NAME=VALUE, for the C preprocessor (-D) */
+    size_t ndefines;
+    int max_macro_depth;               /* 0 = 100 */
+    /* Limits against runaway input (0 = the default): bytes of one section with contents
+     * (1 GiB; NOBITS sections may reach 4 GiB), lines expanded from macros and repeats (50
+     * million). no_files refuses .include and .S files (for untrusted text held in memory). */
+    uint64_t max_section_bytes;
+    uint64_t max_expanded_lines;
+    bool no_files;
+} isk_asm_options;
+
+/* A new assembler for model m writing an object named output_name (for messages). */
+isk_asm *isk_asm_new(const isk_model *m, const char *output_name, const isk_asm_options *opt, isk_diag *diag);
+void isk_asm_free(isk_asm *a);
+
+/* Assemble a file (`.S` and `.sx` go through the C preprocessor first) or text held in memory
+ * (`name` is used in messages). Several inputs go into one object, as with GNU as. Returns
+ * false if this input had errors. */
+bool isk_asm_file(isk_asm *a, const char *path);
+bool isk_asm_text(isk_asm *a, const char *name, const char *text, size_t len);
+
+/* Resolve what was left for the end (forward references, .size) and build the object.
+ * NULL if any error was reported since isk_asm_new. The caller owns the object. */
+isk_obj *isk_asm_finish(isk_asm *a);
+
+/* One call for the common case: assemble files into an object (NULL after errors). */
+isk_obj *isk_assemble_files(const isk_model *m, const char *const *paths, size_t n, const char *output_name,
+                            const isk_asm_options *opt, isk_diag *diag);
+
+/* ---- the core, for other front ends ------------------------------------------------------
+ * A front end reads its own syntax and calls these with `loc` pointing at its source; the
+ * assembler keeps no pointer into loc->text after the call returns unless the text stays
+ * alive until isk_asm_finish (messages about forward references point into it), so front
+ * ends should keep their source buffers until then. */
+
+/* Process one line of GNU syntax (labels, directives, macros, instructions). */
+void isk_asm_line(isk_asm *a, const char *text, const isk_loc *loc);
+/* Define a label at the current location. */
+bool isk_asm_label(isk_asm *a, const char *name, const isk_loc *loc);
+/* Define an absolute symbol (like .set). */
+bool isk_asm_set_symbol(isk_asm *a, const char *name, int64_t value, const isk_loc *loc);
+/* Assemble one instruction in the model's syntax (no label, no comment). */
+bool isk_asm_instruction(isk_asm *a, const char *text, const isk_loc *loc);
+/* Emit a raw instruction word. */
+void isk_asm_word(isk_asm *a, uint64_t word);
+/* Switch to a section (created with GNU's defaults for its name if new). */
+void isk_asm_section(isk_asm *a, const char *name);
+/* The current location: section offset in bytes, and in PC units. */
+uint64_t isk_asm_offset(const isk_asm *a);
+uint64_t isk_asm_pc(const isk_asm *a);
+/* Move the location forward to `offset` bytes in the current section (filling with zeros);
+ * false if that would go backwards. */
+bool isk_asm_set_offset(isk_asm *a, uint64_t offset, const isk_loc *loc);
+
+/* Bytes one instruction occupies in a section, and bytes per PC unit, for model m. */
+int isk_asm_insn_bytes(const isk_model *m);
+int isk_asm_pc_unit_bytes(const isk_model *m);
+
+#endif

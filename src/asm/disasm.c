@@ -1,0 +1,361 @@
+#include "asm/disasm.h"
+
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "asm/asm.h"
+#include "asm/syntax.h"
+#include "elf/elf_file.h"
+#include "elf/image.h"
+
+bool isk_disasm_word(const isk_model *m, uint64_t word, uint64_t pc, char *out, size_t cap)
+{
+    int64_t ops[ISK_MAX_OPS];
+    int p = (m->word_bits < 64 && (word >> m->word_bits)) ? -1 : isk_model_decode(m, word, ops);
+    if (p >= 0) {
+        int shown = isk_syntax_display_pattern(m, p, word);
+        if (isk_syntax_print(m, shown, word, pc, out, cap)) return true;
+    }
+    snprintf(out, cap, ".inst 0x%" PRIx64, word);
+    return false;
+}
+
+/* ---- symbols as labels ----------------------------------------------------------------------- */
+
+typedef struct label { uint64_t addr; const char *name; uint32_t sec; } label;
+
+static int cmp_label(const void *a, const void *b)
+{
+    const label *x = a, *y = b;
+    if (x->addr != y->addr) return x->addr < y->addr ? -1 : 1;
+    return strcmp(x->name, y->name);
+}
+
+static bool is_label(const isk_symbol *s)
+{
+    return s->name[0] && s->type != STT_SECTION && s->type != STT_FILE && s->shndx != ISK_SHN_UNDEF &&
+           s->shndx != ISK_SHN_ABS && s->shndx != ISK_SHN_COMMON;
+}
+
+/* Labels of the object, sorted by address (section offset in objects). */
+static label *collect_labels(const isk_obj *o, size_t *n)
+{
+    label *l = isk_xcalloc(o->syms.len + 1, sizeof *l);
+    *n = 0;
+    for (size_t i = 1; i < o->syms.len; i++) {
+        const isk_symbol *s = &o->syms.data[i];
+        if (is_label(s) && s->shndx < o->secs.len) l[(*n)++] = (label){ s->value, s->name, s->shndx };
+    }
+    qsort(l, *n, sizeof *l, cmp_label);
+    return l;
+}
+
+/* The label at or before addr (in the same section for objects); NULL if none. */
+static const label *label_before(const label *l, size_t n, uint64_t addr, uint32_t sec, bool exec)
+{
+    size_t lo = 0, hi = n;                  /* first label above addr */
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (l[mid].addr <= addr) lo = mid + 1;
+        else hi = mid;
+    }
+    while (lo > 0) {
+        const label *c = &l[--lo];
+        if (exec || c->sec == sec) return c;
+    }
+    return NULL;
+}
+
+static const char *reloc_name(const isk_model *m, uint32_t type)
+{
+    for (size_t i = 0; i < m->relocs.len; i++)
+        if (m->relocs.data[i].d.type == type) return m->relocs.data[i].d.name;
+    return NULL;
+}
+
+static int cmp_reloc(const void *a, const void *b)
+{
+    const isk_obj_reloc *x = *(const isk_obj_reloc *const *)a, *y = *(const isk_obj_reloc *const *)b;
+    return (x->offset > y->offset) - (x->offset < y->offset);
+}
+
+/* The relocations of [from, to), from a list sorted by offset; *next walks along it. */
+static void print_relocs(const isk_model *m, const isk_obj *o, const isk_section *s, const isk_obj_reloc *const *sorted,
+                         size_t *next, uint64_t from, uint64_t to, FILE *out)
+{
+    for (; *next < s->relocs.len && sorted[*next]->offset < to; ++*next) {
+        const isk_obj_reloc *rl = sorted[*next];
+        if (rl->offset < from) continue;
+        const char *rn = reloc_name(m, rl->type);
+        char tbuf[32];
+        if (!rn) snprintf(tbuf, sizeof tbuf, "type %u", rl->type), rn = tbuf;
+        const char *sym = "";
+        if (rl->sym < o->syms.len) {
+            const isk_symbol *y = &o->syms.data[rl->sym];
+            sym = y->type == STT_SECTION && y->shndx < o->secs.len ? o->secs.data[y->shndx].name : y->name;
+        }
+        fprintf(out, "\t\t\t%" PRIx64 ": %s\t%s", s->addr + rl->offset, rn, sym);
+        if (rl->addend > 0) fprintf(out, "+0x%" PRIx64, (uint64_t)rl->addend);
+        else if (rl->addend < 0) fprintf(out, "-0x%" PRIx64, (uint64_t)0 - (uint64_t)rl->addend);
+        fputc('\n', out);
+    }
+}
+
+/* Is addr in a code region of the model? */
+static bool in_code_region(const isk_model *m, uint64_t addr)
+{
+    for (size_t i = 0; i < m->regions.len; i++) {
+        const isk_region_decl *r = &m->regions.data[i];
+        if (r->code && addr >= r->base && addr - r->base < r->size) return true;
+    }
+    return false;
+}
+
+/* The base of the code region holding addr (executables), so that PCs count from it. */
+static uint64_t pc_base(const isk_model *m, const isk_obj *o, uint64_t addr)
+{
+    if (o->type != ET_EXEC) return 0;
+    for (size_t i = 0; i < m->regions.len; i++) {
+        const isk_region_decl *r = &m->regions.data[i];
+        if (addr >= r->base && addr - r->base < r->size) return r->base;
+    }
+    return 0;
+}
+
+static void list_section(const isk_model *m, const isk_obj *o, uint32_t si, const label *labels, size_t nlabels,
+                         FILE *out, const isk_disasm_options *opt)
+{
+    const isk_section *s = &o->secs.data[si];
+    int unit = isk_asm_insn_bytes(m), pcu = isk_asm_pc_unit_bytes(m);
+    int digits = (m->word_bits + 3) / 4;
+    bool exec = o->type == ET_EXEC;
+    if (!opt->plain) fprintf(out, "\nDisassembly of section %s:\n", s->name);
+    if (s->type == SHT_NOBITS || !s->data) {
+        if (!opt->plain) fprintf(out, "\t...\n");
+        return;
+    }
+    uint64_t base = pc_base(m, o, s->addr);
+    const isk_obj_reloc **sorted = isk_xcalloc(s->relocs.len + 1, sizeof *sorted);
+    for (size_t r = 0; r < s->relocs.len; r++) sorted[r] = &s->relocs.data[r];
+    qsort(sorted, s->relocs.len, sizeof *sorted, cmp_reloc);
+    size_t next_reloc = 0, next_label = 0;
+    for (uint64_t off = 0; off < s->size; off += (uint64_t)unit) {
+        uint64_t addr = s->addr + off;
+        uint64_t key = exec ? addr : off;
+        /* Labels are sorted by address: walk along them. */
+        while (next_label < nlabels && labels[next_label].addr < key) next_label++;
+        for (size_t i = next_label; i < nlabels && labels[i].addr == key && !opt->plain; i++)
+            if (exec || labels[i].sec == si)
+                fprintf(out, "\n%0*" PRIx64 " <%s>:\n", o->elfclass == ELFCLASS64 ? 16 : 8, addr, labels[i].name);
+        uint8_t cell[8] = { 0 };
+        uint64_t n = s->size - off < (uint64_t)unit ? s->size - off : (uint64_t)unit;
+        memcpy(cell, s->data + off, (size_t)n);
+        uint64_t word = 0;
+        for (int i = 0; i < unit; i++) word |= (uint64_t)cell[o->big_endian ? unit - 1 - i : i] << (8 * i);
+        uint64_t pc = (addr - base) / (uint64_t)pcu;
+        char text[256];
+        bool known = n == (uint64_t)unit && isk_disasm_word(m, word, pc, text, sizeof text);
+        if (n < (uint64_t)unit) snprintf(text, sizeof text, ".byte (%" PRIu64 " trailing bytes)", n);
+        if (opt->plain) {
+            fprintf(out, "%s\n", text);
+            continue;
+        }
+        fprintf(out, "%8" PRIx64 ":\t", addr);
+        if (!opt->no_raw) fprintf(out, "%0*" PRIx64 "\t", digits, word);
+        fprintf(out, "%s", text);
+        /* PC-relative targets: name them. */
+        int64_t ops[ISK_MAX_OPS];
+        int p = known ? isk_model_decode(m, word, ops) : -1;
+        if (p >= 0) {
+            const isk_pattern *pt = &m->patterns.data[isk_syntax_display_pattern(m, p, word)];
+            for (int f = 0; f < pt->nfields; f++) {
+                const isk_field *fl = &pt->field[f];
+                int type = fl->kind >= 0 ? m->kinds.data[fl->kind].d.type : -1;
+                /* Code targets: PC-relative ones, and absolute ones of executables when they
+                 * fall into the code region (the DPU's instruction indexes). */
+                if (type != ISK_KIND_PCREL && !(type == ISK_KIND_ABS && exec)) continue;
+                uint64_t target = base + (uint64_t)isk_syntax_operand_value(m, fl, word, pc) * (uint64_t)pcu;
+                if (type == ISK_KIND_ABS && !in_code_region(m, target)) continue;
+                uint64_t tkey = exec ? target : target - base;
+                const label *l = label_before(labels, nlabels, tkey, si, exec);
+                if (!l) continue;
+                if (tkey == l->addr) fprintf(out, " <%s>", l->name);
+                else fprintf(out, " <%s+0x%" PRIx64 ">", l->name, tkey - l->addr);
+            }
+        }
+        fputc('\n', out);
+        if (opt->relocs) print_relocs(m, o, s, sorted, &next_reloc, off, off + (uint64_t)unit, out);
+    }
+    free(sorted);
+}
+
+void isk_disasm_obj(const isk_model *m, const isk_obj *o, FILE *out, const isk_disasm_options *opt)
+{
+    isk_disasm_options none = { 0 };
+    if (!opt) opt = &none;
+    size_t nlabels;
+    label *labels = collect_labels(o, &nlabels);
+    bool image = o->type == ET_EXEC && o->phdrs.len == 0;      /* binary, HEX, word lists */
+    for (uint32_t i = 1; i < o->secs.len; i++) {
+        const isk_section *s = &o->secs.data[i];
+        bool code = (s->flags & SHF_EXECINSTR) || ((s->flags & SHF_ALLOC) && (opt->all_sections || image));
+        if (code && s->size) list_section(m, o, i, labels, nlabels, out, opt);
+    }
+    free(labels);
+}
+
+void isk_disasm_sections(const isk_obj *o, FILE *out)
+{
+    fprintf(out, "Sections:\nIdx Name                 Size      Address   Align  Flags\n");
+    for (size_t i = 1; i < o->secs.len; i++) {
+        const isk_section *s = &o->secs.data[i];
+        char flags[8] = "", *f = flags;
+        if (s->flags & SHF_ALLOC) *f++ = 'A';
+        if (s->flags & SHF_WRITE) *f++ = 'W';
+        if (s->flags & SHF_EXECINSTR) *f++ = 'X';
+        if (s->type == SHT_NOBITS) *f++ = 'N';
+        *f = 0;
+        fprintf(out, "%3zu %-20s %08" PRIx64 "  %08" PRIx64 "  %-5" PRIu64 "  %s%s\n", i - 1, s->name, s->size, s->addr,
+                s->align, flags, s->relocs.len ? " (relocations)" : "");
+    }
+}
+
+void isk_disasm_symbols(const isk_obj *o, FILE *out)
+{
+    fprintf(out, "SYMBOL TABLE:\n");
+    for (size_t i = 1; i < o->syms.len; i++) {
+        const isk_symbol *s = &o->syms.data[i];
+        if (s->type == STT_SECTION) continue;
+        const char *sec = s->shndx == ISK_SHN_UNDEF ? "*UND*" : s->shndx == ISK_SHN_ABS ? "*ABS*"
+                        : s->shndx == ISK_SHN_COMMON ? "*COM*" : s->shndx < o->secs.len ? o->secs.data[s->shndx].name
+                        : "?";
+        char bind = s->bind == STB_GLOBAL ? 'g' : s->bind == STB_WEAK ? 'w' : 'l';
+        char type = s->type == STT_FUNC ? 'F' : s->type == STT_OBJECT ? 'O' : ' ';
+        fprintf(out, "%08" PRIx64 " %c     %c %-12s %08" PRIx64 " %s\n", s->value, bind, type, sec, s->size, s->name);
+    }
+}
+
+/* ---- inputs ------------------------------------------------------------------------------ */
+
+isk_obj *isk_words_read_mem(const isk_model *m, const char *text, size_t n, const char *filename, isk_diag *diag)
+{
+    int unit = isk_asm_insn_bytes(m);
+    bool be = m->has_elf && m->elf.big_endian;
+    uint64_t base = 0;
+    for (size_t i = 0; i < m->regions.len; i++)
+        if (m->regions.data[i].code) {
+            base = m->regions.data[i].base;
+            break;
+        }
+    isk_obj *o = isk_obj_new(filename, m->has_elf && m->elf.elfclass == 64 ? ELFCLASS64 : ELFCLASS32, be,
+                             m->has_elf ? m->elf.machine : 0, ET_EXEC);
+    o->flags = m->has_elf ? m->elf.flags : 0;
+    int errors = diag->errors;
+    uint64_t next = 0;
+    uint32_t sec = 0;
+    int line = 0;
+    for (size_t at = 0; at < n;) {
+        const char *start = text + at;
+        const char *nl = memchr(start, '\n', n - at);
+        size_t len = nl ? (size_t)(nl - start) : n - at;
+        at += len + (nl != NULL);
+        line++;
+        size_t i = 0;
+        while (i < len) {
+            while (i < len && isspace((unsigned char)start[i])) i++;
+            if (i >= len || start[i] == '#' || start[i] == ';' || (start[i] == '/' && i + 1 < len && start[i + 1] == '/'))
+                break;
+            bool addr = start[i] == '@';
+            size_t j = i + addr;
+            if (j + 1 < len && start[j] == '0' && (start[j + 1] == 'x' || start[j + 1] == 'X')) j += 2;
+            size_t digits = j;
+            uint64_t v = 0;
+            bool overflow = false;
+            while (j < len && isxdigit((unsigned char)start[j])) {
+                int d = isdigit((unsigned char)start[j]) ? start[j] - '0' : tolower((unsigned char)start[j]) - 'a' + 10;
+                if (v >> 60) overflow = true;
+                v = v * 16 + (uint64_t)d;
+                j++;
+            }
+            isk_loc loc = { filename, line, (int)i + 1, start, (int)len };
+            if (j == digits || (j < len && !isspace((unsigned char)start[j]))) {
+                isk_error(diag, &loc, "expected a hexadecimal word or @address");
+                break;
+            }
+            if (overflow || (!addr && m->word_bits < 64 && (v >> m->word_bits))) {
+                isk_error(diag, &loc, "0x%" PRIx64 "%s does not fit a %d-bit instruction word", v,
+                          overflow ? "..." : "", m->word_bits);
+                break;
+            }
+            if (addr) {
+                if (v > (UINT64_C(1) << 40)) {
+                    isk_error(diag, &loc, "address @%" PRIx64 " is too large", v);
+                    break;
+                }
+                if (v != next) sec = 0;
+                next = v;
+            } else {
+                if (!sec) {
+                    char name[32];
+                    snprintf(name, sizeof name, ".words%zu", o->secs.len - 1);
+                    sec = isk_obj_add_section(o, name, SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR, (uint64_t)unit);
+                    o->secs.data[sec].addr = base + next * (uint64_t)unit;
+                }
+                uint8_t cell[8];
+                for (int b = 0; b < unit; b++) cell[be ? unit - 1 - b : b] = (uint8_t)(v >> (8 * b));
+                isk_obj_append(o, sec, cell, (size_t)unit);
+                next++;
+            }
+            i = j;
+        }
+    }
+    if (diag->errors != errors) {
+        isk_obj_free(o);
+        return NULL;
+    }
+    return o;
+}
+
+static bool looks_like_words(const uint8_t *d, size_t n)
+{
+    if (!n) return false;
+    for (size_t i = 0; i < n; i++) {
+        char c = (char)d[i];
+        if (!(isxdigit((unsigned char)c) || isspace((unsigned char)c) || c == '@' || c == 'x' || c == 'X')) return false;
+    }
+    return true;
+}
+
+isk_obj *isk_disasm_read_file(const isk_model *m, const char *path, const char *format, uint64_t base,
+                              isk_diag *diag)
+{
+    uint8_t *data;
+    size_t size;
+    if (isk_file_read_all(path, &data, &size, diag) != 0) return NULL;
+    isk_obj *o = NULL;
+    if (!format) {
+        size_t k = 0;
+        while (k < size && isspace(data[k])) k++;
+        format = size >= 4 && data[0] == 0x7f && data[1] == 'E' && data[2] == 'L' && data[3] == 'F' ? "elf"
+               : k < size && data[k] == ':' ? "ihex" : looks_like_words(data, size) ? "words" : "binary";
+    }
+    if (strcmp(format, "elf") == 0) {
+        o = isk_elf_read_mem(data, size, path, diag);
+    } else if (strcmp(format, "ihex") == 0) {
+        o = isk_ihex_read_mem((const char *)data, size, path, diag);
+    } else if (strcmp(format, "words") == 0) {
+        o = isk_words_read_mem(m, (const char *)data, size, path, diag);
+    } else if (strcmp(format, "binary") == 0) {
+        o = isk_binary_to_obj(data, size, base, path);
+    } else {
+        isk_error(diag, NULL, "unknown input format '%s' (elf, ihex, words or binary)", format);
+    }
+    free(data);
+    if (o && strcmp(format, "elf") != 0) {
+        o->big_endian = m->has_elf && m->elf.big_endian;
+        o->machine = m->has_elf ? m->elf.machine : 0;
+    }
+    return o;
+}

@@ -1,0 +1,73 @@
+/* isekit as: GNU-as style sources -> one relocatable object for a model. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/toolchain.h"
+#include "elf/elf_file.h"
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: isekit as -m MODEL [options] FILE...\n\n"
+            "Assemble GNU-as style sources for MODEL into one relocatable ELF object: labels, .L and\n"
+            "numeric local labels (1b, 1f), expressions, sections, data, .macro/.rept/.irp, .if,\n"
+            ".include, symbols; instructions in the model's own syntax. Files ending in .S or .sx\n"
+            "go through the C preprocessor first. Every error of every file is reported as\n"
+            "file:line:column with the source line. See docs/assembler.md.\n\n"
+            "options:\n"
+            "  -m MODEL       a built-in model or the path of a model's .c file\n"
+            "  -o FILE        the object to write (default: the first input with .o instead of .s)\n"
+            "  -I DIR         look for .include files (and #include for .S) in DIR\n"
+            "  -D NAME[=VAL]  define a C preprocessor macro for .S files\n"
+            "  -h, --help     this text\n\n"
+            "Exit status: 0 on success, 1 on errors in the sources, 2 on bad usage.\n");
+}
+
+static char *default_output(const char *input)
+{
+    const char *base = strrchr(input, '/');
+    base = base ? base + 1 : input;
+    const char *dot = strrchr(base, '.');
+    size_t n = dot && dot != base ? (size_t)(dot - base) : strlen(base);
+    return isk_xasprintf("%.*s.o", (int)n, base);
+}
+
+int cmd_as(int argc, char **argv)
+{
+    if (wants_help(argc, argv)) {
+        usage(stdout);
+        return EXIT_OK;
+    }
+    tc_args a = { .tool = "as" };
+    if (!tc_parse(argc, argv, &a, NULL, NULL)) {
+        tc_free(&a);
+        return EXIT_USAGE;
+    }
+    if (!a.inputs.len) {
+        fprintf(stderr, "isekit as: no input files\n\n");
+        usage(stderr);
+        tc_free(&a);
+        return EXIT_USAGE;
+    }
+    isk_diag diag;
+    isk_diag_init(&diag);
+    isk_model *m = tc_model(&a, &diag);
+    if (!m) {
+        tc_free(&a);
+        return a.model ? EXIT_FAILED : EXIT_USAGE;
+    }
+    char *output = a.output ? isk_xstrdup(a.output) : default_output(a.inputs.data[0]);
+    isk_asm_options opt = { .include_dirs = a.include_dirs.data, .ninclude_dirs = a.include_dirs.len,
+                            .defines = a.defines.data, .ndefines = a.defines.len };
+    isk_obj *o = isk_assemble_files(m, a.inputs.data, a.inputs.len, output, &opt, &diag);
+    int rc = EXIT_FAILED;
+    if (o && isk_elf_write_file(o, output, &diag) == 0) rc = EXIT_OK;
+    if (diag.errors) fprintf(stderr, "isekit as: %d error%s\n", diag.errors, diag.errors == 1 ? "" : "s");
+    isk_obj_free(o);
+    free(output);
+    isk_model_release(m);
+    tc_free(&a);
+    return rc;
+}

@@ -1,0 +1,73 @@
+/* isekit ld: objects and archives -> an executable placed by the model's memory map. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/toolchain.h"
+
+static void usage(FILE *out, const char *tool)
+{
+    bool build = strcmp(tool, "build") == 0;
+    fprintf(out,
+            "usage: isekit %s -m MODEL [options] FILE...\n\n", tool);
+    if (build)
+        fprintf(out,
+                "Assemble the sources among FILE (.s, .S, .sx, .asm) and link them with the other FILEs\n"
+                "(objects, .a archives) into an executable, in one step.\n\n");
+    else
+        fprintf(out,
+                "Link relocatable objects and .a archives for MODEL into an executable: sections go to the\n"
+                "model's REGIONs, relocations are resolved with the model's RELOCATION types and checked\n"
+                "against their ranges, and the output carries the model's e_machine and e_flags. Objects\n"
+                "of different ABI versions are refused. The entry point is _start if defined, else the\n"
+                "start of the code region. Also accepts sources, as `isekit build` does.\n\n");
+    fprintf(out,
+            "options:\n"
+            "  -m MODEL           a built-in model or the path of a model's .c file\n"
+            "  -o FILE            the output (default a.out)\n"
+            "  -O, --format F     elf (default), binary, ihex or mem (flat formats hold one region)\n"
+            "  --region NAME      the region a binary or mem output holds (default: the code region)\n"
+            "  --defsym NAME=N    define an absolute symbol unless an input defines it\n"
+            "  -L DIR, -lNAME     look for libNAME.a in DIR\n");
+    if (build)
+        fprintf(out,
+                "  -I DIR             look for .include files in DIR\n"
+                "  -D NAME[=VAL]      define a C preprocessor macro for .S files\n");
+    fprintf(out,
+            "  -h, --help         this text\n\n"
+            "Exit status: 0 on success, 1 on errors, 2 on bad usage.\n");
+}
+
+static int link_main(int argc, char **argv, const char *tool)
+{
+    if (wants_help(argc, argv)) {
+        usage(stdout, tool);
+        return EXIT_OK;
+    }
+    tc_args a = { .tool = tool };
+    if (!tc_parse(argc, argv, &a, NULL, NULL)) {
+        tc_free(&a);
+        return EXIT_USAGE;
+    }
+    if (!a.inputs.len) {
+        fprintf(stderr, "isekit %s: no input files\n\n", tool);
+        usage(stderr, tool);
+        tc_free(&a);
+        return EXIT_USAGE;
+    }
+    isk_diag diag;
+    isk_diag_init(&diag);
+    isk_model *m = tc_model(&a, &diag);
+    if (!m) {
+        int rc = a.model ? EXIT_FAILED : EXIT_USAGE;
+        tc_free(&a);
+        return rc;
+    }
+    int rc = tc_build(&a, m, &diag);
+    isk_model_release(m);
+    tc_free(&a);
+    return rc;
+}
+
+int cmd_ld(int argc, char **argv) { return link_main(argc, argv, "ld"); }
+int cmd_build(int argc, char **argv) { return link_main(argc, argv, "build"); }

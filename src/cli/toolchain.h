@@ -1,0 +1,43 @@
+/* What `isekit as`, `ld`, `build` and `objdump` share: their common options, loading the model,
+ * reading inputs, linking and writing the output in the chosen format. */
+#ifndef ISK_CLI_TOOLCHAIN_H
+#define ISK_CLI_TOOLCHAIN_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "asm/asm.h"
+#include "base/vec.h"
+#include "elf/archive.h"
+
+typedef VEC(const char *) tc_list;
+
+typedef struct tc_args {
+    const char *tool;        /* "as", "ld", ... for messages */
+    const char *model;       /* -m */
+    const char *output;      /* -o */
+    const char *format;      /* -O / --format */
+    const char *region;      /* --region */
+    tc_list inputs, include_dirs, defines, defsyms, lib_dirs, libs;
+} tc_args;
+
+/* Parse the options every tool takes; other options are errors. Returns false after printing
+ * a message. `extra` may claim tool-specific options: it returns the number of arguments
+ * consumed (0 = not its option). */
+bool tc_parse(int argc, char **argv, tc_args *a, int (*extra)(void *user, int argc, char **argv, int i), void *user);
+void tc_free(tc_args *a);
+
+/* Load -m MODEL (a built-in name or a model .c file). */
+isk_model *tc_model(const tc_args *a, isk_diag *diag);
+
+/* Assemble the sources among the inputs (.s, .S, .sx, .asm) into objects, read the others
+ * (ELF objects, archives, -l libraries) and link them; writes the output. Exit status. */
+int tc_build(const tc_args *a, isk_model *m, isk_diag *diag);
+
+/* Write an executable in a format: elf, binary, ihex or mem. */
+int tc_write_executable(const isk_model *m, const isk_obj *exe, const char *path, const char *format,
+                        const char *region, isk_diag *diag);
+
+bool tc_is_source(const char *path);
+
+#endif
