@@ -19,6 +19,10 @@ int cmd_as(int argc, char **argv);             /* cmd_as.c: the assembler */
 int cmd_ld(int argc, char **argv);             /* cmd_ld.c: the linker */
 int cmd_build(int argc, char **argv);          /* cmd_ld.c: assemble and link in one step */
 int cmd_objdump(int argc, char **argv);        /* cmd_objdump.c: the disassembler (also `isekit dis`) */
+int cmd_psm(int argc, char **argv);            /* cmd_psm.c: PicoBlaze .psm assembler/disassembler */
+
+/* Models whose programs are not launch lists have runners of their own (isekit run MODEL ...). */
+int cmd_run_edkdsp(int argc, char **argv);     /* cmd_run_edkdsp.c: the BCE: firmware, DFU, host */
 
 /* True if argv has -h or --help (anywhere before a lone "--"). */
 bool wants_help(int argc, char **argv);

@@ -116,8 +116,16 @@ out:
     return rc;
 }
 
+/* Models whose programs are not launch lists: the EdkDSP BCE is a system of a PicoBlaze, a DFU
+ * and a host program. */
+static const struct { const char *model; int (*run)(int argc, char **argv); } runners[] = {
+    { "edkdsp", cmd_run_edkdsp },
+};
+
 int cmd_run(int argc, char **argv)
 {
+    for (size_t i = 0; argc > 1 && i < sizeof runners / sizeof *runners; i++)
+        if (strcmp(argv[1], runners[i].model) == 0) return runners[i].run(argc - 1, argv + 1);
     if (wants_help(argc, argv)) {
         usage(stdout);
         return EXIT_OK;

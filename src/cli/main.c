@@ -13,6 +13,7 @@ static const isk_command commands[] = {
     { "build", "assemble and link in one step", cmd_build },
     { "objdump", "disassemble ELF files, binaries, HEX images and word lists", cmd_objdump },
     { "dis", "the same as objdump", cmd_objdump },
+    { "psm", "assemble or disassemble PicoBlaze .psm programs (KCPSM3, KCPSM6)", cmd_psm },
 };
 
 bool wants_help(int argc, char **argv)

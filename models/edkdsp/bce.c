@@ -1,0 +1,249 @@
+/* The EdkDSP BCE as a system (isekit/edkdsp.h): a PicoBlaze "pb" and a DFU "dfu" on one clock,
+ * joined by the glue logic of bce_ports.c; firmware slots, reset, start and the host's waits. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "asm/psm.h"
+#include "bce_int.h"
+#include "../picoblaze/picoblaze.h"
+
+#define DEFAULT_TIMEOUT 10000000u
+
+extern const char edk_pbbcelib_psm[];     /* generated from pbbcelib/pbbcelib.psm by CMake */
+
+const char *edk_pbbcelib_source(void) { return edk_pbbcelib_psm; }
+
+const char *edk_result_name(int result)
+{
+    static const char *const names[] = { "OK", "null argument", "error", "not initialised", "running",
+                                         "out of range", "timeout", "firmware error" };
+    return result >= 0 && result < (int)(sizeof names / sizeof *names) ? names[result] : "unknown result";
+}
+
+const char *edk_dfu_op_name(int op)
+{
+    static const char *const names[] = { "VCOPY", "VADD", "VMUL", "VMAC", "DPROD", "VSUB", "VMSUBAC" };
+    return op >= 0 && op < EDK_DFU_OPS ? names[op] : "?";
+}
+
+static bool lookup_refs(edk_bce *bce)
+{
+    dfu_refs *r = &bce->r;
+    struct { isk_ref *ref; const char *name; } table[] = {
+        { &r->ag_bank, "AG_BANK" }, { &r->ag_addr, "AG_ADDR" }, { &r->ag_inc, "AG_INC" }, { &r->ag_lo, "AG_LO" },
+        { &r->ag_hi, "AG_HI" }, { &r->ag_flags, "AG_FLAGS" }, { &r->cnt, "CNT" }, { &r->rep, "REP" },
+        { &r->status, "STATUS" }, { &r->error, "ERROR" }, { &r->dfutime, "DFUTIME" }, { &r->started, "STARTED" },
+        { &r->ops, "OPS" }, { &r->caps, "CAPS" }, { &r->cmem, "CMEM" },
+        { &r->mem[0], "DMA" }, { &r->mem[1], "DMB" }, { &r->mem[2], "DMC" }, { &r->mem[3], "DMD" },
+    };
+    for (size_t i = 0; i < sizeof table / sizeof *table; i++)
+        if (isk_lookup(bce->dfu, table[i].name, table[i].ref) != ISK_OK) return false;
+    return true;
+}
+
+static bool apply_params(edk_bce *bce, const char *const *params)
+{
+    for (size_t i = 0; params && params[i]; i++) {
+        const char *eq = strchr(params[i], '=');
+        if (!eq) {
+            isk_error(bce->diag, NULL, "parameter '%s': write NAME=VALUE", params[i]);
+            return false;
+        }
+        char *key = isk_xstrndup(params[i], (size_t)(eq - params[i]));
+        bool to_pb = strncmp(key, "pb.", 3) == 0;
+        isk_status st = isk_set_param(to_pb ? bce->pb : bce->dfu, to_pb ? key + 3 : key, eq + 1);
+        free(key);
+        if (st != ISK_OK) return false;
+    }
+    return true;
+}
+
+edk_bce *edk_open(const edk_config *cfg)
+{
+    edk_config defaults = { 0 };
+    if (!cfg) cfg = &defaults;
+    edk_bce *bce = isk_xcalloc(1, sizeof *bce);
+    isk_diag_init(&bce->own_diag);
+    bce->diag = cfg->diag ? cfg->diag : &bce->own_diag;
+    bce->timeout = cfg->timeout_clocks ? cfg->timeout_clocks : DEFAULT_TIMEOUT;
+    bce->pb_model = isk_model_load(cfg->core ? cfg->core : "kcpsm3", bce->diag);
+    bce->dfu_model = isk_model_load("edkdsp_dfu", bce->diag);
+    if (!bce->pb_model || !bce->dfu_model) goto fail;
+    isk_system_options o = { .diag = bce->diag, .trace = cfg->trace, .trace_user = cfg->trace_user };
+    bce->sys = isk_system_new(&o);
+    bce->pb = isk_system_add(bce->sys, bce->pb_model, "pb");
+    bce->dfu = isk_system_add(bce->sys, bce->dfu_model, "dfu");
+    if (!bce->pb || !bce->dfu || isk_attach(bce->sys, bce->dfu, 0) != ISK_OK) goto fail;
+    if (!apply_params(bce, cfg->params) || !lookup_refs(bce)) goto fail;
+    bce->dmem_words = (size_t)strtoul(isk_get_param(bce->dfu, "memory_words"), NULL, 0);
+    isk_set_ports(bce->pb, bce_port_read, bce_port_write, bce);
+    if (edk_reset(bce) != EDK_OK) goto fail;
+    return bce;
+fail:
+    edk_close(bce);
+    return NULL;
+}
+
+void edk_close(edk_bce *bce)
+{
+    if (!bce) return;
+    isk_system_free(bce->sys);
+    if (bce->pb_model) isk_model_release(bce->pb_model);
+    if (bce->dfu_model) isk_model_release(bce->dfu_model);
+    for (int i = 0; i < EDK_SLOTS; i++) free(bce->slots[i].words);
+    VEC_FREE(&bce->log);
+    free(bce);
+}
+
+const char *edk_last_error(const edk_bce *bce)
+{
+    const char *e = bce->sys ? isk_last_error(bce->sys) : "";
+    return *e ? e : bce->diag->last;
+}
+
+isk_system *edk_system(edk_bce *bce) { return bce->sys; }
+uint64_t edk_clock(const edk_bce *bce) { return isk_clock(bce->sys); }
+unsigned edk_status(const edk_bce *bce) { return bce->host_status; }
+size_t edk_dmem_words(const edk_bce *bce) { return bce->dmem_words; }
+
+/* ---- time ------------------------------------------------------------------------------------ */
+
+int bce_wait(edk_bce *bce, bool (*cond)(edk_bce *bce, const void *arg), const void *arg)
+{
+    for (uint64_t waited = 0;; waited++) {
+        if (cond(bce, arg)) return EDK_OK;
+        if (waited >= bce->timeout) {
+            isk_error(bce->diag, NULL, "clock %llu: the host waited %llu clocks in vain (timeout)",
+                      (unsigned long long)isk_clock(bce->sys), (unsigned long long)bce->timeout);
+            return EDK_ERR_TIMEOUT;
+        }
+        if (isk_step(bce->sys, 1) != ISK_OK) return EDK_ERR;
+    }
+}
+
+int edk_run(edk_bce *bce, uint64_t clocks)
+{
+    if (!bce) return EDK_ERR_NULL;
+    return isk_step(bce->sys, clocks) == ISK_OK ? EDK_OK : EDK_ERR;
+}
+
+static bool dfu_idle(edk_bce *bce, const void *arg)
+{
+    (void)arg;
+    return isk_busy_slots(bce->dfu) == 0;
+}
+
+int edk_wait_dfu(edk_bce *bce)
+{
+    if (!bce) return EDK_ERR_NULL;
+    return bce_wait(bce, dfu_idle, NULL);
+}
+
+const edk_dfu_record *edk_dfu_log(edk_bce *bce, size_t *n)
+{
+    bce_update_log(bce);
+    *n = bce->log.len;
+    return bce->log.data;
+}
+
+/* ---- firmware, reset, start -------------------------------------------------------------------- */
+
+static size_t program_words(const edk_bce *bce)
+{
+    isk_ref irom;
+    return isk_resolve(bce->pb, "IROM", &irom, (char[80]){ 0 }, 80) == ISK_OK
+               ? (size_t)isk_model_storage(bce->pb_model, irom.storage)->count : 0;
+}
+
+int edk_set_firmware(edk_bce *bce, int slot, const uint32_t *words, size_t n)
+{
+    if (!bce || !words) return EDK_ERR_NULL;
+    if (slot < 0 || slot >= EDK_SLOTS || n > program_words(bce)) {
+        isk_error(bce->diag, NULL, "firmware slot %d: %zu words (slots 0..%d, at most %zu words)", slot, n,
+                  EDK_SLOTS - 1, program_words(bce));
+        return EDK_ERR_RANGE;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (words[i] > 0x3FFFF) {
+            isk_error(bce->diag, NULL, "firmware word %zu is 0x%X, wider than 18 bits", i, words[i]);
+            return EDK_ERR_RANGE;
+        }
+    firmware_slot *s = &bce->slots[slot];
+    free(s->words);
+    s->words = isk_xcalloc(n ? n : 1, sizeof *s->words);
+    memcpy(s->words, words, n * sizeof *words);
+    s->n = n;
+    return EDK_OK;
+}
+
+int edk_set_firmware_file(edk_bce *bce, int slot, const char *path)
+{
+    if (!bce || !path) return EDK_ERR_NULL;
+    size_t len = strlen(path);
+    if (len > 4 && strcmp(path + len - 4, ".psm") == 0) {
+        psm_options o;
+        psm_options_init(&o, bce->pb_model);
+        psm_file library = { "pbbcelib.psm", edk_pbbcelib_source() };
+        o.files = &library;
+        o.nfiles = 1;
+        psm_program *p = psm_assemble_file(path, &o, bce->diag);
+        if (!p) return EDK_ERR;
+        int rc = edk_set_firmware(bce, slot, p->words, p->has_default_jump ? p->size : p->end);
+        psm_program_free(p);
+        return rc;
+    }
+    size_t cap = program_words(bce), n = 0;
+    uint32_t *words = isk_xcalloc(cap, sizeof *words);
+    int rc = psm_read_image(path, words, cap, &n, bce->diag) == 0 ? edk_set_firmware(bce, slot, words, n) : EDK_ERR;
+    free(words);
+    return rc;
+}
+
+int edk_reset(edk_bce *bce)
+{
+    if (!bce) return EDK_ERR_NULL;
+    /* An operation in flight finishes first: the model cannot cut a pipeline in half. */
+    if (isk_busy_slots(bce->dfu) && edk_wait_dfu(bce) != EDK_OK) return EDK_ERR;
+    bce_update_log(bce);
+    if (pb_reset(bce->pb, 0) != ISK_OK) return EDK_ERR;
+    memset(&bce->mb, 0, sizeof bce->mb);
+    bce->host_status = 0;
+    bce->ag_select = bce->cmem_addr = bce->cmem_byte = 0;
+    bce->prg_base = isk_clock(bce->sys);
+    bce->prg_latch = 0;
+    bce_reset_dfu_registers(bce);
+    return EDK_OK;
+}
+
+static bool firmware_running(edk_bce *bce, const void *arg)
+{
+    (void)arg;
+    return bce->host_status & EDK_STATUS_RUNNING;
+}
+
+int edk_start(edk_bce *bce, int slot)
+{
+    if (!bce) return EDK_ERR_NULL;
+    if (slot < 0 || slot >= EDK_SLOTS || !bce->slots[slot].words) {
+        isk_error(bce->diag, NULL, "no firmware in slot %d", slot);
+        return EDK_ERR_NOINIT;
+    }
+    int rc = edk_reset(bce);
+    if (rc != EDK_OK) return rc;
+    isk_ref irom;
+    if (isk_lookup(bce->pb, "IROM", &irom) != ISK_OK) return EDK_ERR;
+    size_t size = program_words(bce);
+    const firmware_slot *s = &bce->slots[slot];
+    for (size_t i = 0; i < size; i++) {
+        irom.index = i;
+        isk_ref_write(&irom, i < s->n ? s->words[i] : 0);
+    }
+    if (pb_reset(bce->pb, 1) != ISK_OK) return EDK_ERR;
+    return bce_wait(bce, firmware_running, NULL);
+}
+
+int edk_end(edk_bce *bce)
+{
+    if (!bce) return EDK_ERR_NULL;
+    return pb_reset(bce->pb, 0) == ISK_OK ? EDK_OK : EDK_ERR;
+}

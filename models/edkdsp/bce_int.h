@@ -1,0 +1,58 @@
+/* The EdkDSP BCE system behind isekit/edkdsp.h: its parts and the state of the glue logic that
+ * connects them (the PicoBlaze's port map, the mailbox, the program-time counter). */
+#ifndef EDKDSP_BCE_INT_H
+#define EDKDSP_BCE_INT_H
+
+#include <stdbool.h>
+
+#include "base/vec.h"
+#include "isekit/edkdsp.h"
+
+/* The storages of the DFU the glue reads and writes, looked up once by name. */
+typedef struct dfu_refs {
+    isk_ref ag_bank, ag_addr, ag_inc, ag_lo, ag_hi, ag_flags;   /* index 0: the register file */
+    isk_ref cnt, rep, status, error, dfutime, started, ops, caps, cmem;
+    isk_ref mem[4];
+} dfu_refs;
+
+typedef struct mailbox {
+    bool pb_arrived, host_arrived;
+    uint8_t pb_byte, host_byte;
+    uint8_t delivered;               /* the PB's byte of the last completed exchange */
+    uint64_t exchanges;              /* completed rendezvous */
+} mailbox;
+
+typedef struct firmware_slot { uint32_t *words; size_t n; } firmware_slot;
+
+struct edk_bce {
+    isk_diag own_diag, *diag;
+    isk_system *sys;
+    isk_model *pb_model, *dfu_model;
+    isk_inst *pb, *dfu;
+    dfu_refs r;
+    uint64_t timeout;
+    size_t dmem_words;
+    firmware_slot slots[EDK_SLOTS];
+    /* glue registers */
+    unsigned ag_select;              /* OUTPUT 0x00 */
+    unsigned cmem_addr, cmem_byte;   /* OUTPUT 0x18, 0x19 */
+    unsigned host_status;            /* OUTPUT 0x11: R and B */
+    uint64_t prg_base;               /* the clock the program-time counter was cleared */
+    uint32_t prg_latch;              /* INPUT 0x03 latches all four bytes */
+    mailbox mb;
+    VEC(edk_dfu_record) log;
+    bool pb_cmem_warning;            /* the PB wrote the host's region (reported once) */
+};
+
+/* bce_ports.c: the PicoBlaze's port handlers (isk_set_ports). */
+uint64_t bce_port_read(void *user, isk_inst *pb, uint64_t port);
+void bce_port_write(void *user, isk_inst *pb, uint64_t port, uint64_t value);
+/* The DFU registers back to the seed's Table 1 defaults. */
+void bce_reset_dfu_registers(edk_bce *bce);
+/* Fill in the DFU time of finished operations in the log. */
+void bce_update_log(edk_bce *bce);
+
+/* bce.c: advance one clock at a time until cond(bce) holds; EDK_OK, EDK_ERR, EDK_ERR_TIMEOUT. */
+int bce_wait(edk_bce *bce, bool (*cond)(edk_bce *bce, const void *arg), const void *arg);
+
+#endif

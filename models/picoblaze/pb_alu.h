@@ -1,0 +1,84 @@
+/* Arithmetic, logic, test and compare (picoblaze-isa.md sections 2-4).
+ *
+ *   AND/OR/XOR    C = 0                     Z = (r == 0)
+ *   TEST          C = parity(sX & op)       Z = ((sX & op) == 0)          sX unchanged
+ *   ADD, SUB      C = carry / borrow        Z = (r == 0)
+ *   ADDCY, SUBCY  C = carry / borrow with C Z = (r == 0), AND old Z where PB_Z_CHAINS (KCPSM6)
+ *   COMPARE       C = borrow                Z = (t == 0)                  sX unchanged
+ *   KCPSM6 only:  TESTCY    C = parity ^ old C,   Z = (t == 0) AND old Z
+ *                 COMPARECY C = borrow with C,    Z = (t == 0) AND old Z
+ *
+ * Every operation has a register form (sX, sY) and a constant form (sX, kk); the encodings of
+ * the two forms differ per core and live in kcpsm3.c / kcpsm6.c.
+ */
+#ifndef PB_ALU_H
+#define PB_ALU_H
+
+#include "pb_state.h"
+
+static inline unsigned pb_parity(unsigned v) { return (unsigned)__builtin_parity(v); }
+
+static inline void pb_load(STATE, unsigned x, unsigned v) { sX(x) = (uint8_t)v; }
+
+static inline void pb_logic_result(STATE, unsigned x, unsigned r)
+{
+    sX(x) = (uint8_t)r;
+    CARRY = 0;
+    ZERO = r == 0;
+}
+static inline void pb_and(STATE, unsigned x, unsigned v) { pb_logic_result(S, x, sX(x) & v); }
+static inline void pb_or(STATE, unsigned x, unsigned v) { pb_logic_result(S, x, sX(x) | v); }
+static inline void pb_xor(STATE, unsigned x, unsigned v) { pb_logic_result(S, x, sX(x) ^ v); }
+
+static inline void pb_test(STATE, unsigned x, unsigned v)
+{
+    unsigned t = sX(x) & v;
+    CARRY = (uint8_t)pb_parity(t);
+    ZERO = t == 0;
+}
+
+/* The sum or difference s of two bytes (and a carry): 9 significant bits, bit 8 = carry/borrow. */
+static inline void pb_arith_result(STATE, unsigned x, unsigned s, int write, int chained)
+{
+    unsigned r = s & 0xFFu;
+    if (write) sX(x) = (uint8_t)r;
+    CARRY = (uint8_t)(s >> 8 & 1u);
+    ZERO = chained ? (r == 0) & ZERO : r == 0;
+}
+static inline void pb_add(STATE, unsigned x, unsigned v) { pb_arith_result(S, x, sX(x) + v, 1, 0); }
+static inline void pb_addcy(STATE, unsigned x, unsigned v) { pb_arith_result(S, x, sX(x) + v + CARRY, 1, PB_Z_CHAINS); }
+static inline void pb_sub(STATE, unsigned x, unsigned v) { pb_arith_result(S, x, sX(x) - v, 1, 0); }
+static inline void pb_subcy(STATE, unsigned x, unsigned v) { pb_arith_result(S, x, sX(x) - v - CARRY, 1, PB_Z_CHAINS); }
+static inline void pb_compare(STATE, unsigned x, unsigned v) { pb_arith_result(S, x, sX(x) - v, 0, 0); }
+
+#if PB_CORE == 6
+static inline void pb_testcy(STATE, unsigned x, unsigned v)
+{
+    unsigned t = sX(x) & v;
+    CARRY = (uint8_t)(pb_parity(t) ^ CARRY);
+    ZERO = (t == 0) & ZERO;
+}
+static inline void pb_comparecy(STATE, unsigned x, unsigned v) { pb_arith_result(S, x, sX(x) - v - CARRY, 0, 1); }
+#endif
+
+/* The two forms of an operation. */
+#define PB_ALU_FORMS(NAME, operation) \
+    BEHAVIOUR(NAME##_sX_sY, x, y) { PB_BEGIN; operation(S, (unsigned)x, sX(y)); PB_END; } \
+    BEHAVIOUR(NAME##_sX_kk, x, k) { PB_BEGIN; operation(S, (unsigned)x, (unsigned)k); PB_END; }
+
+PB_ALU_FORMS(LOAD, pb_load)
+PB_ALU_FORMS(AND, pb_and)
+PB_ALU_FORMS(OR, pb_or)
+PB_ALU_FORMS(XOR, pb_xor)
+PB_ALU_FORMS(TEST, pb_test)
+PB_ALU_FORMS(ADD, pb_add)
+PB_ALU_FORMS(ADDCY, pb_addcy)
+PB_ALU_FORMS(SUB, pb_sub)
+PB_ALU_FORMS(SUBCY, pb_subcy)
+PB_ALU_FORMS(COMPARE, pb_compare)
+#if PB_CORE == 6
+PB_ALU_FORMS(TESTCY, pb_testcy)
+PB_ALU_FORMS(COMPARECY, pb_comparecy)
+#endif
+
+#endif

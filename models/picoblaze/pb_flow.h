@@ -1,0 +1,56 @@
+/* Program flow and interrupt control (picoblaze-isa.md sections 2, 3, 5 and 7).
+ *
+ * Conditions are tested on the flags before the instruction: 0 = Z, 1 = NZ, 2 = C, 3 = NC.
+ * CALL pushes its own address and RETURN continues at the popped address + 1; the interrupt
+ * response pushes the address of the instruction it abandons and RETURNI continues there (+0),
+ * restoring C and Z (KCPSM3: from the shadow register; KCPSM6: from the stack entry, with the
+ * bank). A RETURN whose condition fails leaves the stack alone. */
+#ifndef PB_FLOW_H
+#define PB_FLOW_H
+
+#include "pb_stack.h"
+
+static inline unsigned pb_condition(STATE, int64_t c)
+{
+    unsigned flag = (c & 2) ? CARRY : ZERO;
+    return flag ^ (unsigned)(c & 1);
+}
+
+static inline void pb_call(STATE, uint64_t target)
+{
+    pb_push(S, PC);
+    JUMP(target);
+}
+
+static inline void pb_return(STATE)
+{
+    JUMP((pb_pop(S) + 1u) & PB_PC_MASK);
+}
+
+BEHAVIOUR(JUMP_aaa, a)             { PB_BEGIN; JUMP(a); PB_END; }
+BEHAVIOUR(JUMP_cc_aaa, c, a)       { PB_BEGIN; if (pb_condition(S, c)) JUMP(a); PB_END; }
+BEHAVIOUR(CALL_aaa, a)             { PB_BEGIN; pb_call(S, (uint64_t)a); PB_END; }
+BEHAVIOUR(CALL_cc_aaa, c, a)       { PB_BEGIN; if (pb_condition(S, c)) pb_call(S, (uint64_t)a); PB_END; }
+BEHAVIOUR(RETURN)                  { PB_BEGIN; pb_return(S); PB_END; }
+BEHAVIOUR(RETURN_cc, c)            { PB_BEGIN; if (pb_condition(S, c)) pb_return(S); PB_END; }
+
+BEHAVIOUR(RETURNI, e)
+{
+    PB_BEGIN;
+    unsigned entry = pb_pop(S);
+    JUMP(entry & PB_PC_MASK);
+    if (PB_SHADOW_FLAGS) {
+        CARRY = CTRL(SHADOW) & 1u;
+        ZERO = CTRL(SHADOW) >> 1 & 1u;
+    } else {
+        CARRY = entry >> 12 & 1u;
+        ZERO = entry >> 13 & 1u;
+        CTRL(BANK) = entry >> 14 & 1u;
+    }
+    CTRL(IE) = (uint8_t)e;
+    PB_END;
+}
+BEHAVIOUR(ENABLE_INTERRUPT)        { PB_BEGIN; CTRL(IE) = 1; PB_END; }
+BEHAVIOUR(DISABLE_INTERRUPT)       { PB_BEGIN; CTRL(IE) = 0; PB_END; }
+
+#endif

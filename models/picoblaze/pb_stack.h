@@ -1,0 +1,102 @@
+/* The call stack, the interrupt response and the KCPSM6 internal reset (picoblaze-isa.md
+ * sections 6-8).
+ *
+ * The hardware writes the address of the current instruction (KCPSM6: with C, Z and the bank)
+ * into ram[sp] in the first clock of EVERY instruction; a push then increments sp, a pop
+ * decrements it and reads ram[sp]. Only the last such write before sp moves can ever be read
+ * back, so the model performs it only when sp moves: the result is identical, including the
+ * KCPSM3 wrap-around (the 32nd nested CALL's slot holds the last instruction executed there)
+ * and stale-data underflows, at no cost for the other instructions.
+ */
+#ifndef PB_STACK_H
+#define PB_STACK_H
+
+#include "pb_state.h"
+
+/* A stack entry for return address `pc`, with the flags and bank of the moment on KCPSM6. */
+static inline unsigned pb_stack_entry(STATE, uint64_t pc)
+{
+    unsigned e = (unsigned)pc & 0xFFFu;
+    if (!PB_SHADOW_FLAGS) e |= (unsigned)CARRY << 12 | (unsigned)ZERO << 13 | (unsigned)CTRL(BANK) << 14;
+    return e;
+}
+
+/* sp has moved: on KCPSM6, reaching 31 (31 pushes deep, or a pop from empty) resets the core
+ * after the next instruction. */
+static inline void pb_sp_moved(STATE, unsigned sp)
+{
+    CTRL(SP) = (uint8_t)sp;
+    if (PB_STACK_RESETS && sp == 31) CTRL(RESET_PENDING) = 2;
+}
+
+/* Push: ram[sp] = entry, sp + 1. CALL pushes its own address, the interrupt response the
+ * address of the instruction it abandons. */
+static inline void pb_push(STATE, uint64_t pc)
+{
+    unsigned sp = CTRL(SP);
+    CELLS(STACK)[sp] = (uint16_t)pb_stack_entry(S, pc);
+    pb_sp_moved(S, (sp + 1) & 31u);
+}
+
+/* Pop: ram[sp] = this instruction's entry, sp - 1, return ram[sp]. */
+static inline unsigned pb_pop(STATE)
+{
+    unsigned sp = CTRL(SP);
+    CELLS(STACK)[sp] = (uint16_t)pb_stack_entry(S, PC);
+    sp = (sp - 1) & 31u;
+    pb_sp_moved(S, sp);
+    return CELLS(STACK)[sp];
+}
+
+/* Response slot (section 7): two clocks replace the next instruction, which is abandoned. */
+static void pb_interrupt_response(STATE)
+{
+    uint64_t abandoned = NEXT_PC;
+    if (PB_SHADOW_FLAGS) CTRL(SHADOW) = (uint8_t)(CARRY | ZERO << 1);
+    pb_push(S, abandoned);
+    /* An overflow by the response resets after the vector's instruction, the "next" one here. */
+    if (CTRL(RESET_PENDING) == 2) CTRL(RESET_PENDING) = 1;
+    /* KCPSM6 quirk: the bank flip-flop is not gated, so an abandoned REGBANK still switches the
+     * bank (after the old bank was saved for RETURNI). */
+    if (PB_BANKS > 1) {
+        uint32_t w = CELLS(IROM)[abandoned];
+        if ((w & 0x3FFFEu) == 0x37000u) CTRL(BANK) = (uint8_t)(w & 1u);
+    }
+    CTRL(IE) = 0;
+    CELLS(INTERRUPTS)[0]++;
+    OUTPUT(PB_PIN_INTERRUPT_ACK, 1);
+    JUMP(S->vector);
+    BLOCK_FOR(4);                  /* this instruction's 2 clocks and the response's 2 */
+}
+
+/* Internal reset (KCPSM6, section 6): after the instruction that followed the overflow, 2 idle
+ * clocks, then 000 with the control state of a reset; registers and scratchpad survive. */
+static void pb_internal_reset(STATE)
+{
+    unsigned sp = CTRL(SP);
+    CELLS(STACK)[sp] = (uint16_t)pb_stack_entry(S, PC);   /* this instruction's write at sp */
+    CTRL(SP) = 0;
+    CARRY = 0;
+    ZERO = 0;
+    CTRL(IE) = 0;
+    CTRL(BANK) = 0;
+    CELLS(RESETS)[0]++;
+    JUMP(0);
+    BLOCK_FOR(4);
+}
+
+static void pb_after_instruction(STATE, unsigned irq_sampled)
+{
+    unsigned pending = CTRL(RESET_PENDING);
+    if (pending == 3) FAULT(0, "%s", S->param_error);
+    if (pending) {
+        CTRL(RESET_PENDING) = (uint8_t)(pending - 1);
+        if (pending == 1) {
+            pb_internal_reset(S);
+            return;
+        }
+    }
+    if (irq_sampled & CTRL(IE)) pb_interrupt_response(S);
+}
+
+#endif

@@ -1,0 +1,123 @@
+/* PicoBlaze storage, shared by KCPSM3 and KCPSM6, and the frame every instruction runs in.
+ *
+ * The core file (kcpsm3.c, kcpsm6.c) defines its configuration before including this header:
+ *
+ *   PB_CORE          3 or 6
+ *   PB_PC_BITS       10 (1024-word program space) or 12 (4096)
+ *   PB_BANKS         1 (KCPSM3) or 2 (KCPSM6: banks A and B)
+ *   PB_Z_CHAINS      1 if ADDCY/SUBCY (and COMPARECY/TESTCY) AND the new Z with the old one
+ *   PB_STACK_RESETS  1 if a stack overflow/underflow forces an internal reset (KCPSM6), else it wraps
+ *   PB_SHADOW_FLAGS  1 if an interrupt saves C and Z in one shadow register (KCPSM3), else on the stack
+ *
+ * Facts: picoblaze-isa.md of the EdkDSP reference pack (sections 1-9). Every storage latency is 0:
+ * an instruction's effects are visible to the next one, as in the hardware's 2-clock instruction.
+ */
+#ifndef PB_STATE_H
+#define PB_STATE_H
+
+#include <isekit/model.h>
+#include <stdlib.h>
+
+#include "picoblaze.h"
+
+#define PB_PROGRAM_WORDS (1u << PB_PC_BITS)
+#define PB_PC_MASK (PB_PROGRAM_WORDS - 1u)
+
+STATE_BEGIN
+    DECLARE_CODE_MEMORY(UINT(18, 0), PB_PROGRAM_WORDS) IROM;   /* the program ROM, 18-bit words */
+    DECLARE_REGISTERS_FILE(UINT(8, 0), 16 * PB_BANKS) REGS;     /* s0..sF (KCPSM6: bank A, then bank B) */
+    /* The flags, the small control registers and the interrupt pin, in one file so that an
+     * instruction reaches all of them through one pointer (see CONTROL_NAMES for the cells). */
+    DECLARE_REGISTERS_FILE(UINT(8, 0), 8) CONTROL;
+    DECLARE_MEMORY(UINT(8, 0), 256) SPM;                        /* scratchpad (scratchpad_size bytes used) */
+    /* The 32-entry call stack RAM (its pointer is CONTROL's SP). An entry holds a program address
+     * in bits 11:0 and, on KCPSM6, the C, Z and bank of the moment in bits 12, 13, 14. */
+    DECLARE_MEMORY(UINT(15, 0), 32) STACK;
+    DECLARE_REGISTER(UINT(32, 0)) INTERRUPTS;                   /* statistics: interrupts taken */
+    DECLARE_REGISTER(UINT(32, 0)) RESETS;                       /* statistics: internal resets (KCPSM6) */
+    /* Configuration read from the PARAMs at reset (not architectural state). */
+    uint32_t spm_mask;          /* scratchpad size - 1 */
+    uint32_t vector;            /* interrupt vector */
+    uint32_t hwbuild;           /* KCPSM6 HWBUILD value */
+    const char *param_error;    /* a bad PARAM, reported as a fault by the first instruction */
+STATE_END
+
+/* ---- the datasheet's names -------------------------------------------------------------- */
+
+/* The cells of CONTROL; each holds the value of a register of the width given. */
+enum pb_control {
+    PB_C,                /* 1 bit: carry / borrow / parity */
+    PB_Z,                /* 1 bit: zero */
+    PB_IE,               /* 1 bit: interrupt enable */
+    PB_BANK,             /* 1 bit: the active register bank (KCPSM6) */
+    PB_SP,               /* 5 bits: the call stack pointer */
+    PB_SHADOW,           /* 2 bits: KCPSM3: C (bit 0) and Z (bit 1) saved by an interrupt */
+    PB_INTERRUPT,        /* the interrupt input pin (a level, driven by the system) */
+    PB_RESET_PENDING,    /* KCPSM6: 2 = internal reset after the next instruction, 1 = after this one */
+};
+#define PB_CONTROL_NAMES { "C", "Z", "IE", "BANK", "SP", "SHADOW", "INTERRUPT", "RESET_PENDING" }
+#define CTRL(name) CELLS(CONTROL)[PB_##name]
+
+#if PB_BANKS > 1
+#define PB_BANK_BASE (CTRL(BANK) * 16u)
+#else
+#define PB_BANK_BASE 0u
+#endif
+/* Register sX of the active bank. Register numbers come from 4-bit fields, so always in range. */
+#define sX(i) CELLS(REGS)[PB_BANK_BASE + (unsigned)(i)]
+#define CARRY CTRL(C)
+#define ZERO CTRL(Z)
+
+/* ---- the frame of every instruction --------------------------------------------------------
+ * The interrupt input is sampled in the instruction's first clock, before the instruction has any
+ * effect (a request raised by this instruction's own OUTPUT is seen by the next one); the
+ * interrupt is taken after the instruction if it was sampled high and IE is 1 afterwards. The
+ * PC wraps at the end of the program space. Both checks cost one test on the common path. */
+static void pb_after_instruction(STATE, unsigned irq_sampled);
+
+#define PB_BEGIN const unsigned pb_irq_sampled_ = CTRL(INTERRUPT)
+#define PB_END do { \
+        NEXT_PC &= PB_PC_MASK; \
+        if (ISK_UNLIKELY((pb_irq_sampled_ & CTRL(IE)) | CTRL(RESET_PENDING))) \
+            pb_after_instruction(S, pb_irq_sampled_); \
+    } while (0)
+
+/* ---- configuration ------------------------------------------------------------------------ */
+
+static unsigned pb_param_number(STATE, const char *key, unsigned fallback)
+{
+    const char *v = PARAM_VALUE(key);
+    if (!v || !*v) return fallback;
+    char *end;
+    unsigned long x = strtoul(v, &end, 0);
+    return *end ? ~0u : (unsigned)x;
+}
+
+static void pb_read_params(STATE)
+{
+    S->param_error = NULL;
+    unsigned spm = pb_param_number(S, "scratchpad_size", 64);
+    if (spm != 64 && !(PB_CORE == 6 && (spm == 128 || spm == 256))) {
+        S->param_error = PB_CORE == 6 ? "PARAM scratchpad_size must be 64, 128 or 256"
+                                      : "PARAM scratchpad_size must be 64 on KCPSM3";
+        spm = 64;
+    }
+    S->spm_mask = spm - 1;
+    unsigned vector = pb_param_number(S, "interrupt_vector", PB_PC_MASK);
+    if (vector > PB_PC_MASK || (PB_CORE == 3 && vector != 0x3FF)) {
+        S->param_error = PB_CORE == 3 ? "PARAM interrupt_vector is fixed at 0x3FF on KCPSM3"
+                                      : "PARAM interrupt_vector is outside the program space";
+        vector = PB_PC_MASK;
+    }
+    S->vector = vector;
+    unsigned hwbuild = pb_param_number(S, "hwbuild", 0);
+    if (hwbuild > 0xFF) {
+        S->param_error = "PARAM hwbuild must be an 8-bit value";
+        hwbuild = 0;
+    }
+    S->hwbuild = hwbuild;
+    /* A bad parameter stops the run at the first instruction, with the message above. */
+    if (S->param_error) CTRL(RESET_PENDING) = 3;
+}
+
+#endif

@@ -1,0 +1,56 @@
+/* The PicoBlaze models (built-in "kcpsm3" and "kcpsm6") as seen from the system around them.
+ *
+ * Ports. INPUT and OUTPUT use the engine's ports (isekit/sim.h: isk_set_ports) with the 8-bit
+ * port_id as the port number. The core's other output pins are reported through port numbers
+ * above 0xFF, so that one port handler sees every strobe in program order:
+ *
+ *   0x000..0x0FF          OUTPUT sX, pp / (sY): write_strobe with port_id = pp
+ *   PB_PORT_OUTPUTK(p)    OUTPUTK kk, p (KCPSM6): k_write_strobe; the decoders see port_id[3:0] = p
+ *   PB_PIN_INTERRUPT_ACK  interrupt_ack, asserted in the interrupt response (value 1)
+ *
+ * The interrupt input is the storage "INTERRUPT" (a level: write 1 to request, 0 to withdraw);
+ * a closed-loop request is cleared by the port handler when it sees PB_PIN_INTERRUPT_ACK.
+ *
+ * Parameters (PARAM, isk_set_param before the first clock):
+ *   scratchpad_size   64 (KCPSM3: only 64; KCPSM6: 64, 128 or 256)
+ *   interrupt_vector  0x3FF (KCPSM6: any program address; KCPSM3: fixed)
+ *   hwbuild           0 (KCPSM6: the value HWBUILD loads)
+ *
+ * Timing: 2 clocks per instruction (PROCESSOR .cpi = 2); an interrupt response and a KCPSM6
+ * internal reset add 2 clocks each. Clock k of the engine is clock k+1 of the Xilinx manuals'
+ * numbering (the first clock of the instruction at 000 is clock 1 there); an OUTPUT issued in
+ * engine clock k has its write_strobe in the manuals' clock k+2.
+ */
+#ifndef ISEKIT_MODELS_PICOBLAZE_H
+#define ISEKIT_MODELS_PICOBLAZE_H
+
+#define PB_PORT_OUTPUTK(p) (0x100u | ((unsigned)(p) & 0xFu))
+#define PB_PIN_INTERRUPT_ACK 0x200u
+
+/* Is a port number an OUTPUTK port? Its p is then (port & 0xF). */
+#define PB_IS_OUTPUTK_PORT(port) (((port) & ~0xFull) == 0x100u)
+
+#ifdef ISEKIT_SIM_H
+/* The control part of the reset (picoblaze-isa.md section 8): C = Z = IE = 0, bank A, stack
+ * pointer 31 (KCPSM3) or 0 (KCPSM6); registers, scratchpad and stack RAM keep their values.
+ * Then the core runs from address 000 (or stays stopped if `run` is 0). */
+static inline isk_status pb_reset(isk_inst *pb, int run)
+{
+    isk_ref regs;
+    if (isk_lookup(pb, "REGS", &regs) != ISK_OK) return ISK_FAILED;
+    int is_k6 = isk_model_storage(isk_inst_model(pb), regs.storage)->count > 16;   /* two banks */
+    static const char *const zeroed[] = { "C", "Z", "IE", "BANK", "SHADOW", "RESET_PENDING" };
+    for (unsigned i = 0; i < sizeof zeroed / sizeof *zeroed; i++)
+        if (isk_write(pb, zeroed[i], 0, 0) != ISK_OK) return ISK_FAILED;
+    if (isk_write(pb, "SP", 0, is_k6 ? 0 : 31) != ISK_OK) return ISK_FAILED;
+    isk_context *c = isk_context_of(pb, 0);
+    if (!run) {
+        c->pc = 0;
+        c->state = ISK_CTX_STOPPED;
+        return ISK_OK;
+    }
+    return isk_start(pb, 0, 0);
+}
+#endif
+
+#endif

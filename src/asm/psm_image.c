@@ -1,0 +1,206 @@
+/* PicoBlaze program images in the formats of the Xilinx and UTIA tools (psm-syntax.md section 6,
+ * dfu.md section 8.3):
+ *
+ *   .hex   one 18-bit word per line, 5 upper-case hex digits, the whole program space
+ *   .mem   "@00000000" and then the .hex lines (a "@addr" line may move the address on reading)
+ *   .dec   KCPSM3's decimal listing: " 181266 " per line
+ *   .bin   4 bytes per word, little-endian (pblaze-ld + objcopy -O binary)
+ *   .h     a C array of the words, for host programs
+ *
+ * Readers take untrusted files: a bad digit or a word beyond 18 bits is an error at
+ * file:line:column, never a crash. */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+#include <strings.h>
+
+#include "asm/psm.h"
+
+int psm_image_format_of(const char *path)
+{
+    const char *dot = strrchr(path, '.');
+    if (!dot || strchr(dot, '/')) return -1;
+    static const struct { const char *ext; int format; } map[] = {
+        { ".hex", PSM_HEX }, { ".mem", PSM_MEM }, { ".dec", PSM_DEC }, { ".bin", PSM_BIN }, { ".h", PSM_C_HEADER },
+    };
+    for (size_t i = 0; i < sizeof map / sizeof *map; i++)
+        if (strcasecmp(dot, map[i].ext) == 0) return map[i].format;
+    return -1;
+}
+
+/* A C identifier from a file name: "fw_exl.h" -> "fw_exl". */
+static void identifier_of(const char *name, char *out, size_t cap)
+{
+    const char *base = strrchr(name, '/');
+    base = base ? base + 1 : name;
+    size_t n = 0;
+    if (!isalpha((unsigned char)*base) && *base != '_' && n + 1 < cap) out[n++] = '_';
+    for (const char *s = base; *s && *s != '.' && n + 1 < cap; s++)
+        out[n++] = isalnum((unsigned char)*s) ? *s : '_';
+    out[n] = 0;
+}
+
+static int write_c_header(FILE *out, const uint32_t *words, size_t used_end, const char *name, const char *source)
+{
+    char id[128], upper[128];
+    identifier_of(name ? name : "firmware", id, sizeof id);
+    size_t i;
+    for (i = 0; id[i] && i + 1 < sizeof upper; i++) upper[i] = (char)toupper((unsigned char)id[i]);
+    upper[i] = 0;
+    fprintf(out,
+            "/* PicoBlaze firmware %s, assembled by isekit: %zu instruction words.\n"
+            " * One 18-bit instruction per element, in program order from address 000 (the\n"
+            " * little-endian 32-bit words of the image pblaze-bincopy makes). */\n"
+            "#ifndef %s_H\n#define %s_H\n\n#include <stdint.h>\n\n"
+            "#define %s_WORDS %zuu\n\n"
+            "static const uint32_t %s[%s_WORDS] = {",
+            source ? source : id, used_end, upper, upper, upper, used_end ? used_end : 1, id, upper);
+    for (i = 0; i < used_end; i++) fprintf(out, "%s0x%05" PRIX32 ",", i % 8 ? " " : "\n    ", words[i]);
+    if (!used_end) fprintf(out, "\n    0x00000,");
+    fprintf(out, "\n};\n\n#endif\n");
+    return ferror(out) ? -1 : 0;
+}
+
+int psm_write_image(FILE *out, int format, const uint32_t *words, size_t n, size_t used_end, const char *name,
+                    const char *source, bool crlf)
+{
+    const char *eol = crlf ? "\r\n" : "\n";
+    switch (format) {
+    case PSM_C_HEADER:
+        return write_c_header(out, words, used_end, name, source);
+    case PSM_BIN:
+        for (size_t i = 0; i < n; i++) {
+            uint8_t b[4] = { (uint8_t)words[i], (uint8_t)(words[i] >> 8), (uint8_t)(words[i] >> 16), 0 };
+            fwrite(b, 1, 4, out);
+        }
+        break;
+    case PSM_MEM:
+        fprintf(out, "@00000000%s", eol);
+        /* fall through */
+    case PSM_HEX:
+        for (size_t i = 0; i < n; i++) fprintf(out, "%05" PRIX32 "%s", words[i] & 0x3FFFFu, eol);
+        break;
+    case PSM_DEC:
+        for (size_t i = 0; i < n; i++) fprintf(out, " %" PRIu32 " %s", words[i] & 0x3FFFFu, eol);
+        break;
+    default:
+        return -1;
+    }
+    return ferror(out) ? -1 : 0;
+}
+
+/* ---- reading -------------------------------------------------------------------------------- */
+
+static int read_binary(const char *name, const char *data, size_t len, uint32_t *words, size_t capacity,
+                       size_t *loaded, isk_diag *diag)
+{
+    if (len % 4) {
+        isk_error(diag, NULL, "%s: a raw image holds 4 bytes per instruction; %zu bytes is not a multiple of 4",
+                  name, len);
+        return -1;
+    }
+    if (len / 4 > capacity) {
+        isk_error(diag, NULL, "%s: %zu instructions do not fit the %zu-word program space", name, len / 4, capacity);
+        return -1;
+    }
+    for (size_t i = 0; i < len / 4; i++) {
+        const uint8_t *b = (const uint8_t *)data + 4 * i;
+        uint32_t w = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+        if (w > 0x3FFFF) {
+            isk_error(diag, NULL, "%s: instruction %zu (byte offset %zu) is 0x%08" PRIX32 ", wider than 18 bits",
+                      name, i, 4 * i, w);
+            return -1;
+        }
+        words[i] = w;
+    }
+    *loaded = len / 4;
+    return 0;
+}
+
+static void line_error(isk_diag *diag, const char *name, int line, const char *text, size_t text_len, int col,
+                       const char *msg)
+{
+    isk_loc loc = { name, line, col, text, (int)text_len };
+    isk_error(diag, &loc, "%s", msg);
+}
+
+int psm_read_image_text(const char *name, const char *text, size_t len, int format, uint32_t *words,
+                        size_t capacity, size_t *loaded, isk_diag *diag)
+{
+    if (format == PSM_BIN) return read_binary(name, text, len, words, capacity, loaded, diag);
+    int base = format == PSM_DEC ? 10 : 16;
+    uint64_t address = 0, end = 0;
+    int line = 0, errors = diag->errors;
+    const char *stop = text + len;
+    for (const char *s = text; s < stop && diag->errors - errors < 10;) {
+        const char *nl = memchr(s, '\n', (size_t)(stop - s));
+        const char *e = nl ? nl : stop;
+        size_t line_len = (size_t)(e - s);
+        line++;
+        const char *p = s;
+        while (p < e && (*p == ' ' || *p == '\t' || *p == '\r')) p++;
+        bool at = p < e && *p == '@';
+        if (at) p++;
+        if (p < e) {
+            uint64_t v = 0;
+            const char *d = p;
+            while (d < e && d - p < 12 && (base == 16 ? isxdigit((unsigned char)*d) : isdigit((unsigned char)*d))) {
+                int c = toupper((unsigned char)*d++);
+                v = v * (uint64_t)base + (uint64_t)(isdigit(c) ? c - '0' : c - 'A' + 10);
+            }
+            const char *rest = d;
+            while (rest < e && (*rest == ' ' || *rest == '\t' || *rest == '\r')) rest++;
+            if (d == p || rest != e) {
+                line_error(diag, name, line, s, line_len, (int)((d == p ? p : rest) - s) + 1,
+                           base == 16 ? "expected one hex word on the line" : "expected one decimal word on the line");
+            } else if (at) {
+                address = v;
+            } else if (v > 0x3FFFF) {
+                line_error(diag, name, line, s, line_len, (int)(p - s) + 1, "the word is wider than 18 bits");
+            } else if (address >= capacity) {
+                char msg[120];
+                snprintf(msg, sizeof msg, "address %llX is outside the %zu-word program space",
+                         (unsigned long long)address, capacity);
+                line_error(diag, name, line, s, line_len, (int)(p - s) + 1, msg);
+            } else {
+                words[address++] = (uint32_t)v;
+                if (address > end) end = address;
+            }
+        }
+        s = nl ? nl + 1 : stop;
+    }
+    *loaded = (size_t)end;
+    return diag->errors == errors ? 0 : -1;
+}
+
+int psm_read_image(const char *path, uint32_t *words, size_t capacity, size_t *loaded, isk_diag *diag)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        isk_error(diag, NULL, "%s: cannot read: %s", path, strerror(errno));
+        return -1;
+    }
+    VEC(char) buf = { 0 };
+    char chunk[8192];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
+        VEC_RESERVE(&buf, n);
+        memcpy(buf.data + buf.len, chunk, n);
+        buf.len += n;
+    }
+    fclose(f);
+    int format = psm_image_format_of(path);
+    if (format < 0 || format == PSM_C_HEADER) {
+        /* no telling name: text of hex digits, else raw binary */
+        format = PSM_HEX;
+        for (size_t i = 0; i < buf.len; i++)
+            if (!isxdigit((unsigned char)buf.data[i]) && !isspace((unsigned char)buf.data[i]) && buf.data[i] != '@') {
+                format = PSM_BIN;
+                break;
+            }
+    }
+    int rc = psm_read_image_text(path, buf.data ? buf.data : "", buf.len, format, words, capacity, loaded, diag);
+    VEC_FREE(&buf);
+    return rc;
+}

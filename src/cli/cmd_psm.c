@@ -1,0 +1,179 @@
+/* isekit psm: assemble Xilinx PicoBlaze .psm sources; disassemble PicoBlaze images. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "asm/psm.h"
+#include "cli/cli.h"
+#include "isekit/edkdsp.h"
+
+#define MAX_OUTPUTS 8
+#define MAX_INCLUDES 16
+
+typedef struct psm_cli {
+    const char *core, *input;
+    const char *outputs[MAX_OUTPUTS];
+    int noutputs;
+    const char *includes[MAX_INCLUDES];
+    int nincludes;
+    bool disassemble, crlf;
+    unsigned scratchpad;
+} psm_cli;
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: isekit psm [options] FILE.psm        assemble\n"
+            "       isekit psm -d [options] IMAGE        disassemble a .hex, .mem, .dec or .bin image (or a .psm)\n\n"
+            "The Xilinx PicoBlaze dialects of KCPSM3.EXE, the KCPSM6 assembler and opbasm (NAMEREG,\n"
+            "CONSTANT, ADDRESS, STRING, TABLE, INCLUDE, INST, DEFAULT_JUMP; hex, 'd, 'b, \"c\", ~ values).\n"
+            "INCLUDE \"pbbcelib.psm\" finds the EdkDSP firmware library built into isekit.\n\n"
+            "options:\n"
+            "  -3, -6, --core NAME  the core: kcpsm3 (default), kcpsm6, or a PicoBlaze model .c file\n"
+            "  -o FILE              write FILE; its extension picks the format (repeatable):\n"
+            "                       .hex .mem (Xilinx, whole program space), .dec (KCPSM3), .bin (4 bytes\n"
+            "                       per word, little-endian), .h (C header with the firmware array)\n"
+            "                       default: FILE.hex next to the source\n"
+            "  -I DIR               also look for INCLUDE files in DIR\n"
+            "  --scratchpad N       scratchpad size for direct STORE/FETCH checks (64, 128, 256)\n"
+            "  --crlf               CR LF line ends in text images (as KCPSM3.EXE writes them)\n"
+            "  -d, --disassemble    list an image: address, word, instruction\n"
+            "  -h, --help           this text\n");
+}
+
+static bool parse_args(int argc, char **argv, psm_cli *o)
+{
+    memset(o, 0, sizeof *o);
+    o->core = "kcpsm3";
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        bool has_value = i + 1 < argc;
+        if (strcmp(a, "-3") == 0) o->core = "kcpsm3";
+        else if (strcmp(a, "-6") == 0) o->core = "kcpsm6";
+        else if (strcmp(a, "--core") == 0 && has_value) o->core = argv[++i];
+        else if (strcmp(a, "-o") == 0 && has_value && o->noutputs < MAX_OUTPUTS) o->outputs[o->noutputs++] = argv[++i];
+        else if (strcmp(a, "-I") == 0 && has_value && o->nincludes < MAX_INCLUDES) o->includes[o->nincludes++] = argv[++i];
+        else if (strcmp(a, "--scratchpad") == 0 && has_value) o->scratchpad = (unsigned)strtoul(argv[++i], NULL, 0);
+        else if (strcmp(a, "--crlf") == 0) o->crlf = true;
+        else if (strcmp(a, "-d") == 0 || strcmp(a, "--disassemble") == 0) o->disassemble = true;
+        else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "isekit psm: unknown or incomplete option '%s'\n", a);
+            return false;
+        } else if (!o->input) o->input = a;
+        else {
+            fprintf(stderr, "isekit psm: unexpected argument '%s'\n", a);
+            return false;
+        }
+    }
+    if (!o->input) {
+        fprintf(stderr, "isekit psm: no input file\n");
+        return false;
+    }
+    return true;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+static psm_program *assemble(const psm_cli *o, const isk_model *m, isk_diag *diag)
+{
+    psm_options opt;
+    psm_options_init(&opt, m);
+    opt.include_dirs = o->includes;
+    opt.ninclude_dirs = (size_t)o->nincludes;
+    psm_file library = { "pbbcelib.psm", edk_pbbcelib_source() };
+    opt.files = &library;
+    opt.nfiles = 1;
+    opt.scratchpad_size = o->scratchpad;
+    return psm_assemble_file(o->input, &opt, diag);
+}
+
+static int write_output(const char *path, const psm_program *p, const char *source, bool crlf)
+{
+    int format = psm_image_format_of(path);
+    if (format < 0) {
+        fprintf(stderr, "isekit psm: %s: unknown output format (use .hex, .mem, .dec, .bin or .h)\n", path);
+        return EXIT_USAGE;
+    }
+    FILE *f = fopen(path, format == PSM_BIN ? "wb" : "w");
+    if (!f) {
+        perror(path);
+        return EXIT_FAILED;
+    }
+    int rc = psm_write_image(f, format, p->words, p->size, p->end, path, source, crlf);
+    if (fclose(f) != 0) rc = -1;
+    if (rc != 0) {
+        fprintf(stderr, "isekit psm: cannot write %s\n", path);
+        return EXIT_FAILED;
+    }
+    return EXIT_OK;
+}
+
+static int list(const isk_model *m, const uint32_t *words, size_t n)
+{
+    for (size_t a = 0; a < n; a++) {
+        char text[160];
+        psm_disassemble(m, words[a], text, sizeof text);
+        printf("%03zX  %05X  %s\n", a, words[a], text);
+    }
+    return EXIT_OK;
+}
+
+static int disassemble(const psm_cli *o, const isk_model *m, isk_diag *diag)
+{
+    if (ends_with(o->input, ".psm")) {
+        psm_program *p = assemble(o, m, diag);
+        if (!p) return EXIT_FAILED;
+        int rc = list(m, p->words, p->end);
+        psm_program_free(p);
+        return rc;
+    }
+    size_t capacity = (size_t)isk_model_storage(m, 0)->count, n = 0;
+    uint32_t *words = calloc(capacity, sizeof *words);
+    if (!words) return EXIT_FAILED;
+    int rc = psm_read_image(o->input, words, capacity, &n, diag) == 0 ? list(m, words, n) : EXIT_FAILED;
+    free(words);
+    return rc;
+}
+
+int cmd_psm(int argc, char **argv)
+{
+    if (wants_help(argc, argv)) {
+        usage(stdout);
+        return EXIT_OK;
+    }
+    psm_cli o;
+    if (!parse_args(argc, argv, &o)) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    isk_diag diag;
+    isk_diag_init(&diag);
+    isk_model *m = isk_model_load(o.core, &diag);
+    if (!m) return EXIT_FAILED;
+    int rc;
+    if (o.disassemble) {
+        rc = disassemble(&o, m, &diag);
+    } else {
+        psm_program *p = assemble(&o, m, &diag);
+        rc = p ? EXIT_OK : EXIT_FAILED;
+        char *fallback = NULL;
+        if (p && !o.noutputs) {
+            size_t n = strlen(o.input);
+            fallback = ends_with(o.input, ".psm") ? isk_xasprintf("%.*s.hex", (int)(n - 4), o.input)
+                                                  : isk_xasprintf("%s.hex", o.input);
+            o.outputs[o.noutputs++] = fallback;
+        }
+        for (int i = 0; p && i < o.noutputs && rc == EXIT_OK; i++) rc = write_output(o.outputs[i], p, o.input, o.crlf);
+        if (p && rc == EXIT_OK)
+            fprintf(stderr, "%s: %zu instructions, last address %03zX, %s\n", o.input, p->count,
+                    p->end ? p->end - 1 : 0, isk_model_name(m));
+        free(fallback);
+        psm_program_free(p);
+    }
+    isk_model_release(m);
+    return rc;
+}

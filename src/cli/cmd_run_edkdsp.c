@@ -1,0 +1,165 @@
+/* isekit run edkdsp: an EdkDSP basic computing element running firmware, driven by a host
+ * program compiled on the fly; prints the DFU operations with their operation-time counters. */
+#include <dlfcn.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "engine/dynload.h"
+#include "isekit/edkdsp.h"
+
+#define MAX_PARAMS 32
+
+/* The host program is a shared object that calls the host API inside this executable (which
+ * exports its symbols, see CMakeLists.txt). A static library contributes only the objects the
+ * executable uses, so name every API function here to keep them all. */
+__attribute__((used)) static const void *const host_api[] = {
+    (const void *)edk_open, (const void *)edk_close, (const void *)edk_last_error, (const void *)edk_result_name,
+    (const void *)edk_set_firmware, (const void *)edk_set_firmware_file, (const void *)edk_reset,
+    (const void *)edk_start, (const void *)edk_end, (const void *)edk_status, (const void *)edk_mb2pb,
+    (const void *)edk_pb2mb, (const void *)edk_write_cmem, (const void *)edk_read_cmem,
+    (const void *)edk_write_dmem, (const void *)edk_read_dmem, (const void *)edk_write_dmem_f32,
+    (const void *)edk_read_dmem_f32, (const void *)edk_dmem_words, (const void *)edk_get_capability,
+    (const void *)edk_get_id, (const void *)edk_run, (const void *)edk_wait_dfu, (const void *)edk_clock,
+    (const void *)edk_dfu_log, (const void *)edk_dfu_op_name, (const void *)edk_system,
+    (const void *)edk_pbbcelib_source,
+};
+
+typedef struct edk_cli {
+    const char *firmware, *host, *core;
+    const char *params[MAX_PARAMS + 1];
+    int nparams;
+    uint64_t timeout, max_clocks;
+    bool trace;
+    int host_argc;
+    char **host_argv;
+} edk_cli;
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: isekit run edkdsp --firmware FW [--host HOST.c] [options] [-- HOST ARGS...]\n\n"
+            "Simulate an EdkDSP basic computing element: a PicoBlaze running FW, its data flow unit\n"
+            "(DFU) with data memories A-D, and a host program. FW is a .psm file (assembled for the\n"
+            "core, with pbbcelib.psm available to INCLUDE) or a .hex/.mem/.dec/.bin image; it is put in\n"
+            "firmware slot 0. HOST.c defines EDK_HOST_MAIN(bce) (isekit/edkdsp.h), is compiled on\n"
+            "the fly like a model and drives the BCE; its return value is the exit status. Without a\n"
+            "host the firmware is started and runs for --max-clocks. Afterwards every DFU operation is\n"
+            "listed with its operation-time counter.\n\n"
+            "options:\n"
+            "  --core NAME         kcpsm3 (default) or kcpsm6\n"
+            "  --param NAME=VALUE  a DFU parameter (e.g. latency_vmul=9, memory_words=4096), or\n"
+            "                      pb.NAME=VALUE for the PicoBlaze (e.g. pb.scratchpad_size=128)\n"
+            "  --timeout N         clocks a host call may wait (default 10000000)\n"
+            "  --max-clocks N      without a host: clocks to run (default 100000)\n"
+            "  --trace             print every clock's events\n"
+            "  -h, --help          this text\n");
+}
+
+static bool parse_args(int argc, char **argv, edk_cli *o)
+{
+    memset(o, 0, sizeof *o);
+    o->max_clocks = 100000;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        bool has_value = i + 1 < argc;
+        if (strcmp(a, "--") == 0) {
+            o->host_argc = argc - i - 1;
+            o->host_argv = argv + i + 1;
+            break;
+        }
+        if (strcmp(a, "--firmware") == 0 && has_value) o->firmware = argv[++i];
+        else if (strcmp(a, "--host") == 0 && has_value) o->host = argv[++i];
+        else if (strcmp(a, "--core") == 0 && has_value) o->core = argv[++i];
+        else if (strcmp(a, "--param") == 0 && has_value && o->nparams < MAX_PARAMS) o->params[o->nparams++] = argv[++i];
+        else if (strcmp(a, "--timeout") == 0 && has_value) o->timeout = strtoull(argv[++i], NULL, 0);
+        else if (strcmp(a, "--max-clocks") == 0 && has_value) o->max_clocks = strtoull(argv[++i], NULL, 0);
+        else if (strcmp(a, "--trace") == 0) o->trace = true;
+        else {
+            fprintf(stderr, "isekit run edkdsp: unknown or incomplete option '%s'\n", a);
+            return false;
+        }
+    }
+    if (!o->firmware) {
+        fprintf(stderr, "isekit run edkdsp: --firmware is required\n");
+        return false;
+    }
+    return true;
+}
+
+static void print_trace(void *user, uint64_t clock, const char *who, const char *what)
+{
+    (void)user;
+    printf("%8" PRIu64 "  %-4s %s\n", clock, who, what);
+}
+
+static int run_host(const edk_cli *o, edk_bce *bce, isk_diag *diag)
+{
+    char *so = isk_dynload_compile(o->host, diag);
+    if (!so) return EXIT_FAILED;
+    void *dl = dlopen(so, RTLD_NOW | RTLD_LOCAL);
+    free(so);
+    if (!dl) {
+        fprintf(stderr, "isekit run edkdsp: %s: cannot load the host program: %s\n", o->host, dlerror());
+        return EXIT_FAILED;
+    }
+    edk_host_main_fn host_main;
+    *(void **)&host_main = dlsym(dl, "edk_host_main");
+    int rc;
+    if (!host_main) {
+        fprintf(stderr, "isekit run edkdsp: %s defines no EDK_HOST_MAIN(bce)\n", o->host);
+        rc = EXIT_FAILED;
+    } else {
+        rc = host_main(bce, o->host_argc, o->host_argv) == 0 ? EXIT_OK : EXIT_FAILED;
+    }
+    dlclose(dl);
+    return rc;
+}
+
+static void print_report(edk_bce *bce)
+{
+    size_t n;
+    const edk_dfu_record *log = edk_dfu_log(bce, &n);
+    isk_stats st;
+    isk_get_stats(edk_system(bce), &st);
+    printf("\nDFU operations: %zu (time = the DFU's 16-bit operation-time counter, in clocks)\n", n);
+    if (n) printf("  %4s  %-8s %6s %4s %12s %8s  %s\n", "#", "op", "N", "REP", "started at", "time", "error");
+    for (size_t i = 0; i < n; i++) {
+        const edk_dfu_record *r = &log[i];
+        printf("  %4zu  %-8s %6u %4u %12" PRIu64 " ", i + 1, edk_dfu_op_name(r->op), r->n, r->rep, r->started);
+        if (r->finished) printf("%8u  %u\n", r->dfutime, r->error);
+        else printf("%8s  -\n", "running");
+    }
+    printf("summary: %" PRIu64 " clocks, %" PRIu64 " PicoBlaze instructions\n", st.clocks, st.instructions);
+}
+
+int cmd_run_edkdsp(int argc, char **argv)
+{
+    if (wants_help(argc, argv)) {
+        usage(stdout);
+        return EXIT_OK;
+    }
+    edk_cli o;
+    if (!parse_args(argc, argv, &o)) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    isk_diag diag;
+    isk_diag_init(&diag);
+    edk_config cfg = { .core = o.core, .params = o.params, .timeout_clocks = o.timeout, .diag = &diag,
+                       .trace = o.trace ? print_trace : NULL };
+    edk_bce *bce = edk_open(&cfg);
+    if (!bce) return EXIT_FAILED;
+    int rc = edk_set_firmware_file(bce, EDK_SLOT_P0, o.firmware) == EDK_OK ? EXIT_OK : EXIT_FAILED;
+    if (rc == EXIT_OK && o.host) {
+        rc = run_host(&o, bce, &diag);
+    } else if (rc == EXIT_OK) {
+        rc = edk_start(bce, EDK_SLOT_P0) == EDK_OK && edk_run(bce, o.max_clocks) == EDK_OK ? EXIT_OK : EXIT_FAILED;
+    }
+    if (*edk_last_error(bce) && rc != EXIT_OK) fprintf(stderr, "isekit run edkdsp: %s\n", edk_last_error(bce));
+    print_report(bce);
+    edk_close(bce);
+    return rc;
+}
