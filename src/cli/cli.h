@@ -23,6 +23,7 @@ int cmd_psm(int argc, char **argv);            /* cmd_psm.c: PicoBlaze .psm asse
 
 /* Models whose programs are not launch lists have runners of their own (isekit run MODEL ...). */
 int cmd_run_edkdsp(int argc, char **argv);     /* cmd_run_edkdsp.c: the BCE: firmware, DFU, host */
+int cmd_run_dpu(int argc, char **argv);        /* cmd_run_dpu.c: DPU executables or sources */
 
 /* True if argv has -h or --help (anywhere before a lone "--"). */
 bool wants_help(int argc, char **argv);

@@ -116,9 +116,10 @@ out:
     return rc;
 }
 
-/* Models whose programs are not launch lists: the EdkDSP BCE is a system of a PicoBlaze, a DFU
- * and a host program. */
+/* Models whose programs are not launch lists: the DPU runs executables (or sources built with
+ * its runtime); the EdkDSP BCE is a system of a PicoBlaze, a DFU and a host program. */
 static const struct { const char *model; int (*run)(int argc, char **argv); } runners[] = {
+    { "dpu", cmd_run_dpu },
     { "edkdsp", cmd_run_edkdsp },
 };
 

@@ -1,0 +1,143 @@
+/* The UPMEM DPU (SDK 2025.1 ISA) as an isekit model.
+ *
+ *   storage        dpu.h: IRAM, WRAM, MRAM, atomic bits, 24 threads of registers and flags
+ *   forms          forms.h: operand forms, conditions, the revolver rule
+ *   families       insns/<family>.h: what each mnemonic family computes
+ *   behaviours     isa_behaviours.inc: one per real signature (generated from the TSV)
+ *   description    below: parameters, storage names, kinds and instructions (generated),
+ *                  the processor, the ELF format, memory regions and relocations
+ *
+ * The facts come from the DPU reference pack (../shared/reference/dpu/): instructions.tsv and
+ * conditions.tsv (copied to data/, turned into the .inc files by gen_isa.py), semantics.md,
+ * elf-abi.md, timing.md. Points the pack marks UNCERTAIN are listed in README.md with the
+ * choice made here.
+ *
+ * Modes (PARAM "mode"): "functional" issues one instruction per clock, round robin over the
+ * running threads, and DMA takes no time; "cycle" applies the 11-cycle revolver rule and the
+ * DMA cost, so that the clock is the DPU's cycle count. */
+#include <string.h>
+
+#include "dpu.h"
+#include "forms.h"
+
+#include "isa_conditions.inc"
+
+#include "insns/arith.h"
+#include "insns/logic.h"
+#include "insns/shift.h"
+#include "insns/bits.h"
+#include "insns/mul.h"
+#include "insns/wram.h"
+#include "insns/dma.h"
+#include "insns/sync.h"
+#include "insns/control.h"
+
+#include "isa_behaviours.inc"
+
+/* ---- reset --------------------------------------------------------------------------------- */
+
+static void dpu_reset(isk_hdr *h)
+{
+    struct isk_state *S = (struct isk_state *)(void *)h;
+    const char *chip = PARAM_VALUE("chip"), *mode = PARAM_VALUE("mode"), *unc = PARAM_VALUE("uncertain");
+    S->v1b = chip && (strcmp(chip, "v1B") == 0 || strcmp(chip, "v1b") == 0);
+    S->nthreads = S->v1b ? 16 : 24;
+    S->wram_bytes = S->v1b ? 63488 : 65536;
+    S->iram_insns = S->v1b ? 3968 : 4096;
+    S->atomic_bits = S->v1b ? 64 : 256;
+    S->cycle_mode = mode && strcmp(mode, "cycle") == 0;
+    S->uncertain_fault = unc && strcmp(unc, "fault") == 0;
+    S->sats_hook = dpu_default_sats;
+    S->hash_hook = dpu_default_hash;
+    /* the constant registers of every thread */
+    for (uint32_t t = 0; t < DPU_THREADS; t++) {
+        const uint32_t c[8] = { 0, 1, 0xffffffffu, 0x80000000u, t, 2 * t, 4 * t, 8 * t };
+        for (int i = 0; i < 8; i++) CELLS(R)[t * DPU_REGS + DPU_ZERO + (uint32_t)i] = c[i];
+    }
+    S->time_mode = 1;
+    S->time_base = S->time_origin = 0;
+    S->insns = S->last_issue = S->dma_until = 0;
+    S->idle_cycles = S->dma_idle_cycles = 0;
+    S->dma_reads = S->dma_writes = S->dma_read_bytes = S->dma_write_bytes = S->dma_cycles = 0;
+    memset(S->thread, 0, sizeof S->thread);
+}
+
+/* ---- the toolchain's view -------------------------------------------------------------------- */
+
+/* ELF virtual address -> the value an instruction or pointer holds (elf-abi.md 2): atomic bit
+ * index, IRAM instruction index ((VA >> 3) + (VA & 7), so that `. + 1` is the next
+ * instruction), MRAM offset, or the WRAM address itself. */
+static uint64_t dpu_va_to_value(uint64_t va)
+{
+    const uint32_t v = (uint32_t)va;
+    if ((v & 0xf0000000u) == 0xf0000000u) return v & 0x0fffffffu;
+    if (v & 0x80000000u) {
+        const uint32_t o = v & 0x7fffffffu;
+        return (o >> 3) + (o & 7);
+    }
+    if (v & 0x08000000u) return v & ~0x08000000u;
+    return v;
+}
+
+#include "isa_instructions.inc"
+
+/* ---- the description --------------------------------------------------------------------------- */
+
+MODEL_BEGIN(dpu, "UPMEM DPU (SDK 2025.1 ISA)")
+    WORD_BITS(48);
+    PARAM("chip", "v1A");              /* v1A: 24 threads, 64 KiB WRAM; v1B: 16 threads, 62 KiB WRAM */
+    PARAM("mode", "functional");       /* functional | cycle */
+    PARAM("uncertain", "allow");       /* allow | fault: hash and sats have no public definition */
+    ON_RESET(dpu_reset);
+
+    MEMORY(IRAM, "Instruction RAM");
+    MEMORY(WRAM, "Working RAM");
+    MEMORY(MRAM, "Main RAM");
+    MEMORY(ATOMIC, "Atomic bits");
+    REGFILE_BEGIN(R, "Registers")
+    {
+        static const char *const konst[8] = { "zero", "one", "lneg", "mneg", "id", "id2", "id4", "id8" };
+        char name[24];
+        for (int t = 0; t < DPU_THREADS; t++)
+            for (int i = 0; i < DPU_REGS; i++) {
+                const char *reg = i < DPU_GPRS ? NULL : konst[i - DPU_GPRS];
+                if (reg) snprintf(name, sizeof name, t ? "t%d.%s" : "%.0d%s", t, reg);
+                else snprintf(name, sizeof name, t ? "t%d.r%d" : "%.0dr%d", t, i);
+                REGISTER((uint64_t)(t * DPU_REGS + i), name);   /* r5, id, t3.r5, t3.id */
+            }
+    }
+    REGFILE_END()
+    REG(ZF, "Zero flags");
+    REG(CF, "Carry flags");
+
+    dpu_declare_kinds(B);
+    dpu_declare_instructions(B);
+
+    /* One instruction per clock over the running threads, round robin. The DPU's own rule (a
+     * thread issues at most every 11 cycles) is applied by ISSUE() in cycle mode only. */
+    PROCESSOR(.code = "IRAM", .contexts = DPU_THREADS, .issue = ISK_ISSUE_REVOLVER, .distance = 1,
+              .reset_pc = 0, .code_bytes = 8, .pc_unit_bytes = 8);
+
+    /* ELF (elf-abi.md 1): EM_DPU, ELFCLASS32 little-endian, e_flags = EABI set (bit 23) and
+     * version 2 in bits 31:24. */
+    ELF_FORMAT(.machine = 0xf5, .elfclass = 32, .big_endian = 0, .flags = 0x02800000u,
+               .abi_mask = 0xff000000u, .abi_shift = 24);
+    REGION(.name = "IRAM", .base = 0x80000000u, .size = DPU_IRAM_INSNS * 8,
+           .sections = ".text.__bootstrap .text .text.*", .storage = "IRAM", .code = 1);
+    REGION(.name = "MRAM", .base = 0x08000000u, .size = DPU_MRAM_BYTES,
+           .sections = ".mram.noinit .mram.noinit.* .mram .mram.*", .storage = "MRAM");
+    REGION(.name = "WRAM", .base = 0, .size = DPU_WRAM_BYTES,
+           .sections = ".data.__sys_zero .data.immediate_memory .data.immediate_memory.* .rodata .rodata.* "
+                       ".bss .bss.* .data .data.* .dpu_host .dpu_profiling COMMON",
+           .storage = "WRAM");
+    REGION(.name = "ATOMIC", .base = 0xf0000000u, .size = DPU_ATOMIC_BITS, .sections = ".atomic .atomic.*",
+           .storage = "ATOMIC");
+    /* Data relocations write the translated value; instruction relocations scatter it into the
+     * 64-bit container of a 48-bit instruction. */
+    RELOCATION(.type = 1, .name = "R_DPU_32", .bytes = 4, .min = -2147483648LL, .max = 4294967295LL,
+               .convert = dpu_va_to_value);
+    RELOCATION(.type = 2, .name = "R_DPU_8", .bytes = 1, .min = -128, .max = 255, .convert = dpu_va_to_value);
+    RELOCATION(.type = 3, .name = "R_DPU_16", .bytes = 2, .min = -32768, .max = 65535, .convert = dpu_va_to_value);
+    RELOCATION(.type = 4, .name = "R_DPU_64", .bytes = 8, .convert = dpu_va_to_value);
+    dpu_declare_instruction_relocations(B);
+MODEL_END

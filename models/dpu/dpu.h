@@ -1,0 +1,77 @@
+/* The UPMEM DPU: its state, as the model (dpu.c) and host code (loader, `isekit run dpu`, tests)
+ * see it. Facts: ../shared/reference/dpu/semantics.md 1, elf-abi.md 2, timing.md.
+ *
+ * One instance is one DPU. Everything lives in the instance: a process may run thousands.
+ * Host code that includes this header gets `struct isk_state`; it must not include another
+ * model's state in the same translation unit. */
+#ifndef ISEKIT_MODEL_DPU_H
+#define ISEKIT_MODEL_DPU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <isekit/model.h>
+
+/* ---- chip characteristics (v1A is the declared maximum; v1B uses less) -------------------- */
+#define DPU_THREADS 24                 /* hardware threads (tasklets): 24 v1A, 16 v1B */
+#define DPU_REGS 32                    /* register operand encodings per thread: r0..r23, then constants */
+#define DPU_GPRS 24
+#define DPU_IRAM_INSNS 4096            /* 48-bit instructions: 4096 v1A, 3968 v1B */
+#define DPU_WRAM_BYTES 65536           /* 65536 v1A, 63488 v1B */
+#define DPU_MRAM_BYTES (64u << 20)     /* 64 MiB */
+#define DPU_ATOMIC_BITS 256            /* 256 v1A, 64 v1B */
+#define DPU_REVOLVER 11                /* a thread issues at most once every 11 cycles */
+
+/* Encodings of the constant registers (semantics.md 1). */
+enum { DPU_ZERO = 24, DPU_ONE, DPU_LNEG, DPU_MNEG, DPU_ID, DPU_ID2, DPU_ID4, DPU_ID8 };
+
+/* Fault codes of FAULT() (what `isekit run` reports besides thread, PC and cycle). The `fault`
+ * instruction reports its own immediate (the runtime's codes, elf-abi.md 11); the hardware
+ * exceptions use codes above that range. */
+enum {
+    DPU_FAULT_MEMORY = 0x100,          /* WRAM access out of range or misaligned; failed stack check */
+    DPU_FAULT_DMA = 0x101,             /* DMA range outside WRAM, MRAM or IRAM */
+    DPU_FAULT_THREAD = 0x102,          /* boot/resume/clr_run/read_run of a thread the chip lacks */
+    DPU_FAULT_UNCERTAIN = 0x103,       /* hash/sats executed with PARAM uncertain=fault */
+};
+
+/* Per-thread statistics kept by the model (the engine keeps PC, state and instruction count). */
+typedef struct dpu_thread_stats {
+    uint64_t dma_cycles;               /* cycles spent blocked on DMA (cycle mode) */
+    uint64_t dma_bytes;
+} dpu_thread_stats;
+
+STATE_BEGIN
+    DECLARE_CODE_MEMORY(UINT(48, 0), DPU_IRAM_INSNS) IRAM;
+    DECLARE_MEMORY(UINT(8, 0), DPU_WRAM_BYTES) WRAM;
+    DECLARE_MEMORY(UINT(8, 0), DPU_MRAM_BYTES) MRAM;
+    DECLARE_MEMORY(UINT(1, 0), DPU_ATOMIC_BITS) ATOMIC;
+    /* Thread t's register operand i is R[t * 32 + i]: r0..r23, then zero, one, lneg, mneg, id,
+     * id2, id4, id8, written once at reset, so that reading any operand is one access. */
+    DECLARE_REGISTERS_FILE(UINT(32, 0), DPU_THREADS * DPU_REGS) R;
+    DECLARE_REGISTERS_FILE(UINT(1, 0), DPU_THREADS) ZF;
+    DECLARE_REGISTERS_FILE(UINT(1, 0), DPU_THREADS) CF;
+
+    /* ---- configuration (PARAMs, read at reset) ---- */
+    int cycle_mode;                    /* 0: functional (as fast as possible), 1: cycle mode */
+    int v1b;                           /* chip v1B */
+    uint32_t nthreads, wram_bytes, iram_insns, atomic_bits;
+    int uncertain_fault;               /* fault on instructions without a public definition */
+    /* hash and sats have no public definition (semantics.md 6.3, 6.5): replaceable hooks */
+    uint32_t (*sats_hook)(uint32_t ra);
+    uint32_t (*hash_hook)(uint32_t ra, uint32_t k);
+
+    /* ---- the performance counter (`time`, `time_cfg`) ---- */
+    int time_mode;                     /* 1 cycles, 2 instructions, 3 nothing */
+    uint64_t time_base, time_origin;
+
+    /* ---- statistics ---- */
+    uint64_t insns;                    /* instructions issued, all threads */
+    uint64_t last_issue;               /* clock of the last issue (cycle mode) */
+    uint64_t dma_until;                /* completion clock of the latest DMA */
+    uint64_t idle_cycles, dma_idle_cycles;
+    uint64_t dma_reads, dma_writes, dma_read_bytes, dma_write_bytes, dma_cycles;
+    dpu_thread_stats thread[DPU_THREADS];
+STATE_END
+
+#endif

@@ -1,0 +1,41 @@
+/* Add and subtract (semantics.md 3). A subtraction A - B is the addition A + ~B + 1 (or + CF
+ * for the chained forms): CF = 1 means no borrow (A >= B unsigned), the ARM convention. */
+
+static inline void dpu_add(dpu_alu *x, uint32_t a, uint32_t b, uint32_t carry_in)
+{
+    const uint64_t sum = (uint64_t)a + b + carry_in;
+    x->x = (uint32_t)sum;
+    x->a = a;
+    x->b = b;
+    x->carry = (uint8_t)(sum >> 32);
+    x->writes = W_ZC;
+}
+
+DPU_OP(add)   { dpu_add(x, a, b, 0); }             /* X = a + b */
+DPU_OP(addc)  { dpu_add(x, a, b, CF_IN); }         /* X = a + b + CF */
+DPU_OP(sub)   { dpu_add(x, a, ~b, 1); }            /* X = a - b */
+DPU_OP(subc)  { dpu_add(x, a, ~b, CF_IN); }        /* X = a + ~b + CF */
+DPU_OP(rsub)  { dpu_add(x, b, ~a, 1); }            /* X = b - a */
+DPU_OP(rsubc) { dpu_add(x, b, ~a, CF_IN); }        /* X = b + ~a + CF */
+
+/* Safe add/sub on a stack descriptor (add:ssi, add:sss, sub:ssi, sub:sss; printed adds/subs):
+ * bits 15:0 are the pointer. If pointer +- v leaves 0..65535, the result keeps bits 23:0 with
+ * the thread id in bits 31:25, the flags come from that value, and a memory fault is raised. */
+enum { DPU_SIGN_add = 1, DPU_SIGN_sub = -1 };
+#define SAFE_ALU(op, sc, SA, V) do { const uint32_t sv_ = (uint32_t)(V); ALU(op, SA, sv_); \
+        const bool bad_ = dpu_safe_check(S, &x_, a_, sv_, DPU_SIGN_##op); \
+        PUT_R(sc, x_.x); FLAGS(); if (bad_) dpu_safe_fault(S, (uint32_t)(sc), a_, sv_, DPU_SIGN_##op); } while (0)
+
+static inline bool dpu_safe_check(struct isk_state *S, dpu_alu *x, uint32_t sa, uint32_t v, int sign)
+{
+    const int64_t t = (int64_t)(sa & 0xffff) + sign * (int64_t)(int32_t)v;
+    const bool bad = t < 0 || t > 0xffff;
+    if (bad) x->x = (x->x & 0xffffff) | (TID << 25);
+    return bad;
+}
+
+static void dpu_safe_fault(struct isk_state *S, uint32_t sc, uint32_t sa, uint32_t v, int sign)
+{
+    FAULT(DPU_FAULT_MEMORY, "memory fault: stack check of %s s%u: pointer 0x%x %c %d leaves 0..0xffff",
+          sign > 0 ? "adds" : "subs", (unsigned)sc, (unsigned)(sa & 0xffff), sign > 0 ? '+' : '-', (int)v);
+}

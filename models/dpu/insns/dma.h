@@ -1,0 +1,51 @@
+/* DMA between MRAM and WRAM/IRAM (semantics.md 11), costed with the PrIM model (timing.md 5.1):
+ * the issuing thread blocks for 77 + 0.5 * bytes cycles on reads, 61 + 0.5 * bytes on writes.
+ *
+ *   wram = ra & 0x00fffff8      mram = rb & 0xfffffff8
+ *   N    = (1 + ((imm + (ra >> 24)) & 0xff)) * 8 bytes          (8 .. 2048)
+ *   ldma: WRAM <- MRAM    sdma: MRAM <- WRAM
+ *   ldmai: IRAM <- MRAM; wram / 8 is the first instruction index, 8 bytes per instruction */
+
+enum { DMA_TO_WRAM, DMA_TO_MRAM, DMA_TO_IRAM };
+
+static void dpu_dma(struct isk_state *S, int dir, uint32_t ra, uint32_t rb, uint32_t imm)
+{
+    static const char *const name[] = { "ldma", "sdma", "ldmai" };
+    const uint32_t wram = ra & 0x00fffff8, mram = rb & 0xfffffff8;
+    const uint32_t n = (1 + ((imm + (ra >> 24)) & 0xff)) << 3;
+    if ((uint64_t)mram + n > DPU_MRAM_BYTES)
+        FAULT(DPU_FAULT_DMA, "DMA fault: %s of %u bytes at MRAM offset 0x%x is outside the MRAM (0x%x bytes)",
+              name[dir], (unsigned)n, (unsigned)mram, (unsigned)DPU_MRAM_BYTES);
+    if (dir == DMA_TO_IRAM) {
+        const uint32_t first = wram >> 3, count = n >> 3;
+        if ((uint64_t)first + count > S->iram_insns)
+            FAULT(DPU_FAULT_DMA, "DMA fault: ldmai of %u instructions at IRAM index 0x%x is outside the IRAM "
+                  "(%u instructions)", (unsigned)count, (unsigned)first, (unsigned)S->iram_insns);
+        for (uint32_t i = 0; i < count; i++) {
+            uint64_t w = 0;
+            for (int b = 0; b < 6; b++) w |= (uint64_t)GET(MRAM, mram + 8 * i + (uint32_t)b) << (8 * b);
+            SET(IRAM, first + i, w);          /* a write to code memory: the decode cache follows */
+        }
+    } else {
+        if ((uint64_t)wram + n > S->wram_bytes)
+            FAULT(DPU_FAULT_DMA, "DMA fault: %s of %u bytes at WRAM address 0x%x is outside the WRAM (0x%x bytes)",
+                  name[dir], (unsigned)n, (unsigned)wram, (unsigned)S->wram_bytes);
+        /* a bulk copy between two byte memories of latency 0, bounds checked above */
+        if (dir == DMA_TO_WRAM) memcpy(CELLS(WRAM) + wram, CELLS(MRAM) + mram, n);
+        else memcpy(CELLS(MRAM) + mram, CELLS(WRAM) + wram, n);
+    }
+    if (dir == DMA_TO_MRAM) S->dma_writes++, S->dma_write_bytes += n;
+    else S->dma_reads++, S->dma_read_bytes += n;
+    S->thread[S->isk.context].dma_bytes += n;
+    if (S->cycle_mode) {
+        const uint64_t cost = (dir == DMA_TO_MRAM ? 61 : 77) + n / 2;
+        BLOCK_FOR(cost);
+        S->dma_cycles += cost;
+        S->thread[S->isk.context].dma_cycles += cost;
+        if (S->dma_until < S->isk.clock + cost) S->dma_until = S->isk.clock + cost;
+    }
+}
+
+#define DMA_LDMA(RA, RB, imm) dpu_dma(S, DMA_TO_WRAM, (RA), (RB), (uint32_t)(imm))
+#define DMA_SDMA(RA, RB, imm) dpu_dma(S, DMA_TO_MRAM, (RA), (RB), (uint32_t)(imm))
+#define DMA_LDMAI(RA, RB, imm) dpu_dma(S, DMA_TO_IRAM, (RA), (RB), (uint32_t)(imm))

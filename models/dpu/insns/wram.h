@@ -1,0 +1,88 @@
+/* WRAM loads and stores (semantics.md 10). Address = ra + off; the access must lie inside the
+ * WRAM and be aligned to its size, else a memory fault. `endian` is !little (0, the default)
+ * or !big (1); a pair is the 8-byte value (de << 32) | do, so !little puts do at a..a+3. */
+
+ISK_INLINE void dpu_wram_check(struct isk_state *S, uint32_t addr, unsigned size, const char *what)
+{
+    if (ISK_UNLIKELY(addr & (size - 1)))
+        FAULT(DPU_FAULT_MEMORY, "memory fault: %s of %u bytes at WRAM address 0x%x is misaligned", what, size,
+              (unsigned)addr);
+    if (ISK_UNLIKELY((uint64_t)addr + size > S->wram_bytes))
+        FAULT(DPU_FAULT_MEMORY, "memory fault: %s of %u bytes at WRAM address 0x%x is outside the WRAM "
+              "(0x%x bytes)", what, size, (unsigned)addr, (unsigned)S->wram_bytes);
+}
+
+/* The bytes are accessed as raw cells (CELLS) once the check above has passed: the per-byte
+ * GET/SET of a 4-byte load cost as much as the rest of the instruction (bench_dpu). */
+ISK_INLINE uint64_t dpu_wram_read(struct isk_state *S, uint32_t addr, unsigned size, int big)
+{
+    dpu_wram_check(S, addr, size, "load");
+    const uint8_t *p = CELLS(WRAM) + addr;
+    uint64_t v = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (!big) {
+        switch (size) {
+        case 1: return p[0];
+        case 2: { uint16_t t; memcpy(&t, p, 2); return t; }
+        case 4: { uint32_t t; memcpy(&t, p, 4); return t; }
+        default: memcpy(&v, p, 8); return v;
+        }
+    }
+#endif
+    for (unsigned i = 0; i < size; i++) v |= (uint64_t)p[i] << (8 * (big ? size - 1 - i : i));
+    return v;
+}
+
+ISK_INLINE void dpu_wram_write(struct isk_state *S, uint32_t addr, unsigned size, uint64_t v, int big)
+{
+    dpu_wram_check(S, addr, size, "store");
+    uint8_t *p = CELLS(WRAM) + addr;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (!big) {
+        switch (size) {
+        case 1: p[0] = (uint8_t)v; return;
+        case 2: { uint16_t t = (uint16_t)v; memcpy(p, &t, 2); return; }
+        case 4: { uint32_t t = (uint32_t)v; memcpy(p, &t, 4); return; }
+        default: memcpy(p, &v, 8); return;
+        }
+    }
+#endif
+    for (unsigned i = 0; i < size; i++) p[i] = (uint8_t)(v >> (8 * (big ? size - 1 - i : i)));
+}
+
+ISK_INLINE uint32_t dpu_load(struct isk_state *S, uint32_t addr, unsigned size, int sign, int big)
+{
+    const uint32_t v = (uint32_t)dpu_wram_read(S, addr, size, big);
+    if (!sign) return v;
+    return size == 1 ? (uint32_t)(int32_t)(int8_t)(uint8_t)v : (uint32_t)(int32_t)(int16_t)(uint16_t)v;
+}
+
+#define LOAD(A, size, sign, endian) dpu_load(S, (uint32_t)(A), (size), (sign), (int)(endian))
+#define LOAD64(A, endian) dpu_wram_read(S, (uint32_t)(A), 8, (int)(endian))
+#define STORE(A, size, V, endian) dpu_wram_write(S, (uint32_t)(A), (size), (uint64_t)(V), (int)(endian))
+#define STORE64(A, V, endian) dpu_wram_write(S, (uint32_t)(A), 8, (uint64_t)(V), (int)(endian))
+
+/* Safe (stack-checked) forms (semantics.md 10.2): sa is a stack descriptor, pointer p = sa[15:0],
+ * limit = sa[31:16]. With c = p + off + k - limit (k = 0, 2, 4, 8 for 1, 2, 4, 8 bytes), c < 0
+ * is a normal access at p + off; otherwise the access happens at p + off with the low bits
+ * cleared to the access size, then a memory fault is raised. */
+static inline bool dpu_safe_addr(uint32_t sa, int32_t off, unsigned size, uint32_t *addr)
+{
+    const uint32_t p = sa & 0xffff, limit = sa >> 16;
+    const int64_t k = size == 1 ? 0 : size;
+    *addr = p + (uint32_t)off;
+    if ((int64_t)p + off + k - limit < 0) return false;
+    *addr &= 0xffff & ~(uint32_t)(size - 1);
+    return true;
+}
+
+static inline void dpu_stack_fault(struct isk_state *S, uint32_t sa, int32_t off, unsigned size)
+{
+    FAULT(DPU_FAULT_MEMORY, "memory fault: stack check failed: %u-byte access at offset %d from the descriptor "
+          "0x%08x (pointer 0x%x, limit 0x%x)", size, (int)off, (unsigned)sa, (unsigned)(sa & 0xffff),
+          (unsigned)(sa >> 16));
+}
+
+#define SAFE(SA, OFF, size) const uint32_t safe_sa_ = (uint32_t)(SA); const int32_t safe_off_ = (int32_t)(OFF); \
+    uint32_t safe_addr_; const bool safe_bad_ = dpu_safe_addr(safe_sa_, safe_off_, (size), &safe_addr_)
+#define SAFE_END(size) do { if (safe_bad_) dpu_stack_fault(S, safe_sa_, safe_off_, (size)); } while (0)

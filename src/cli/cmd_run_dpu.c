@@ -1,0 +1,271 @@
+/* isekit run dpu PROGRAM...: run a DPU executable (or DPU assembly sources, built with isekit's
+ * DPU runtime first) on one simulated DPU; print what it printed, the tasklets' results and
+ * the statistics. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "asm/syntax.h"
+#include "cli/cli.h"
+#include "elf/elf_file.h"
+#include "isekit/sim.h"
+#include "../models/dpu/dpu.h"
+#include "../models/dpu/dpu_host.h"
+
+typedef struct dpu_run_options {
+    const char *inputs[64];
+    int ninputs;
+    int tasklets;             /* 0 = the program's */
+    int stack;
+    bool cycles, trace, quiet;
+    const char *chip, *output;
+    uint64_t max_cycles;
+    const char *params[16];
+    int nparams;
+} dpu_run_options;
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: isekit run dpu PROGRAM... [options]\n\n"
+            "Run a DPU program on one simulated UPMEM DPU. PROGRAM is a DPU executable (ELF, as the\n"
+            "UPMEM SDK or isekit ld -m dpu make them), or DPU assembly sources (.s, .S) that define\n"
+            "`main`: they are assembled and linked with isekit's DPU runtime first (crt0, barriers,\n"
+            "mutexes, mram_read/mram_write, printf; see models/dpu/README.md). Thread 0 starts at\n"
+            "instruction 0; the program's runtime boots the other tasklets. The run ends when every\n"
+            "tasklet has stopped. printf output goes to stdout; results and statistics to stderr.\n\n"
+            "options:\n"
+            "  --tasklets N      sources: NR_TASKLETS (default 1); executables: must match theirs\n"
+            "  --cycles          cycle mode: the 11-cycle revolver rule and the DMA cost (77/61 +\n"
+            "                    bytes/2); the default functional mode issues one instruction per clock\n"
+            "  --trace           print every instruction issued: cycle, tasklet, pc, word and text\n"
+            "  --chip v1A|v1B    the DPU version (default: the executable's, else v1A)\n"
+            "  --stack BYTES     sources: stack bytes per tasklet (default 1024)\n"
+            "  --max-cycles N    stop with an error after N cycles (default 10^10)\n"
+            "  --param K=V       a model parameter (e.g. uncertain=fault)\n"
+            "  -o FILE           sources: also write the executable built from them\n"
+            "  -q, --quiet       no results or statistics\n"
+            "  -h, --help        this text\n\n"
+            "Exit status: 0 when every tasklet stopped, 1 on an error (unreadable or wrong program,\n"
+            "a fault of the program, the cycle limit), 2 on bad usage.\n");
+}
+
+static bool parse(int argc, char **argv, dpu_run_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->max_cycles = 10000000000ull;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        bool more = i + 1 < argc;
+        if (strcmp(a, "--cycles") == 0) o->cycles = true;
+        else if (strcmp(a, "--trace") == 0) o->trace = true;
+        else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) o->quiet = true;
+        else if (strcmp(a, "--tasklets") == 0 && more) o->tasklets = atoi(argv[++i]);
+        else if (strcmp(a, "--stack") == 0 && more) o->stack = atoi(argv[++i]);
+        else if (strcmp(a, "--chip") == 0 && more) o->chip = argv[++i];
+        else if (strcmp(a, "--max-cycles") == 0 && more) o->max_cycles = strtoull(argv[++i], NULL, 0);
+        else if (strcmp(a, "--param") == 0 && more && o->nparams < 16) o->params[o->nparams++] = argv[++i];
+        else if (strcmp(a, "-o") == 0 && more) o->output = argv[++i];
+        else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "isekit run dpu: unknown or incomplete option '%s'\n", a);
+            return false;
+        } else if (o->ninputs < 64) o->inputs[o->ninputs++] = a;
+    }
+    if (!o->ninputs) {
+        fprintf(stderr, "isekit run dpu: need a PROGRAM (a DPU executable or assembly sources)\n");
+        return false;
+    }
+    if (o->tasklets < 0 || o->tasklets > DPU_THREADS) {
+        fprintf(stderr, "isekit run dpu: --tasklets %d: a DPU runs 1..%d tasklets\n", o->tasklets, DPU_THREADS);
+        return false;
+    }
+    if (o->chip && strcmp(o->chip, "v1A") != 0 && strcmp(o->chip, "v1B") != 0) {
+        fprintf(stderr, "isekit run dpu: --chip %s: v1A or v1B\n", o->chip);
+        return false;
+    }
+    return true;
+}
+
+static bool is_elf(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    unsigned char m[4] = { 0 };
+    size_t n = f ? fread(m, 1, 4, f) : 0;
+    if (f) fclose(f);
+    return n == 4 && m[0] == 0x7f && m[1] == 'E' && m[2] == 'L' && m[3] == 'F';
+}
+
+static void disassemble(const isk_model *m, isk_inst *dpu, uint64_t pc, char *text, size_t cap, uint64_t *word)
+{
+    int64_t w = 0;
+    isk_read(dpu, "IRAM", pc, &w);
+    *word = (uint64_t)w;
+    int64_t ops[ISK_MAX_OPS];
+    int pat = isk_model_decode(m, (uint64_t)w, ops);
+    if (pat < 0 || !isk_syntax_print(m, isk_syntax_display_pattern(m, pat, (uint64_t)w), (uint64_t)w, pc, text, cap))
+        snprintf(text, cap, "(illegal)");
+}
+
+/* Step clock by clock and print each instruction issued. */
+static isk_status run_traced(const isk_model *m, isk_system *sys, isk_inst *dpu, uint64_t max)
+{
+    uint64_t insns[DPU_THREADS], pcs[DPU_THREADS];
+    isk_status st = ISK_OK;
+    while (st == ISK_OK && isk_clock(sys) < max) {
+        for (int t = 0; t < DPU_THREADS; t++) insns[t] = isk_context_of(dpu, t)->insns, pcs[t] = isk_context_of(dpu, t)->pc;
+        uint64_t clock = isk_clock(sys);
+        st = isk_run(sys, 1);
+        for (int t = 0; t < DPU_THREADS; t++) {
+            const isk_context *c = isk_context_of(dpu, t);
+            if (c->insns == insns[t] && !(st == ISK_FAULT && c->state == ISK_CTX_FAULTED)) continue;
+            char text[160];
+            uint64_t word;
+            disassemble(m, dpu, pcs[t], text, sizeof text, &word);
+            printf("%10" PRIu64 "  t%-2d %4" PRIx64 ":  %012" PRIx64 "  %s\n", clock, t, pcs[t], word, text);
+        }
+    }
+    if (st == ISK_OK && isk_clock(sys) >= max) return ISK_OK;
+    return st;
+}
+
+int cmd_run_dpu(int argc, char **argv)
+{
+    if (wants_help(argc, argv)) {
+        usage(stdout);
+        return EXIT_OK;
+    }
+    dpu_run_options o;
+    if (!parse(argc, argv, &o)) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    isk_diag diag;
+    isk_diag_init(&diag);
+    isk_model *m = isk_model_load("dpu", &diag);
+    if (!m) return EXIT_FAILED;
+    int rc = EXIT_FAILED;
+    dpu_program prog = { 0 };
+    isk_system *sys = NULL;
+
+    /* the program: an executable, or sources built with the runtime */
+    if (o.ninputs == 1 && is_elf(o.inputs[0])) {
+        if (dpu_program_open(&prog, o.inputs[0], &diag) != 0) goto out;
+        if (o.tasklets && prog.nr_tasklets && o.tasklets != prog.nr_tasklets) {
+            isk_error(&diag, NULL, "%s was linked for NR_TASKLETS = %d, not %d: rebuild it with --tasklets %d",
+                      o.inputs[0], prog.nr_tasklets, o.tasklets, o.tasklets);
+            goto out;
+        }
+    } else {
+        for (int i = 0; i < o.ninputs; i++)
+            if (is_elf(o.inputs[i])) {
+                isk_error(&diag, NULL, "%s: give an executable alone, or only assembly sources", o.inputs[i]);
+                goto out;
+            }
+        isk_obj *exe = dpu_build(m, o.inputs, (size_t)o.ninputs, o.tasklets ? o.tasklets : 1, o.stack, &diag);
+        if (!exe) goto out;
+        if (o.output && isk_elf_write_file(exe, o.output, &diag) != 0) {
+            isk_obj_free(exe);
+            goto out;
+        }
+        if (dpu_program_from_obj(&prog, exe, &diag) != 0) goto out;
+    }
+
+    isk_system_options so = { .diag = &diag };
+    sys = isk_system_new(&so);
+    isk_inst *dpu = isk_system_add(sys, m, "dpu");
+    if (!dpu) goto out;
+    if (o.chip && prog.chip[0] && strcmp(o.chip, prog.chip) != 0) {
+        isk_error(&diag, NULL, "%s is built for a %s DPU, not %s", o.inputs[0], prog.chip, o.chip);
+        goto out;
+    }
+    if (o.chip && isk_set_param(dpu, "chip", o.chip) != ISK_OK) goto out;
+    if (isk_set_param(dpu, "mode", o.cycles ? "cycle" : "functional") != ISK_OK) goto out;
+    for (int i = 0; i < o.nparams; i++) {
+        char key[64];
+        const char *eq = strchr(o.params[i], '=');
+        if (!eq || (size_t)(eq - o.params[i]) >= sizeof key) {
+            isk_error(&diag, NULL, "--param %s: write KEY=VALUE", o.params[i]);
+            goto out;
+        }
+        snprintf(key, sizeof key, "%.*s", (int)(eq - o.params[i]), o.params[i]);
+        if (isk_set_param(dpu, key, eq + 1) != ISK_OK) goto out;
+    }
+    if (dpu_program_load(dpu, &prog, &diag) != 0) goto out;
+
+    isk_status st = o.trace ? run_traced(m, sys, dpu, o.max_cycles) : isk_run(sys, o.max_cycles);
+    struct isk_state *S = (struct isk_state *)(void *)isk_inst_state(dpu);
+
+    size_t outlen;
+    char *text = dpu_program_stdout(dpu, &prog, &outlen);
+    fwrite(text, 1, outlen, stdout);
+    fflush(stdout);
+    free(text);
+
+    if (st == ISK_FAULT) {
+        /* the engine reported "clock N, dpu context T, pc 0x..: what (fault code C)"; add the
+         * instruction that faulted */
+        for (int t = 0; t < DPU_THREADS; t++) {
+            const isk_context *c = isk_context_of(dpu, t);
+            if (c->state != ISK_CTX_FAULTED) continue;
+            char dis[160];
+            uint64_t word;
+            disassemble(m, dpu, c->pc, dis, sizeof dis, &word);
+            fprintf(stderr, "dpu: tasklet %d faulted at pc 0x%" PRIx64 " (%s) in cycle %" PRIu64 "\n", t, c->pc, dis,
+                    isk_clock(sys));
+        }
+        goto out;
+    }
+    if (st == ISK_OK) {
+        isk_error(&diag, NULL, "the DPU did not stop within %" PRIu64 " cycles (--max-cycles)", o.max_cycles);
+        goto out;
+    }
+    if (st != ISK_STOPPED) goto out;
+    rc = EXIT_OK;
+
+    if (!o.quiet) {
+        isk_stats stats;
+        isk_inst_stats(dpu, &stats);
+        uint64_t cycles = isk_clock(sys);
+        fprintf(stderr, "dpu: %s, %s mode: %" PRIu64 " %s, %" PRIu64 " instructions",
+                S->v1b ? "v1B" : "v1A", o.cycles ? "cycle" : "functional", cycles, o.cycles ? "cycles" : "clocks",
+                stats.instructions);
+        if (o.cycles && cycles)
+            fprintf(stderr, ", IPC %.3f, %.2f us at %d MHz\n", (double)stats.instructions / (double)cycles,
+                    (double)cycles / (S->v1b ? 400.0 : 350.0), S->v1b ? 400 : 350);
+        else
+            fprintf(stderr, "\n");
+        if (prog.nr_tasklets) {
+            uint32_t lo = UINT32_MAX, hi = 0;
+            for (int t = 0; t < prog.nr_tasklets; t++) {
+                if (prog.stack_size[t] < lo) lo = prog.stack_size[t];
+                if (prog.stack_size[t] > hi) hi = prog.stack_size[t];
+            }
+            if (lo == hi) fprintf(stderr, "dpu: NR_TASKLETS %d, stacks of %u bytes\n", prog.nr_tasklets, (unsigned)lo);
+            else fprintf(stderr, "dpu: NR_TASKLETS %d, stacks of %u..%u bytes\n", prog.nr_tasklets, (unsigned)lo, (unsigned)hi);
+        }
+        if (o.cycles)
+            fprintf(stderr, "dpu: idle %" PRIu64 " cycles: %" PRIu64 " with a DMA in flight, %" PRIu64
+                    " revolver or no tasklet ready\n", S->idle_cycles, S->dma_idle_cycles,
+                    S->idle_cycles - S->dma_idle_cycles);
+        fprintf(stderr, "dpu: DMA %" PRIu64 " reads (%" PRIu64 " bytes), %" PRIu64 " writes (%" PRIu64
+                " bytes): %" PRIu64 " MRAM bytes\n", S->dma_reads, S->dma_read_bytes, S->dma_writes,
+                S->dma_write_bytes, S->dma_read_bytes + S->dma_write_bytes);
+        fprintf(stderr, "dpu: tasklet  instructions  %s  DMA bytes  result (r0)\n", o.cycles ? "DMA cycles" : "          ");
+        for (int t = 0; t < DPU_THREADS; t++) {
+            const isk_context *c = isk_context_of(dpu, t);
+            if (!c->insns) continue;
+            int64_t r0 = 0;
+            isk_read(dpu, "R", (uint64_t)t * DPU_REGS, &r0);
+            char dma[24] = "";
+            if (o.cycles) snprintf(dma, sizeof dma, "%10" PRIu64, S->thread[t].dma_cycles);
+            fprintf(stderr, "dpu: %7d  %12" PRIu64 "  %10s  %9" PRIu64 "  %" PRId64 " (0x%" PRIx64 ")\n", t, c->insns,
+                    dma, S->thread[t].dma_bytes, (int64_t)(int32_t)r0, (uint64_t)(uint32_t)r0);
+        }
+    }
+out:
+    isk_system_free(sys);
+    dpu_program_close(&prog);
+    isk_model_release(m);
+    return rc;
+}

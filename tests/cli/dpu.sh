@@ -1,0 +1,85 @@
+#!/bin/sh
+# isekit run dpu: programs in DPU assembly with the runtime, executables, and bad input.
+# usage: dpu.sh ISEKIT SOURCE_DIR
+isekit=$1
+src=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+progs="$src/tests/dpu/programs"
+
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+expect_in() {   # expect_in FILE TEXT
+    grep -qF -- "$2" "$1" || { fail "'$2' not in $1:"; sed 's/^/    /' "$1"; }
+}
+run() {         # run EXPECTED_STATUS OUT -- command...
+    want=$1; out=$2; shift 3
+    "$@" >"$out" 2>&1
+    got=$?
+    [ "$got" -eq "$want" ] || { fail "exit $got (wanted $want): $*"; sed 's/^/    /' "$out"; }
+}
+# patch BYTE_OFFSET HEX_BYTES FILE: overwrite bytes of a file
+patch() { printf "$2" | dd of="$3" bs=1 seek="$1" conv=notrunc 2>/dev/null; }
+
+# sources with the runtime, several tasklets; printf output, results and statistics
+run 0 "$tmp/vec" -- "$isekit" run dpu "$progs/vecadd.s" --tasklets 16 --cycles -o "$tmp/vecadd.elf"
+expect_in "$tmp/vec" 'vecadd: 4096 elements, 0 errors, sum 33550336'
+expect_in "$tmp/vec" 'dpu: v1A, cycle mode:'
+expect_in "$tmp/vec" 'with a DMA in flight'
+expect_in "$tmp/vec" 'dpu: tasklet  instructions  DMA cycles  DMA bytes  result (r0)'
+
+# the executable it wrote runs alone, and objdump reads it
+run 0 "$tmp/elf" -- "$isekit" run dpu "$tmp/vecadd.elf"
+expect_in "$tmp/elf" 'vecadd: 4096 elements, 0 errors'
+run 0 "$tmp/dump" -- "$isekit" objdump "$tmp/vecadd.elf"
+expect_in "$tmp/dump" 'file format elf32-dpu'
+expect_in "$tmp/dump" 'jnz id, 0x2'
+expect_in "$tmp/dump" 'boot id, 1'
+expect_in "$tmp/dump" 'ld d22, id8, '
+run 1 "$tmp/mismatch" -- "$isekit" run dpu "$tmp/vecadd.elf" --tasklets 4
+expect_in "$tmp/mismatch" 'was linked for NR_TASKLETS = 16, not 4'
+
+# --trace prints every instruction
+run 0 "$tmp/trace" -- "$isekit" run dpu "$progs/recursive.s" --trace --cycles
+expect_in "$tmp/trace" 'jnz id, 0x2'
+expect_in "$tmp/trace" 'call r23, '
+expect_in "$tmp/trace" 'fib(10) = 55'
+
+# a corrupted ELF, another e_machine, another ABI version, an oversized program: clear errors
+cp "$tmp/vecadd.elf" "$tmp/trunc.elf"
+dd if="$tmp/vecadd.elf" of="$tmp/trunc.elf" bs=1 count=100 2>/dev/null
+run 1 "$tmp/e1" -- "$isekit" run dpu "$tmp/trunc.elf"
+expect_in "$tmp/e1" 'trunc.elf'
+cp "$tmp/vecadd.elf" "$tmp/machine.elf"
+patch 18 '\076\000' "$tmp/machine.elf"                  # e_machine = 62 (x86-64)
+run 1 "$tmp/e2" -- "$isekit" run dpu "$tmp/machine.elf"
+expect_in "$tmp/e2" 'not a DPU executable: e_machine is 62'
+cp "$tmp/vecadd.elf" "$tmp/abi.elf"
+patch 39 '\003' "$tmp/abi.elf"                          # e_flags bits 31:24 = 3
+run 1 "$tmp/e3" -- "$isekit" run dpu "$tmp/abi.elf"
+expect_in "$tmp/e3" 'DPU ABI version 3 (e_flags 0x03800000); isekit runs ABI version 2'
+printf '    .text\nmain:\n    .globl main\n    .rept 5000\n    nop\n    .endr\n' > "$tmp/big.s"
+run 1 "$tmp/e4" -- "$isekit" run dpu "$tmp/big.s"
+expect_in "$tmp/e4" "region 'IRAM' overflowed"
+printf 'not an elf file\n' > "$tmp/junk.elf"
+run 1 "$tmp/e5" -- "$isekit" run dpu "$tmp/junk.elf"
+
+# a fault names the tasklet, the pc, the cycle and the fault code
+printf '    .text\nmain:\n    .globl main\n    jnz id, 1f\n    fault 3\n1:  jump r23\n' > "$tmp/fault.s"
+run 1 "$tmp/f1" -- "$isekit" run dpu "$tmp/fault.s" --tasklets 4 --cycles
+expect_in "$tmp/f1" 'fault 3 (assertion failed) (fault code 3)'
+expect_in "$tmp/f1" 'dpu: tasklet 0 faulted at pc 0x'
+expect_in "$tmp/f1" 'fault 3'
+expect_in "$tmp/f1" 'in cycle'
+printf '    .text\nmain:\n    .globl main\n    move r0, 0x10001\n    lw r1, r0, 0\n    jump r23\n' > "$tmp/mem.s"
+run 1 "$tmp/f2" -- "$isekit" run dpu "$tmp/mem.s"
+expect_in "$tmp/f2" 'memory fault: load of 4 bytes at WRAM address 0x10001 is misaligned'
+expect_in "$tmp/f2" 'fault code 256'
+
+# usage
+run 0 "$tmp/h" -- "$isekit" run dpu --help
+run 2 "$tmp/u1" -- "$isekit" run dpu
+run 2 "$tmp/u2" -- "$isekit" run dpu x.s --tasklets 30
+
+[ "$failures" -eq 0 ] && echo "dpu.sh: all checks passed"
+exit "$failures"
