@@ -591,15 +591,57 @@ static inline uint32_t pick_in(const isk_context *ctx, uint64_t candidates, uint
     return 64;
 }
 
+/* Issue back to back, one instruction per clock, starting with context `id`, while the next
+ * running context round the circle is ready. Kept small and out of line: few values live
+ * across the indirect call, so they stay in registers. Returns the clock after the last issue
+ * and leaves in *idp the context to look at next (64 if an instruction asked for attention). */
+static __attribute__((noinline)) uint64_t revolver_burst(isk_system *sys, isk_inst *p, uint32_t *idp,
+                                                         uint64_t clock, uint64_t limit, uint64_t running)
+{
+    isk_hdr *const h = p->hdr;
+    isk_context *const ctx = p->contexts;
+    const uint32_t n = h->ncontexts;
+    const uint64_t distance = (uint64_t)p->model->proc.distance;
+    uint32_t id = *idp;
+    isk_context *c = &ctx[id];
+    if (c->state == ISK_CTX_BLOCKED) c->state = ISK_CTX_RUNNING;
+    h->attention = 0;
+    for (;;) {
+        const uint64_t pc = c->pc;
+        if (ISK_UNLIKELY(pc >= p->ncode)) break;             /* the general path reports it */
+        h->context = id;
+        h->pc = pc;
+        h->next_pc = pc + 1;
+        h->clock = sys->clock = clock;                         /* the engine's services read it */
+        p->dcache[pc].fn(h, p->dcache[pc].op);
+        c->last_issue = clock;
+        c->insns++;
+        /* with distance 1 a context is ready again in the next clock anyway */
+        if (distance > 1 && c->ready_at < clock + distance) c->ready_at = clock + distance;
+        clock++;
+        if (ISK_UNLIKELY(h->attention)) {
+            if (c->state == ISK_CTX_RUNNING || c->state == ISK_CTX_BLOCKED) c->pc = h->next_pc;
+            id = 64;
+            break;
+        }
+        c->pc = h->next_pc;
+        /* the common case: the next running context round the circle is ready now */
+        const uint32_t next = id + 1 == n ? 0 : id + 1;
+        const uint64_t m = running & (~UINT64_C(0) << next);
+        id = (uint32_t)__builtin_ctzll(m ? m : running);
+        c = &ctx[id];
+        if (clock >= limit || c->state != ISK_CTX_RUNNING || c->ready_at > clock) break;
+    }
+    *idp = id;
+    return clock;
+}
+
 static void run_alone_revolver(isk_system *sys, isk_inst *p)
 {
-    isk_hdr *h = p->hdr;
     isk_context *const ctx = p->contexts;
-    isk_decoded *const dcache = p->dcache;
-    const uint32_t n = h->ncontexts;
+    const uint32_t n = p->hdr->ncontexts;
     if (n > 64) return;                                 /* the general path */
-    const uint64_t distance = (uint64_t)p->model->proc.distance, limit = sys->run_until, ncode = p->ncode;
-    const uint64_t start = sys->clock;
+    const uint64_t limit = sys->run_until, start = sys->clock;
     uint64_t clock = start, running = running_mask(ctx, n), issued = 0;
     uint32_t next = p->next_context;
     sys->cur_inst = p;
@@ -621,38 +663,17 @@ static void run_alone_revolver(isk_system *sys, isk_inst *p)
             clock = first;
             continue;
         }
-        isk_context *c = &ctx[id];
-        if (c->state == ISK_CTX_BLOCKED) c->state = ISK_CTX_RUNNING;
-        h->attention = 0;
-        for (;;) {
-            const uint64_t pc = c->pc;
-            if (ISK_UNLIKELY(pc >= ncode)) goto out;        /* the general path reports it */
-            next = id + 1 == n ? 0 : id + 1;
-            h->context = id;
-            h->pc = pc;
-            h->next_pc = pc + 1;
-            h->clock = sys->clock = clock;     /* the engine's services read the system's clock */
-            dcache[pc].fn(h, dcache[pc].op);
-            c->last_issue = clock;
-            c->insns++;
-            issued++;
-            if (c->ready_at < clock + distance) c->ready_at = clock + distance;
-            clock++;
-            if (ISK_UNLIKELY(h->attention)) {
-                if (c->state == ISK_CTX_RUNNING || c->state == ISK_CTX_BLOCKED) c->pc = h->next_pc;
-                if (sys->pending || sys->busy_slots || sys->status != ISK_OK) goto out;
-                running = running_mask(ctx, n);         /* the running set may have changed */
-                break;
-            }
-            c->pc = h->next_pc;
-            /* the common case: the next running context round the circle is ready now */
-            uint64_t m = running & (~UINT64_C(0) << next);
-            id = (uint32_t)__builtin_ctzll(m ? m : running);
-            c = &ctx[id];
-            if (clock >= limit || c->state != ISK_CTX_RUNNING || c->ready_at > clock) break;
+        const uint64_t burst_start = clock;
+        clock = revolver_burst(sys, p, &id, clock, limit, running);
+        if (clock == burst_start) break;               /* a PC outside the code memory: the general path */
+        issued += clock - burst_start;                 /* one instruction per clock of a burst */
+        next = p->hdr->context + 1 == n ? 0 : p->hdr->context + 1;
+        if (id == 64) {
+            /* an instruction asked for attention */
+            if (sys->pending || sys->busy_slots || sys->status != ISK_OK) break;
+            running = running_mask(ctx, n);            /* the running set may have changed */
         }
     }
-out:
     p->next_context = next;
     p->stats.instructions += issued;
     sys->stats.instructions += issued;
