@@ -204,16 +204,17 @@ bool isk_syntax_insert(const isk_model *m, const isk_field *f, int64_t value, ui
     int64_t lo, hi;
     isk_syntax_field_range(m, f, &lo, &hi);
     if (k && k->d.min < k->d.max) {
-        /* An explicit range applies to the value as written (e.g. a target address). */
+        /* An explicit range applies to the value as written (e.g. a target address, or the
+         * DPU's "SU" immediates -2^(n-1)..2^n-1); the field then holds the encoded value modulo
+         * 2^bits, so it must fit the bits as a signed or as an unsigned number. */
         if (value < lo || value > hi) goto out_of_range;
-        /* ... and the encoded value must still fit the field's bits. */
-        uint64_t probe = 0;
-        if (!isk_field_insert(f, encoded, &probe) &&
-            !(f->value_bits < 64 && !f->is_signed && isk_field_insert(f, isk_wrap(encoded, f->value_bits, 0), &probe))) {
-            snprintf(err, errlen, "operand %s: %" PRId64 " does not fit the %d-bit field", f->name, value,
-                     f->value_bits);
+        const int bits = f->value_bits;
+        if (bits < 64 && (encoded < -(INT64_C(1) << (bits - 1)) || encoded > (INT64_C(1) << bits) - 1)) {
+            snprintf(err, errlen, "operand %s: %" PRId64 " does not fit the %d-bit field", f->name, value, bits);
             return false;
         }
+        isk_field_insert(f, isk_wrap(encoded, bits, f->is_signed), word);
+        return true;
     } else if (encoded < lo || encoded > hi) {
         goto out_of_range;
     }
@@ -254,6 +255,7 @@ static bool match_name(const isk_kind *k, const char *s, int64_t *value, const c
 
 typedef struct attempt {
     const char *stop;        /* how far the text matched */
+    bool value_rejected;     /* the operand had the right form but its value did not fit */
     char why[200];
 } attempt;
 
@@ -336,6 +338,7 @@ static bool match_template(const isk_model *m, const isk_pattern *p, const char 
             out->deferred[fi] = deferred;
             if (!deferred && !isk_syntax_insert(m, f, v, env ? env->pc : 0, &word, at->why, sizeof at->why)) {
                 at->stop = before;
+                at->value_rejected = true;
                 return false;
             }
         }
@@ -396,7 +399,10 @@ bool isk_syntax_encode(const isk_model *m, const char *text, const isk_syntax_en
         known_mnemonic = true;
         attempt at = { .stop = text };
         if (!match_template(m, p, text, env, &cur, &at)) {
-            if (!best.stop || at.stop > best.stop) best = at;
+            /* Report the template that got furthest; at a tie, one whose operand had the right
+             * form but a value out of range says more than "expected a register". */
+            if (!best.stop || at.stop > best.stop || (at.stop == best.stop && at.value_rejected && !best.value_rejected))
+                best = at;
             continue;
         }
         if (!any_deferred(&cur) || deferrable(m, &cur)) {

@@ -21,6 +21,16 @@ run() {         # run EXPECTED_STATUS OUT -- command...
 # patch BYTE_OFFSET HEX_BYTES FILE: overwrite bytes of a file
 patch() { printf "$2" | dd of="$3" bs=1 seek="$1" conv=notrunc 2>/dev/null; }
 
+# "SU" immediates: the LLVM assembler takes -2^(n-1)..2^n-1 and encodes modulo 2^n
+printf 'sb r0, 4, 255\nsb r0, 4, -1\nsh r1, 8, 0xffff\n' >"$tmp/su.s"
+run 0 "$tmp/su" -- "$isekit" as -m dpu "$tmp/su.s" -o "$tmp/su.o"
+run 0 "$tmp/su.dis" -- "$isekit" objdump -m dpu "$tmp/su.o"
+[ "$(grep -c '7c03404f000f' "$tmp/su.dis")" -eq 2 ] || { fail "sb 255 and sb -1 differ:"; cat "$tmp/su.dis"; }
+expect_in "$tmp/su.dis" 'sh r1, 8, -1'
+printf 'sb r0, 4, 256\n' >"$tmp/su2.s"
+run 1 "$tmp/su2" -- "$isekit" as -m dpu "$tmp/su2.s" -o "$tmp/su2.o"
+expect_in "$tmp/su2" 'su2.s:1:11: error: operand imm: 256 is out of range [-128, 255]'
+
 # sources with the runtime, several tasklets; printf output, results and statistics
 run 0 "$tmp/vec" -- "$isekit" run dpu "$progs/vecadd.s" --tasklets 16 --cycles -o "$tmp/vecadd.elf"
 expect_in "$tmp/vec" 'vecadd: 4096 elements, 0 errors, sum 33550336'
