@@ -44,9 +44,7 @@ static bool reloc_target(isk_asm *a, const asm_fixup *f, const asm_value *v, uin
         return true;
     }
     /* The object's lookup scans every symbol: remember each section's. */
-    while (a->section_syms.len <= v->sec) VEC_PUSH(&a->section_syms, 0);
-    if (!a->section_syms.data[v->sec]) a->section_syms.data[v->sec] = isk_obj_section_symbol(a->obj, v->sec);
-    *sym = a->section_syms.data[v->sec];
+    *sym = isk_obj_section_symbol(a->obj, v->sec);
     return true;
 }
 

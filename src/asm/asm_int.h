@@ -212,7 +212,6 @@ struct isk_asm {
     bool operand_mode;       /* register names are no symbols */
 
     VEC(asm_fixup) fixups;
-    VEC(uint32_t) section_syms;  /* per section: its STT_SECTION symbol in the object, 0 = none yet */
 
     /* macros and conditionals */
     VEC(asm_macro) macros;

@@ -1,5 +1,6 @@
 #include "elf/obj.h"
 
+#include <stdbool.h>
 #include <string.h>
 
 isk_obj *isk_obj_new(const char *filename, int elfclass, int big_endian, uint16_t machine, uint16_t type)
@@ -173,11 +174,20 @@ void isk_obj_set_binding(isk_obj *o, uint32_t sym, uint8_t bind)
     o->syms.data[sym].bind = bind;
 }
 
+static bool is_section_symbol(const isk_obj *o, uint32_t i, uint32_t sec)
+{
+    return i && i < o->syms.len && o->syms.data[i].type == STT_SECTION && o->syms.data[i].shndx == sec;
+}
+
 uint32_t isk_obj_section_symbol(isk_obj *o, uint32_t sec)
 {
-    for (size_t i = 1; i < o->syms.len; i++)
-        if (o->syms.data[i].type == STT_SECTION && o->syms.data[i].shndx == sec) return (uint32_t)i;
-    return isk_obj_add_symbol(o, &(isk_symbol){ .name = "", .shndx = sec, .bind = STB_LOCAL, .type = STT_SECTION });
+    /* Remembered per section: an assembler asks once per relocation against a local label. */
+    isk_section *s = &o->secs.data[sec];
+    if (is_section_symbol(o, s->section_symbol, sec)) return s->section_symbol;
+    for (uint32_t i = 1; i < o->syms.len; i++)
+        if (is_section_symbol(o, i, sec)) return s->section_symbol = i;
+    return s->section_symbol =
+               isk_obj_add_symbol(o, &(isk_symbol){ .name = "", .shndx = sec, .bind = STB_LOCAL, .type = STT_SECTION });
 }
 
 void isk_obj_add_reloc(isk_obj *o, uint32_t sec, uint64_t offset, uint32_t type, uint32_t sym, int64_t addend)

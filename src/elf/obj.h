@@ -52,6 +52,7 @@ typedef struct isk_section {
     uint64_t size;
     size_t cap;
     VEC(isk_obj_reloc) relocs;
+    uint32_t section_symbol; /* its STT_SECTION symbol once known (see isk_obj_section_symbol), or 0 */
 } isk_section;
 
 typedef struct isk_symbol {
