@@ -94,7 +94,10 @@ typedef struct isk_system_options {
     /* Per-clock trace: called with one line per event (NULL = no trace, and no cost). */
     void (*trace)(void *user, uint64_t clock, const char *who, const char *what);
     void *trace_user;
-    size_t stack_size;            /* of the stacks of multi-clock behaviours (0 = 64 KiB) */
+    size_t stack_size;            /* of the stacks of multi-clock behaviours (0 = 256 KiB) */
+    /* Called before each processor instruction issues (NULL = no cost): a disassembling trace
+     * or a debugger's breakpoints. */
+    void (*trace_issue)(void *user, uint64_t clock, isk_inst *proc, uint32_t context, uint64_t pc);
 } isk_system_options;
 
 isk_system *isk_system_new(const isk_system_options *opt);

@@ -4,6 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "asm/asm.h"
+#include "asm/link_model.h"
+#include "asm/load.h"
+#include "asm/syntax.h"
 #include "cli/cli.h"
 #include "cli/launchlist.h"
 #include "isekit/sim.h"
@@ -14,6 +18,8 @@ typedef struct run_options {
     uint64_t max_clocks;
     const char *params[32];
     int nparams;
+    const char *shows[32];
+    int nshows;
 } run_options;
 
 static void usage(FILE *out)
@@ -23,12 +29,17 @@ static void usage(FILE *out)
             "Simulate MODEL (a built-in name or a model .c file) running PROGRAM. For an accelerator,\n"
             "PROGRAM is a launch list: one command per line in the model's assembly syntax, launched\n"
             "one per clock, with the directives @CLOCK, wait irq|idle|flag NAME == V|N, write, init\n"
-            "and expect (see docs/launch-lists.md).\n\n"
+            "and expect (see docs/launch-lists.md). For a processor, PROGRAM is an executable (ELF or\n"
+            "Intel-HEX) or an assembly source (.s, .S), assembled and linked by the model's memory map;\n"
+            "the run ends when every context has stopped. `isekit run dpu` and `isekit run edkdsp`\n"
+            "have options of their own (see their --help).\n\n"
             "options:\n"
-            "  --trace             print every clock's events (launches, writes, ends, interrupts)\n"
+            "  --trace             print every clock's events (launches, writes, ends, interrupts;\n"
+            "                      for processors, every instruction with its disassembly)\n"
             "  --max-clocks N      stop after N clocks (default: run until everything is idle)\n"
             "  --warn-conflicts    report CREW conflicts and resource clashes as warnings, go on\n"
             "  --param KEY=VALUE   set a model parameter\n"
+            "  --show NAME         print a register or cell after the run (e.g. GR0, LDM[5], R[2])\n"
             "  -h, --help          this text\n\n"
             "Exit status: 0 on success, 1 on an error, a simulated fault, a conflict or a failed\n"
             "expectation, 2 on bad usage.\n");
@@ -43,6 +54,7 @@ static bool parse_args(int argc, char **argv, run_options *o)
         else if (strcmp(a, "--warn-conflicts") == 0) o->warn_conflicts = true;
         else if (strcmp(a, "--max-clocks") == 0 && i + 1 < argc) o->max_clocks = strtoull(argv[++i], NULL, 0);
         else if (strcmp(a, "--param") == 0 && i + 1 < argc && o->nparams < 32) o->params[o->nparams++] = argv[++i];
+        else if (strcmp(a, "--show") == 0 && i + 1 < argc && o->nshows < 32) o->shows[o->nshows++] = argv[++i];
         else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "isekit run: unknown or incomplete option '%s'\n", a);
             return false;
@@ -58,6 +70,37 @@ static bool parse_args(int argc, char **argv, run_options *o)
         return false;
     }
     return true;
+}
+
+/* --param KEY=VALUE, each. */
+static bool set_params(isk_inst *inst, const run_options *o)
+{
+    for (int i = 0; i < o->nparams; i++) {
+        char key[128];
+        const char *eq = strchr(o->params[i], '=');
+        if (!eq) {
+            fprintf(stderr, "isekit run: --param needs KEY=VALUE, got '%s'\n", o->params[i]);
+            return false;
+        }
+        snprintf(key, sizeof key, "%.*s", (int)(eq - o->params[i]), o->params[i]);
+        if (isk_set_param(inst, key, eq + 1) != ISK_OK) return false;
+    }
+    return true;
+}
+
+/* --show NAME, each: its value after the run. */
+static bool show_values(isk_inst *inst, const run_options *o)
+{
+    bool ok = true;
+    for (int i = 0; i < o->nshows; i++) {
+        int64_t v;
+        if (isk_read(inst, o->shows[i], 0, &v) != ISK_OK) {
+            ok = false;
+            continue;
+        }
+        printf("%s = %" PRId64 " (0x%" PRIx64 ")\n", o->shows[i], v, (uint64_t)v);
+    }
+    return ok;
 }
 
 static void print_trace(void *user, uint64_t clock, const char *who, const char *what)
@@ -93,22 +136,14 @@ static int run_launch_list(const run_options *o, isk_model *m, isk_diag *diag)
     isk_inst *acc = isk_system_add(sys, m, isk_model_name(m));
     int rc = EXIT_FAILED;
     if (!acc || isk_attach(sys, acc, 0) != ISK_OK) goto out;
-    for (int i = 0; i < o->nparams; i++) {
-        char key[128];
-        const char *eq = strchr(o->params[i], '=');
-        if (!eq) {
-            fprintf(stderr, "isekit run: --param needs KEY=VALUE, got '%s'\n", o->params[i]);
-            goto out;
-        }
-        snprintf(key, sizeof key, "%.*s", (int)(eq - o->params[i]), o->params[i]);
-        if (isk_set_param(acc, key, eq + 1) != ISK_OK) goto out;
-    }
+    if (!set_params(acc, o)) goto out;
     launch_list *l = launch_list_load(o->program, sys, acc, diag);
     if (!l) goto out;
     if (launch_list_start(l) == ISK_OK) {
         isk_status st = isk_run(sys, o->max_clocks);
         print_summary(sys, acc);
-        if ((st == ISK_OK || st == ISK_STOPPED) && !launch_list_failures(l)) rc = EXIT_OK;
+        bool shown = show_values(acc, o);
+        if ((st == ISK_OK || st == ISK_STOPPED) && !launch_list_failures(l) && shown) rc = EXIT_OK;
     }
     launch_list_free(l);
 out:
@@ -122,6 +157,77 @@ static const struct { const char *model; int (*run)(int argc, char **argv); } ru
     { "dpu", cmd_run_dpu },
     { "edkdsp", cmd_run_edkdsp },
 };
+
+/* ---- processors ----------------------------------------------------------------------------- */
+
+typedef struct issue_tracer { const isk_model *m; int code; } issue_tracer;
+
+/* One line per instruction: clock, context, PC, word and its disassembly. */
+static void print_issue(void *user, uint64_t clock, isk_inst *proc, uint32_t context, uint64_t pc)
+{
+    const issue_tracer *t = user;
+    int64_t word = 0;
+    char text[160] = "?";
+    if (isk_read(proc, t->m->storages.data[t->code].info.name, pc, &word) == ISK_OK) {
+        int pattern = isk_model_decode(t->m, (uint64_t)word, NULL);
+        if (pattern >= 0) isk_syntax_print(t->m, isk_syntax_display_pattern(t->m, pattern, (uint64_t)word),
+                                           (uint64_t)word, pc, text, sizeof text);
+    }
+    printf("%8" PRIu64 "  %-6s ctx %-2u pc 0x%04" PRIx64 "  %0*" PRIx64 "  %s\n", clock, isk_inst_name(proc),
+           context, pc, (t->m->word_bits + 3) / 4, (uint64_t)word, text);
+}
+
+/* Assemble and link a source, or read an executable, into the instance. */
+static bool load_program(isk_inst *inst, const char *path, isk_diag *diag)
+{
+    const isk_model *m = isk_inst_model(inst);
+    size_t n = strlen(path);
+    bool source = (n > 2 && (strcmp(path + n - 2, ".s") == 0 || strcmp(path + n - 2, ".S") == 0));
+    if (!source) return isk_load_executable(inst, path, diag) == 0;
+    isk_obj *obj = isk_assemble_files(m, &path, 1, path, NULL, diag);
+    if (!obj) return false;
+    isk_model_link *ml = isk_model_link_new(m, diag);
+    isk_obj *exe = ml ? isk_model_link_objects(ml, &obj, 1, NULL, 0, path, diag) : NULL;
+    bool ok = exe && isk_load_obj(inst, exe, NULL, diag) == 0;
+    isk_obj_free(exe);
+    isk_model_link_free(ml);
+    isk_obj_free(obj);
+    return ok;
+}
+
+static const char *const context_states[] = { "stopped", "running", "blocked", "sleeping", "faulted" };
+
+static int run_processor(const run_options *o, isk_model *m, isk_diag *diag)
+{
+    issue_tracer tracer = { m, m->code_storage };
+    isk_system_options so = { .diag = diag };
+    if (o->trace) {
+        so.trace = print_trace;
+        so.trace_issue = print_issue;
+        so.trace_user = &tracer;
+    }
+    isk_system *sys = isk_system_new(&so);
+    isk_inst *proc = isk_system_add(sys, m, isk_model_name(m));
+    int rc = EXIT_FAILED;
+    if (!proc || !set_params(proc, o) || !load_program(proc, o->program, diag)) goto out;
+    isk_status st = isk_run(sys, o->max_clocks);
+    isk_stats stats;
+    isk_get_stats(sys, &stats);
+    printf("summary: %" PRIu64 " clocks, %" PRIu64 " instructions (%.3f per clock)\n", stats.clocks,
+           stats.instructions, stats.clocks ? (double)stats.instructions / (double)stats.clocks : 0.0);
+    for (int id = 0; isk_context_of(proc, id); id++) {
+        const isk_context *c = isk_context_of(proc, id);
+        if (c->insns || c->state != ISK_CTX_STOPPED)
+            printf("context %d: %" PRIu64 " instructions, %s at pc 0x%" PRIx64 "\n", id, c->insns,
+                   context_states[c->state], c->pc);
+    }
+    if (st == ISK_OK) printf("(stopped after --max-clocks %" PRIu64 ")\n", o->max_clocks);
+    bool shown = show_values(proc, o);
+    if ((st == ISK_OK || st == ISK_STOPPED) && shown) rc = EXIT_OK;
+out:
+    isk_system_free(sys);
+    return rc;
+}
 
 int cmd_run(int argc, char **argv)
 {
@@ -143,8 +249,10 @@ int cmd_run(int argc, char **argv)
     int rc;
     if (isk_model_slots(m)) {
         rc = run_launch_list(&o, m, &diag);
+    } else if (m->is_processor) {
+        rc = run_processor(&o, m, &diag);
     } else {
-        fprintf(stderr, "isekit run: model '%s' is not an accelerator; its program loader is not available yet\n",
+        fprintf(stderr, "isekit run: model '%s' is neither an accelerator (SLOTS) nor a processor (PROCESSOR)\n",
                 isk_model_name(m));
         rc = EXIT_FAILED;
     }

@@ -533,6 +533,7 @@ static void execute(isk_system *sys, isk_inst *p, int id)
                  (unsigned long long)c->pc, (unsigned long long)p->ncode);
         op_fault(h, 0, message);
     }
+    if (sys->opt.trace_issue) sys->opt.trace_issue(sys->opt.trace_user, sys->clock, p, (uint32_t)id, c->pc);
     isk_decoded *d = &p->dcache[c->pc];
     d->fn(h, d->op);
     if (c->state == ISK_CTX_RUNNING || c->state == ISK_CTX_BLOCKED) c->pc = h->next_pc;
@@ -558,7 +559,8 @@ static void issue(isk_system *sys, isk_inst *p)
  * by the CPI, without the per-clock work. Leaves as soon as the situation changes. */
 static bool runs_alone(const isk_system *sys)
 {
-    return sys->processors.len == 1 && !(sys->driver && !sys->driver_done) && !sys->pending && !sys->busy_slots &&
+    return sys->processors.len == 1 && !sys->opt.trace_issue && !(sys->driver && !sys->driver_done) &&
+           !sys->pending && !sys->busy_slots &&
            (sys->processors.data[0]->model->proc.issue == ISK_ISSUE_CPI ||
             sys->processors.data[0]->model->proc.issue == ISK_ISSUE_REVOLVER);
 }

@@ -1,0 +1,54 @@
+#!/bin/sh
+# isekit run on a processor model: sources assembled and linked on the fly, executables, the
+# instruction trace, --show, and faults. Uses the tiny test processor (tests/asm/models/tiny.c).
+isekit=$1
+src=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export ISEKIT_CACHE="$tmp/cache"
+model="$src/tests/asm/models/tiny.c"
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+expect_in() { grep -qF -- "$2" "$1" || { fail "'$2' not in $1:"; sed 's/^/    /' "$1"; }; }
+run() { want=$1; out=$2; shift 3; "$@" >"$out" 2>&1; got=$?
+        [ "$got" -eq "$want" ] || { fail "exit $got (wanted $want): $*"; sed 's/^/    /' "$out"; }; }
+
+cat >"$tmp/sum.s" <<'S'
+        .text
+        .global _start
+_start: li r1, 10
+        li r2, 0
+loop:   add r2, r2, r1
+        addi r1, r1, -1
+        bne r1, r0, loop
+        li r3, result
+        st r2, 0(r3)
+        halt
+        .data
+result: .long 0
+S
+run 0 "$tmp/run" -- "$isekit" run "$model" "$tmp/sum.s" --show 'R[2]' --show 'DMEM[0]'
+expect_in "$tmp/run" 'summary: 35 clocks, 35 instructions (1.000 per clock)'
+expect_in "$tmp/run" 'context 0: 35 instructions, stopped at pc 0x7'
+expect_in "$tmp/run" 'R[2] = 55 (0x37)'
+expect_in "$tmp/run" 'DMEM[0] = 55 (0x37)'
+
+# the same program as an executable, with the instruction trace
+run 0 "$tmp/build" -- "$isekit" build -m "$model" "$tmp/sum.s" -o "$tmp/sum.elf"
+run 0 "$tmp/trace" -- "$isekit" run "$model" "$tmp/sum.elf" --trace
+expect_in "$tmp/trace" 'ctx 0  pc 0x0002  22210000  add r2, r2, r1'
+expect_in "$tmp/trace" 'bne r1, r0, 0x2'
+run 0 "$tmp/max" -- "$isekit" run "$model" "$tmp/sum.elf" --max-clocks 10
+expect_in "$tmp/max" '(stopped after --max-clocks 10)'
+
+# faults: an illegal instruction, a name that does not exist
+printf '        .text\n        .global _start\n_start: li r1, 1\n        .long 0xf0000000\n' >"$tmp/bad.s"
+run 1 "$tmp/bad" -- "$isekit" run "$model" "$tmp/bad.s"
+expect_in "$tmp/bad" 'clock 1, tiny context 0, pc 0x1: illegal instruction 0xf0000000'
+run 1 "$tmp/show" -- "$isekit" run "$model" "$tmp/sum.s" --show NOPE
+expect_in "$tmp/show" "has no storage or register named 'NOPE'"
+run 1 "$tmp/asm" -- "$isekit" run "$model" "$tmp/nothere.s"
+expect_in "$tmp/asm" 'nothere.s'
+
+[ "$failures" -eq 0 ] && echo "cli/processor: all checks passed"
+exit "$failures"
