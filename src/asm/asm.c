@@ -5,6 +5,7 @@
 #include <strings.h>
 
 #include "asm/asm_int.h"
+#include "base/str.h"
 #include "elf/elf_file.h"
 
 int isk_asm_insn_bytes(const isk_model *m)
@@ -204,12 +205,6 @@ static void run(isk_asm *a, size_t floor)
     a->ended = false;
 }
 
-static bool has_suffix(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), k = strlen(suffix);
-    return n >= k && strcmp(s + n - k, suffix) == 0;
-}
-
 bool isk_asm_text(isk_asm *a, const char *name, const char *text, size_t len)
 {
     int errors = a->diag->errors;
@@ -226,7 +221,7 @@ bool isk_asm_file(isk_asm *a, const char *path)
     int errors = a->diag->errors;
     char *buf;
     size_t len;
-    bool cpp = has_suffix(path, ".S") || has_suffix(path, ".sx");
+    bool cpp = isk_ends_with(path, ".S") || isk_ends_with(path, ".sx");
     if (a->opt.no_files) {
         isk_error(a->diag, NULL, "%s: reading files is not allowed here", path);
         return false;

@@ -7,8 +7,9 @@
 #include "cli/toolchain.h"
 #include "elf/elf_file.h"
 
-static void usage(FILE *out)
+static void usage(FILE *out, const char *tool)
 {
+    (void)tool;
     fprintf(out,
             "usage: isekit as -m MODEL [options] FILE...\n\n"
             "Assemble GNU-as style sources for MODEL into one relocatable ELF object: labels, .L and\n"
@@ -36,33 +37,20 @@ static char *default_output(const char *input)
 
 int cmd_as(int argc, char **argv)
 {
-    if (wants_help(argc, argv)) {
-        usage(stdout);
-        return EXIT_OK;
-    }
     tc_args a = { .tool = "as" };
-    if (!tc_parse(argc, argv, &a, NULL, NULL)) {
-        tc_free(&a);
-        return EXIT_USAGE;
-    }
-    if (!a.inputs.len) {
-        fprintf(stderr, "isekit as: no input files\n\n");
-        usage(stderr);
-        tc_free(&a);
-        return EXIT_USAGE;
-    }
     isk_diag diag;
     isk_diag_init(&diag);
-    isk_model *m = tc_model(&a, &diag);
+    int rc;
+    isk_model *m = tc_start(argc, argv, &a, usage, &diag, &rc);
     if (!m) {
         tc_free(&a);
-        return a.model ? EXIT_FAILED : EXIT_USAGE;
+        return rc;
     }
     char *output = a.output ? isk_xstrdup(a.output) : default_output(a.inputs.data[0]);
     isk_asm_options opt = { .include_dirs = a.include_dirs.data, .ninclude_dirs = a.include_dirs.len,
                             .defines = a.defines.data, .ndefines = a.defines.len };
     isk_obj *o = isk_assemble_files(m, a.inputs.data, a.inputs.len, output, &opt, &diag);
-    int rc = EXIT_FAILED;
+    rc = EXIT_FAILED;
     if (o && isk_elf_write_file(o, output, &diag) == 0) rc = EXIT_OK;
     if (diag.errors) fprintf(stderr, "isekit as: %d error%s\n", diag.errors, diag.errors == 1 ? "" : "s");
     isk_obj_free(o);

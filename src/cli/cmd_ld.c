@@ -40,31 +40,15 @@ static void usage(FILE *out, const char *tool)
 
 static int link_main(int argc, char **argv, const char *tool)
 {
-    if (wants_help(argc, argv)) {
-        usage(stdout, tool);
-        return EXIT_OK;
-    }
     tc_args a = { .tool = tool };
-    if (!tc_parse(argc, argv, &a, NULL, NULL)) {
-        tc_free(&a);
-        return EXIT_USAGE;
-    }
-    if (!a.inputs.len) {
-        fprintf(stderr, "isekit %s: no input files\n\n", tool);
-        usage(stderr, tool);
-        tc_free(&a);
-        return EXIT_USAGE;
-    }
     isk_diag diag;
     isk_diag_init(&diag);
-    isk_model *m = tc_model(&a, &diag);
-    if (!m) {
-        int rc = a.model ? EXIT_FAILED : EXIT_USAGE;
-        tc_free(&a);
-        return rc;
+    int rc;
+    isk_model *m = tc_start(argc, argv, &a, usage, &diag, &rc);
+    if (m) {
+        rc = tc_build(&a, m, &diag);
+        isk_model_release(m);
     }
-    int rc = tc_build(&a, m, &diag);
-    isk_model_release(m);
     tc_free(&a);
     return rc;
 }

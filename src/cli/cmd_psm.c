@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "asm/psm.h"
+#include "base/str.h"
 #include "cli/cli.h"
 #include "isekit/edkdsp.h"
 
@@ -72,12 +73,6 @@ static bool parse_args(int argc, char **argv, psm_cli *o)
     return true;
 }
 
-static bool ends_with(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), k = strlen(suffix);
-    return n >= k && strcmp(s + n - k, suffix) == 0;
-}
-
 static psm_program *assemble(const psm_cli *o, const isk_model *m, isk_diag *diag)
 {
     psm_options opt;
@@ -124,7 +119,7 @@ static int list(const isk_model *m, const uint32_t *words, size_t n)
 
 static int disassemble(const psm_cli *o, const isk_model *m, isk_diag *diag)
 {
-    if (ends_with(o->input, ".psm")) {
+    if (isk_ends_with(o->input, ".psm")) {
         psm_program *p = assemble(o, m, diag);
         if (!p) return EXIT_FAILED;
         int rc = list(m, p->words, p->end);
@@ -163,7 +158,7 @@ int cmd_psm(int argc, char **argv)
         char *fallback = NULL;
         if (p && !o.noutputs) {
             size_t n = strlen(o.input);
-            fallback = ends_with(o.input, ".psm") ? isk_xasprintf("%.*s.hex", (int)(n - 4), o.input)
+            fallback = isk_ends_with(o.input, ".psm") ? isk_xasprintf("%.*s.hex", (int)(n - 4), o.input)
                                                   : isk_xasprintf("%s.hex", o.input);
             o.outputs[o.noutputs++] = fallback;
         }

@@ -8,6 +8,7 @@
 #include "asm/link_model.h"
 #include "asm/load.h"
 #include "asm/syntax.h"
+#include "base/str.h"
 #include "cli/cli.h"
 #include "cli/launchlist.h"
 #include "isekit/sim.h"
@@ -181,9 +182,7 @@ static void print_issue(void *user, uint64_t clock, isk_inst *proc, uint32_t con
 static bool load_program(isk_inst *inst, const char *path, isk_diag *diag)
 {
     const isk_model *m = isk_inst_model(inst);
-    size_t n = strlen(path);
-    bool source = (n > 2 && (strcmp(path + n - 2, ".s") == 0 || strcmp(path + n - 2, ".S") == 0));
-    if (!source) return isk_load_executable(inst, path, diag) == 0;
+    if (!isk_ends_with(path, ".s") && !isk_ends_with(path, ".S")) return isk_load_executable(inst, path, diag) == 0;
     isk_obj *obj = isk_assemble_files(m, &path, 1, path, NULL, diag);
     if (!obj) return false;
     isk_model_link *ml = isk_model_link_new(m, diag);

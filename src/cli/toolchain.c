@@ -5,19 +5,14 @@
 #include <unistd.h>
 
 #include "asm/link_model.h"
+#include "base/str.h"
 #include "cli/cli.h"
 #include "elf/elf_file.h"
 #include "elf/image.h"
 
-static bool ends_with(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), k = strlen(suffix);
-    return n >= k && strcmp(s + n - k, suffix) == 0;
-}
-
 bool tc_is_source(const char *path)
 {
-    return ends_with(path, ".s") || ends_with(path, ".S") || ends_with(path, ".sx") || ends_with(path, ".asm");
+    return isk_ends_with(path, ".s") || isk_ends_with(path, ".S") || isk_ends_with(path, ".sx") || isk_ends_with(path, ".asm");
 }
 
 /* "-Ivalue" or "-I value". */
@@ -97,6 +92,26 @@ isk_model *tc_model(const tc_args *a, isk_diag *diag)
         return NULL;
     }
     return isk_model_load(a->model, diag);
+}
+
+isk_model *tc_start(int argc, char **argv, tc_args *a, void (*usage)(FILE *out, const char *tool), isk_diag *diag,
+                    int *rc)
+{
+    *rc = EXIT_USAGE;
+    if (wants_help(argc, argv)) {
+        usage(stdout, a->tool);
+        *rc = EXIT_OK;
+        return NULL;
+    }
+    if (!tc_parse(argc, argv, a, NULL, NULL)) return NULL;
+    if (!a->inputs.len) {
+        fprintf(stderr, "isekit %s: no input files\n\n", a->tool);
+        usage(stderr, a->tool);
+        return NULL;
+    }
+    isk_model *m = tc_model(a, diag);
+    if (!m && a->model) *rc = EXIT_FAILED;
+    return m;
 }
 
 /* ---- output ---------------------------------------------------------------------------- */

@@ -30,6 +30,11 @@ void tc_free(tc_args *a);
 /* Load -m MODEL (a built-in name or a model .c file). */
 isk_model *tc_model(const tc_args *a, isk_diag *diag);
 
+/* How `as`, `ld` and `build` start: --help, the options, at least one input, the model. Returns
+ * the model, or NULL with *rc the exit status when the tool must stop there. */
+isk_model *tc_start(int argc, char **argv, tc_args *a, void (*usage)(FILE *out, const char *tool), isk_diag *diag,
+                    int *rc);
+
 /* Assemble the sources among the inputs (.s, .S, .sx, .asm) into objects, read the others
  * (ELF objects, archives, -l libraries) and link them; writes the output. Exit status. */
 int tc_build(const tc_args *a, isk_model *m, isk_diag *diag);

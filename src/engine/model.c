@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/str.h"
 #include "engine/dynload.h"
 #include "engine/model_desc.h"
 
@@ -378,12 +379,6 @@ isk_model *isk_model_from_entry(const struct isk_model_entry *e, const char *sou
     return m;
 }
 
-static bool ends_with(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), k = strlen(suffix);
-    return n >= k && strcmp(s + n - k, suffix) == 0;
-}
-
 static isk_model *load_shared_object(const char *so, const char *source, isk_diag *diag)
 {
     void *dl = dlopen(so, RTLD_NOW | RTLD_LOCAL);
@@ -413,8 +408,8 @@ isk_model *isk_model_load(const char *spec, isk_diag *diag)
         isk_diag_init(&fallback);
         diag = &fallback;
     }
-    if (ends_with(spec, ".so")) return load_shared_object(spec, spec, diag);
-    if (ends_with(spec, ".c")) {
+    if (isk_ends_with(spec, ".so")) return load_shared_object(spec, spec, diag);
+    if (isk_ends_with(spec, ".c")) {
         char *so = isk_dynload_compile(spec, diag);
         if (!so) return NULL;
         isk_model *m = load_shared_object(so, spec, diag);

@@ -3,21 +3,8 @@
 # usage: dpu.sh ISEKIT SOURCE_DIR
 isekit=$1
 src=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
+. "$src/tests/cli/lib/common.sh"
 progs="$src/tests/dpu/programs"
-
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-expect_in() {   # expect_in FILE TEXT
-    grep -qF -- "$2" "$1" || { fail "'$2' not in $1:"; sed 's/^/    /' "$1"; }
-}
-run() {         # run EXPECTED_STATUS OUT -- command...
-    want=$1; out=$2; shift 3
-    "$@" >"$out" 2>&1
-    got=$?
-    [ "$got" -eq "$want" ] || { fail "exit $got (wanted $want): $*"; sed 's/^/    /' "$out"; }
-}
 # patch BYTE_OFFSET HEX_BYTES FILE: overwrite bytes of a file
 patch() { printf "$2" | dd of="$3" bs=1 seek="$1" conv=notrunc 2>/dev/null; }
 
@@ -91,5 +78,4 @@ run 0 "$tmp/h" -- "$isekit" run dpu --help
 run 2 "$tmp/u1" -- "$isekit" run dpu
 run 2 "$tmp/u2" -- "$isekit" run dpu x.s --tasklets 30
 
-[ "$failures" -eq 0 ] && echo "dpu.sh: all checks passed"
-exit "$failures"
+finish dpu

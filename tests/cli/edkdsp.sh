@@ -4,21 +4,7 @@
 # usage: edkdsp.sh ISEKIT SOURCE_DIR
 isekit=$1
 src=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export ISEKIT_CACHE="$tmp/cache"
-failures=0
-
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-expect_in() {   # expect_in FILE TEXT
-    grep -qF -- "$2" "$1" || { fail "'$2' not in $1:"; sed 's/^/    /' "$1"; }
-}
-run() {         # run EXPECTED_STATUS OUT -- command...
-    want=$1; out=$2; shift 3
-    "$@" >"$out" 2>&1
-    got=$?
-    [ "$got" -eq "$want" ] || { fail "exit $got (wanted $want): $*"; sed 's/^/    /' "$out"; }
-}
+. "$src/tests/cli/lib/common.sh"
 ex="$src/models/edkdsp/examples"
 
 # the seed's example: the host checks every result and return code; the DFU time is listed
@@ -54,5 +40,4 @@ expect_in "$tmp/nohost" 'missing.c'
 run 2 "$tmp/usage" -- "$isekit" run edkdsp
 expect_in "$tmp/usage" '--firmware is required'
 
-[ "$failures" -eq 0 ] && echo "edkdsp.sh: all passed"
-exit "$failures"
+finish edkdsp

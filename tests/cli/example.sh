@@ -3,21 +3,7 @@
 # usage: example.sh ISEKIT SOURCE_DIR
 isekit=$1
 src=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export ISEKIT_CACHE="$tmp/cache"
-failures=0
-
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-expect_in() {   # expect_in FILE TEXT
-    grep -qF -- "$2" "$1" || { fail "'$2' not in $1:"; sed 's/^/    /' "$1"; }
-}
-run() {         # run EXPECTED_STATUS OUT -- command...
-    want=$1; out=$2; shift 3
-    "$@" >"$out" 2>&1
-    got=$?
-    [ "$got" -eq "$want" ] || { fail "exit $got (wanted $want): $*"; sed 's/^/    /' "$out"; }
-}
+. "$src/tests/cli/lib/common.sh"
 
 # info lists the article's names and format string
 run 0 "$tmp/info" -- "$isekit" info example
@@ -100,5 +86,4 @@ printf 'delay 9\ndelay 9\ndelay 9\ndelay 9\ndelay 9\n' >"$tmp/slots.ll"
 run 1 "$tmp/slots" -- "$isekit" run example "$tmp/slots.ll"
 expect_in "$tmp/slots" "clock 4: example: no free slot for Delay"
 
-[ "$failures" -eq 0 ] && echo "cli/example: all checks passed"
-exit "$failures"
+finish example

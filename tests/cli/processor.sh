@@ -3,15 +3,8 @@
 # instruction trace, --show, and faults. Uses the tiny test processor (tests/asm/models/tiny.c).
 isekit=$1
 src=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export ISEKIT_CACHE="$tmp/cache"
+. "$src/tests/cli/lib/common.sh"
 model="$src/tests/asm/models/tiny.c"
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-expect_in() { grep -qF -- "$2" "$1" || { fail "'$2' not in $1:"; sed 's/^/    /' "$1"; }; }
-run() { want=$1; out=$2; shift 3; "$@" >"$out" 2>&1; got=$?
-        [ "$got" -eq "$want" ] || { fail "exit $got (wanted $want): $*"; sed 's/^/    /' "$out"; }; }
 
 cat >"$tmp/sum.s" <<'S'
         .text
@@ -50,5 +43,4 @@ expect_in "$tmp/show" "has no storage or register named 'NOPE'"
 run 1 "$tmp/asm" -- "$isekit" run "$model" "$tmp/nothere.s"
 expect_in "$tmp/asm" 'nothere.s'
 
-[ "$failures" -eq 0 ] && echo "cli/processor: all checks passed"
-exit "$failures"
+finish processor

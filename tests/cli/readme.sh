@@ -2,9 +2,7 @@
 # The README's thirty-second example works as printed.
 isekit=$1
 src=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export ISEKIT_CACHE="$tmp/cache"
+. "$src/tests/cli/lib/common.sh"
 awk '/^```c$/ { on = 1; next } /^```$/ { on = 0 } on' "$src/README.md" >"$tmp/mac.c"
 sed -n '/^    \$ cat prog.ll/,/^    \$ isekit run/p' "$src/README.md" | sed '1d;$d' | sed 's/^    //' >"$tmp/prog.ll"
 grep -q "expect ACC == 28" "$tmp/prog.ll" || { echo "FAIL: could not extract prog.ll"; exit 1; }

@@ -3,23 +3,9 @@
 # usage: toolchain.sh ISEKIT SOURCE_DIR
 isekit=$1
 src=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export ISEKIT_CACHE="$tmp/cache"
-failures=0
+. "$src/tests/cli/lib/common.sh"
 tiny="$src/tests/asm/models/tiny.c"
 data="$src/tests/asm/data"
-
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-expect_in() {   # expect_in FILE TEXT
-    grep -qF -- "$2" "$1" || { fail "'$2' not in $1:"; sed 's/^/    /' "$1"; }
-}
-run() {         # run EXPECTED_STATUS OUT -- command...
-    want=$1; out=$2; shift 3
-    "$@" >"$out" 2>&1
-    got=$?
-    [ "$got" -eq "$want" ] || { fail "exit $got (wanted $want): $*"; sed 's/^/    /' "$out"; }
-}
 
 # --help everywhere, usage errors exit 2
 for cmd in as ld build objdump dis; do
@@ -97,5 +83,4 @@ run 0 "$tmp/pp" -- "$isekit" as -m "$tiny" "$tmp/pp.S" -o "$tmp/pp.o"
 run 0 "$tmp/ppd" -- "$isekit" dis -m "$tiny" "$tmp/pp.o"
 expect_in "$tmp/ppd" "addi r1, r0, 7"
 
-[ "$failures" -eq 0 ] || { echo "$failures failure(s)"; exit 1; }
-echo "toolchain: all checks passed"
+finish toolchain

@@ -1,0 +1,28 @@
+# Shared by the command-line tests (tests/cli/*.sh), sourced after setting isekit and src:
+# a scratch directory (also the model cache), and checks that count failures.
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export ISEKIT_CACHE="$tmp/cache"
+failures=0
+
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+# expect_in FILE TEXT: the file contains the text
+expect_in() {
+    grep -qF -- "$2" "$1" || { fail "'$2' not in $1:"; sed 's/^/    /' "$1"; }
+}
+
+# run EXPECTED_STATUS OUT -- COMMAND...: run it, output to OUT, check the exit status
+run() {
+    want=$1; out=$2; shift 3
+    "$@" >"$out" 2>&1
+    got=$?
+    [ "$got" -eq "$want" ] || { fail "exit $got (wanted $want): $*"; sed 's/^/    /' "$out"; }
+}
+
+# finish NAME: report and exit (0 only if every check passed)
+finish() {
+    if [ "$failures" -eq 0 ]; then echo "$1: all checks passed"; exit 0; fi
+    echo "$1: $failures check(s) failed"
+    exit 1
+}
