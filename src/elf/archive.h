@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "base/diag.h"
+#include "isekit/diag.h"
 #include "elf/obj.h"
 
 typedef struct isk_ar_member {

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "base/diag.h"
+#include "isekit/diag.h"
 #include "elf/obj.h"
 
 /* Parse an ELF image. `filename` names it in messages and becomes obj->filename.

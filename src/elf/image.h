@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "base/diag.h"
+#include "isekit/diag.h"
 #include "elf/obj.h"
 
 /* The bytes of addresses [base, base+size) of an executable: SHT_PROGBITS SHF_ALLOC section

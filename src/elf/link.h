@@ -31,7 +31,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "base/diag.h"
+#include "isekit/diag.h"
 #include "elf/archive.h"
 #include "elf/obj.h"
 

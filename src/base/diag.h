@@ -1,2 +1,0 @@
-/* Transitional: the diagnostics header is public now (isekit/diag.h). */
-#include "isekit/diag.h"
