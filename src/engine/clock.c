@@ -157,9 +157,36 @@ static void crew_conflict(isk_system *sys, isk_inst *first, int first_slot, isk_
 
 /* Concurrent read, exclusive write: one write per cell and clock. A cell has one latency, so
  * the writes of this clock to it are exactly those in the bucket due `latency` clocks later:
- * the queue itself is the log, scanned linearly (it holds a handful of entries). Checked
- * latency-0 writes, which have no bucket, use a separate log emptied every clock. */
-static __attribute__((noinline)) void write_now(isk_hdr *h, void *cell, int64_t value, unsigned how)
+ * the queue itself is the log (a handful of entries, scanned linearly). Checked latency-0
+ * writes, which have no bucket, use a separate log emptied every clock. */
+static write_bucket *bucket_due(isk_system *sys, unsigned latency)
+{
+    return &sys->ring[(sys->clock + latency) % WRITE_RING];
+}
+
+static bool bucket_holds(const write_bucket *due, const void *cell)
+{
+    for (size_t i = 0; i < due->len; i++)
+        if (due->data[i].cell == cell) return true;
+    return false;
+}
+
+static void queue_write(isk_hdr *h, write_bucket *due, void *cell, int64_t value, unsigned how)
+{
+    isk_inst *inst = h->engine;
+    isk_system *sys = inst->sys;
+    pending_write *w = &due->data[due->len++];
+    w->cell = cell;
+    w->value = value;
+    w->inst = inst;
+    w->slot = sys->cur_slot;
+    w->bytes = (uint16_t)((how >> 8) & 0xff);
+    w->code = (uint16_t)(how >> 16);
+    sys->pending++;
+    h->attention = 1;
+}
+
+static void write_now(isk_hdr *h, void *cell, int64_t value, unsigned how)
 {
     isk_inst *inst = h->engine;
     isk_system *sys = inst->sys;
@@ -177,23 +204,8 @@ static __attribute__((noinline)) void write_now(isk_hdr *h, void *cell, int64_t 
     }
 }
 
-static __attribute__((noinline)) void queue_grow(isk_system *sys, unsigned latency)
-{
-    VEC_RESERVE(&sys->ring[(sys->clock + latency) % WRITE_RING], 1);
-}
-
-static __attribute__((noinline)) void crew_scan(isk_system *sys, isk_inst *inst, void *cell, unsigned latency)
-{
-    __typeof__(sys->ring[0]) *due = &sys->ring[(sys->clock + latency) % WRITE_RING];
-    for (size_t i = 0; i < due->len; i++)
-        if (ISK_UNLIKELY(due->data[i].cell == cell)) crew_conflict(sys, due->data[i].inst, due->data[i].slot, inst, cell);
-}
-
-/* Concurrent read, exclusive write: one write per cell and clock. A cell has one latency, so
- * the writes of this clock to it are exactly those in the bucket due `latency` clocks later:
- * the queue itself is the log (a handful of entries, scanned linearly). Checked latency-0
- * writes, which have no bucket, use a separate log emptied every clock. */
-static void op_write(isk_hdr *h, void *cell, int64_t value, unsigned how)
+/* Everything but a plain queued write: latency 0, a conflict, a full bucket. */
+static __attribute__((noinline)) void write_slow(isk_hdr *h, void *cell, int64_t value, unsigned how)
 {
     unsigned latency = how & 0xff;
     if (latency == 0) {
@@ -202,18 +214,24 @@ static void op_write(isk_hdr *h, void *cell, int64_t value, unsigned how)
     }
     isk_inst *inst = h->engine;
     isk_system *sys = inst->sys;
-    __typeof__(sys->ring[0]) *due = &sys->ring[(sys->clock + latency) % WRITE_RING];
-    if (h->checking && due->len) crew_scan(sys, inst, cell, latency);
-    if (ISK_UNLIKELY(due->len == due->cap)) queue_grow(sys, latency);
-    pending_write *w = &due->data[due->len++];
-    w->cell = cell;
-    w->value = value;
-    w->inst = inst;
-    w->slot = sys->cur_slot;
-    w->bytes = (uint16_t)((how >> 8) & 0xff);
-    w->code = (uint16_t)(how >> 16);
-    sys->pending++;
-    h->attention = 1;
+    write_bucket *due = bucket_due(sys, latency);
+    if (h->checking)
+        for (size_t i = 0; i < due->len; i++)
+            if (due->data[i].cell == cell) crew_conflict(sys, due->data[i].inst, due->data[i].slot, inst, cell);
+    VEC_RESERVE(due, 1);
+    queue_write(h, due, cell, value, how);
+}
+
+/* The common path calls nothing, so that it needs no stack frame. */
+static void op_write(isk_hdr *h, void *cell, int64_t value, unsigned how)
+{
+    unsigned latency = how & 0xff;
+    write_bucket *due = bucket_due(((isk_inst *)h->engine)->sys, latency);
+    if (ISK_UNLIKELY(latency == 0 || due->len == due->cap || (h->checking && bucket_holds(due, cell)))) {
+        write_slow(h, cell, value, how);
+        return;
+    }
+    queue_write(h, due, cell, value, how);
 }
 
 static void trace_write(isk_system *sys, const pending_write *w)
@@ -228,7 +246,7 @@ static void trace_write(isk_system *sys, const pending_write *w)
 
 static void commit_writes(isk_system *sys)
 {
-    __typeof__(sys->ring[0]) *due = &sys->ring[(sys->clock + 1) % WRITE_RING];
+    write_bucket *due = bucket_due(sys, 1);
     for (size_t i = 0; i < due->len; i++) {
         const pending_write *w = &due->data[i];
         isk_cell_write_raw(w->cell, w->bytes, w->value);

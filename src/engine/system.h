@@ -43,6 +43,8 @@ typedef struct pending_write {
     int32_t slot;            /* the writer, for conflict messages (-1: a processor) */
     uint16_t bytes, code;
 } pending_write;
+/* The writes due in one clock. */
+typedef VEC(pending_write) write_bucket;
 
 /* A write of the current clock, for the CREW check. */
 typedef struct crew_entry {
@@ -104,7 +106,7 @@ struct isk_system {
     bool driver_done;
 
     /* writes waiting for their latency, by due clock modulo the ring size */
-    VEC(pending_write) ring[WRITE_RING];
+    write_bucket ring[WRITE_RING];
     size_t pending;
     VEC(crew_entry) crew;            /* this clock's writes, for the CREW check */
     int busy_slots;                  /* active slots over all accelerators */
