@@ -100,7 +100,7 @@ static int best_of_3(isk_model *m, const char *mode, int tasklets, int rounds, d
 int main(int argc, char **argv)
 {
     /* bench_dpu [scale [case]]: case 1..4 runs one case only (for profiling) */
-    int scale = argc > 1 ? atoi(argv[1]) : 1, only = argc > 2 ? atoi(argv[2]) : 0;
+    int scale = argc > 1 ? atoi(argv[1]) : 10, only = argc > 2 ? atoi(argv[2]) : 0;
     isk_diag diag;
     isk_diag_init(&diag);
     isk_model *m = isk_model_load("dpu", &diag);

@@ -36,12 +36,9 @@ static int launch_every_clock(void *user, isk_system *sys)
     return isk_launch(sys, s->acc, s->words[s->next++ & 3]) == ISK_OK ? 0 : -1;
 }
 
-int main(int argc, char **argv)
+/* Clocks per second of a stream of one-clock commands, launched one per clock. */
+static double one_clock_rate(isk_model *m, uint64_t clocks)
 {
-    uint64_t clocks = argc > 1 ? strtoull(argv[1], NULL, 0) : 20000000;
-    isk_model *m = isk_model_load("example", NULL);
-    if (!m) return 1;
-
     isk_system *sys = isk_system_new(NULL);
     stream s = { .acc = isk_system_add(sys, m, "acc") };
     isk_attach(sys, s.acc, 0);
@@ -51,29 +48,61 @@ int main(int argc, char **argv)
     s.words[3] = encode(m, "flag shm[4], 9");
     isk_set_driver(sys, launch_every_clock, &s);
     double t0 = now();
-    if (isk_step(sys, clocks) != ISK_OK) return 1;
+    isk_status st = isk_step(sys, clocks);
     double dt = now() - t0;
-    printf("example one-clock commands: %.1f M clocks/s\n", (double)clocks / dt / 1e6);
     isk_system_free(sys);
+    return st == ISK_OK ? (double)clocks / dt : 0;
+}
 
-    /* CONV: LOOPREG = 4000 multiply-accumulate clocks per launch. */
-    sys = isk_system_new(NULL);
+/* Clocks per second of CONV commands: LOOPREG = 4000 multiply-accumulate clocks per launch. */
+static double conv_rate(isk_model *m, uint64_t clocks)
+{
+    isk_system *sys = isk_system_new(NULL);
     isk_inst *acc = isk_system_add(sys, m, "acc");
     isk_attach(sys, acc, 0);
     uint64_t conv = encode(m, "conv acc, dm0[ar0], tm0[ar1]"), setloop = encode(m, "setloop 4000");
     uint64_t total = 0;
-    t0 = now();
+    double t0 = now();
     while (total < clocks) {
         isk_launch(sys, acc, setloop);
         isk_step(sys, 1);
         isk_launch(sys, acc, conv);
         uint64_t before = isk_clock(sys);
-        if (isk_run(sys, 0) != ISK_STOPPED) return 1;
+        if (isk_run(sys, 0) != ISK_STOPPED) {
+            isk_system_free(sys);
+            return 0;
+        }
         total += isk_clock(sys) - before + 1;
     }
-    dt = now() - t0;
-    printf("example CONV (multi-clock command): %.1f M clocks/s\n", (double)total / dt / 1e6);
+    double dt = now() - t0;
     isk_system_free(sys);
+    return (double)total / dt;
+}
+
+/* The best of three runs: the host is shared, and the best is the least disturbed. */
+static double best_of_3(double (*rate)(isk_model *, uint64_t), isk_model *m, uint64_t clocks)
+{
+    double best = 0;
+    for (int i = 0; i < 3; i++) {
+        double r = rate(m, clocks);
+        if (r == 0) return 0;
+        if (r > best) best = r;
+    }
+    return best;
+}
+
+int main(int argc, char **argv)
+{
+    uint64_t clocks = argc > 1 ? strtoull(argv[1], NULL, 0) : 10000000;
+    isk_model *m = isk_model_load("example", NULL);
+    if (!m) return 1;
+    double one = best_of_3(one_clock_rate, m, clocks), conv = best_of_3(conv_rate, m, clocks);
+    if (one == 0 || conv == 0) {
+        fprintf(stderr, "bench_example: a run stopped early\n");
+        return 1;
+    }
+    printf("example one-clock commands: %.1f M clocks/s\n", one / 1e6);
+    printf("example CONV (multi-clock command): %.1f M clocks/s\n", conv / 1e6);
     isk_model_release(m);
     return 0;
 }
