@@ -49,7 +49,7 @@ static bool assemble_line(const isk_model *m, const char *line, uint32_t *word, 
     psm_options o;
     psm_options_init(&o, m);
     o.timestamp = 0;
-    char text[256];
+    char text[520];   /* a line of the table (up to 511 characters) and its newline */
     snprintf(text, sizeof text, "%s\n", line);
     psm_program *p = psm_assemble_text("golden", text, &o, diag);
     if (!p) return false;
