@@ -666,6 +666,9 @@ static void run_alone_revolver(isk_system *sys, isk_inst *p)
     uint32_t next = p->next_context;
     sys->cur_inst = p;
     sys->cur_slot = -1;
+    sys->fast.proc = p;
+    sys->fast.start = start;
+    sys->fast.idle = p->stats.idle_clocks;
     while (clock < limit) {
         uint32_t id = pick_in(ctx, running, next, clock);
         if (id == 64) {
@@ -700,6 +703,28 @@ static void run_alone_revolver(isk_system *sys, isk_inst *p)
     sys->stats.clocks += clock - start;
     sys->clock = clock;
     sys->cur_inst = NULL;
+    sys->fast.proc = NULL;
+}
+
+/* The counts of a CPI fast loop that began at `start` and stopped before `clock`, with `pc`
+ * the next instruction and `last` the last one issued. */
+static void settle_cpi(isk_system *sys, isk_inst *p, uint64_t start, uint64_t clock, uint64_t pc, uint64_t last)
+{
+    isk_context *c = &p->contexts[0];
+    const uint64_t cpi = (uint64_t)p->model->proc.cpi;
+    if (clock != start) {
+        uint64_t issued = (clock - start) / cpi;
+        c->pc = c->state == ISK_CTX_RUNNING || c->state == ISK_CTX_BLOCKED ? pc : last;
+        c->last_issue = clock - cpi;
+        if (c->ready_at < clock) c->ready_at = clock;
+        c->insns += issued;
+        p->stats.instructions += issued;
+        sys->stats.instructions += issued;
+        sys->stats.clocks += clock - start;
+    }
+    sys->clock = clock;
+    sys->cur_inst = NULL;
+    sys->fast.proc = NULL;
 }
 
 static void run_alone(isk_system *sys, isk_inst *p)
@@ -717,6 +742,8 @@ static void run_alone(isk_system *sys, isk_inst *p)
     uint64_t clock = start, pc = c->pc, last = pc;
     sys->cur_inst = p;
     sys->cur_slot = -1;
+    sys->fast.proc = p;
+    sys->fast.start = start;
     h->context = 0;
     h->attention = 0;
     /* One test per instruction: whatever needs a look (a context stopped or blocked, a queued
@@ -732,18 +759,24 @@ static void run_alone(isk_system *sys, isk_inst *p)
         budget--;
         if (ISK_UNLIKELY(h->attention)) break;
     }
-    if (clock != start) {
-        uint64_t issued = (clock - start) / cpi;
-        c->pc = c->state == ISK_CTX_RUNNING || c->state == ISK_CTX_BLOCKED ? pc : last;
-        c->last_issue = clock - cpi;
-        if (c->ready_at < clock) c->ready_at = clock;
-        c->insns += issued;
+    settle_cpi(sys, p, start, clock, pc, last);
+}
+
+/* A fault left a fast loop by longjmp in the middle of an instruction (issued at sys->clock,
+ * not counted, as on the general path): count what it had done. */
+static void settle_fast_loop_after_fault(isk_system *sys)
+{
+    isk_inst *p = sys->fast.proc;
+    if (p->model->proc.issue == ISK_ISSUE_REVOLVER) {
+        /* one instruction in every clock of the loop that was not skipped as idle */
+        uint64_t issued = sys->clock - sys->fast.start - (p->stats.idle_clocks - sys->fast.idle);
         p->stats.instructions += issued;
         sys->stats.instructions += issued;
-        sys->stats.clocks += clock - start;
+        sys->stats.clocks += sys->clock - sys->fast.start;
+        sys->fast.proc = NULL;
+        return;
     }
-    sys->clock = clock;
-    sys->cur_inst = NULL;
+    settle_cpi(sys, p, sys->fast.start, sys->clock, p->hdr->pc, p->hdr->pc);
 }
 
 static bool processor_active(const isk_inst *p)
@@ -831,7 +864,9 @@ void isk_clock_run(isk_system *sys)
     jmp_buf on_fault;
     sys->fault_jmp = &on_fault;
     if (setjmp(on_fault) == 0) clock_loop(sys);
-    /* else: a behaviour on this stack stopped the run; its slot was marked done. */
+    else if (sys->fast.proc) settle_fast_loop_after_fault(sys);
+    /* A behaviour on this stack stopped the run: a command (its slot was marked done) or an
+     * instruction of a fast loop (settled just above). */
     sys->cur_inst = NULL;
     sys->cur_slot = -1;
     sys->fault_jmp = NULL;

@@ -125,6 +125,9 @@ struct isk_system {
     isk_status status;
     char last_error[512];
     jmp_buf *fault_jmp;              /* the live clock loop's, for faults on its stack */
+    /* The processor's fast loop in progress (run_alone), so that a fault leaving it by longjmp
+     * can still settle its counts: the processor, the clock it began at, its idle clocks then. */
+    struct { isk_inst *proc; uint64_t start, idle; } fast;
 
     /* stacks: the engine runs on cur_stack; suspended commands own the stacks they took */
     isk_coro caller;                 /* the embedding program, while the engine runs */

@@ -143,6 +143,26 @@ static void test_faults(void)
     CHECK_EQ(isk_run(t.sys, 0), ISK_FAULT);
     CHECK_CONTAINS(isk_last_error(t.sys), "clock 4, cpu context 0, pc 0x28: illegal instruction 0x0000");
     CHECK_EQ(isk_context_of(t.p, 0)->state, ISK_CTX_FAULTED);
+    /* The fault interrupted the fast loop: the state still says where and after how much. */
+    isk_stats st;
+    isk_get_stats(t.sys, &st);
+    CHECK_EQ(isk_context_of(t.p, 0)->pc, 40);
+    CHECK_EQ(isk_context_of(t.p, 0)->insns, 2);
+    CHECK_EQ(st.instructions, 2);
+    CHECK_EQ(st.clocks, 4);
+    CHECK_EQ(isk_clock(t.sys), 4);
+    toy_close(&t);
+
+    /* The same on the revolver's fast loop: two contexts, the second faults at its second issue. */
+    static const char *const revolver_bad[] = { "start 1", "ldi 1", "halt", "ldi 2", "jnz 40", NULL };
+    toy_open(&t, &isk_model_toy_revolver, revolver_bad);
+    CHECK_EQ(isk_run(t.sys, 0), ISK_FAULT);
+    CHECK_CONTAINS(isk_last_error(t.sys), "cpu context 1, pc 0x28: illegal instruction");
+    isk_get_stats(t.sys, &st);
+    CHECK_EQ(isk_context_of(t.p, 1)->pc, 40);
+    CHECK_EQ(isk_context_of(t.p, 1)->insns, 2);
+    CHECK_EQ(st.instructions, isk_context_of(t.p, 0)->insns + 2);
+    CHECK_EQ(st.clocks, isk_clock(t.sys));
     toy_close(&t);
 
     static const char *const outside[] = { "ldi 1", "add d15", "jnz 63", NULL };
