@@ -27,7 +27,7 @@ bool wants_help(int argc, char **argv)
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: isekit COMMAND [ARGS...]\n\ncommands:\n");
+    fprintf(out, "usage: isekit COMMAND [ARGS...]\n       isekit --version\n\ncommands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
         fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
     fprintf(out, "\nMODEL is a built-in model (");
@@ -45,6 +45,10 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0) {
         usage(stdout);
+        return EXIT_OK;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("isekit %s (model ABI %d)\n", ISEKIT_VERSION, ISK_ABI_VERSION);
         return EXIT_OK;
     }
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
