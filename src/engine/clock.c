@@ -278,19 +278,15 @@ static void op_use_resources(isk_hdr *h, uint64_t mask)
     isk_system *sys = inst->sys;
     int slot = inst == sys->cur_inst ? sys->cur_slot : -1;
     if (inst->resources_clock != sys->clock) {
-        inst->resources.len = 0;
         inst->resources_used = 0;
         inst->resources_clock = sys->clock;
     }
     uint64_t clash = inst->resources_used & mask;
-    if (clash) {
-        int other = -2;
-        for (size_t i = 0; i < inst->resources.len && other == -2; i++)
-            if (inst->resources.data[i].mask & clash) other = inst->resources.data[i].slot;
+    if (ISK_UNLIKELY(clash)) {
         uint64_t bit = clash & -clash;
         const char *rname = resource_name(inst->model, bit);
         char first[160], second[160], msg[700];
-        isk_describe_actor(inst, other, first, sizeof first);
+        isk_describe_actor(inst, inst->resource_slot[__builtin_ctzll(bit)], first, sizeof first);
         isk_describe_actor(inst, slot, second, sizeof second);
         snprintf(msg, sizeof msg, "clock %llu: resource clash in %s: %s uses resource bits 0x%llx%s%s%s, already used "
                  "in this clock by %s", (unsigned long long)sys->clock, inst->name, second,
@@ -304,9 +300,9 @@ static void op_use_resources(isk_hdr *h, uint64_t mask)
         int b = __builtin_ctzll(bits);
         sys->stats.resource_clocks[b]++;
         inst->stats.resource_clocks[b]++;
+        inst->resource_slot[b] = slot;
     }
     inst->resources_used |= mask;
-    VEC_PUSH(&inst->resources, ((resource_use){ mask, slot }));
 }
 
 static void op_interrupt(isk_hdr *h, int line)

@@ -124,7 +124,6 @@ static void free_inst(isk_inst *inst)
     free(inst->owns_buffer);
     free(inst->slots);
     free(inst->order);
-    VEC_FREE(&inst->resources);
     free(inst->contexts);
     free(inst->dcache);
     for (size_t i = 0; i < inst->params.len; i++) {

@@ -53,7 +53,6 @@ typedef struct crew_entry {
     int slot;                /* -1: a processor context */
 } crew_entry;
 
-typedef struct resource_use { uint64_t mask; int slot; } resource_use;
 
 #define LAUNCH_CACHE 64
 
@@ -73,8 +72,8 @@ struct isk_inst {
     int *order;                      /* active slots (DONE ones until the clock ends), in launch order */
     int norder;
     uint64_t seq;
-    VEC(resource_use) resources;     /* this clock's */
-    uint64_t resources_used, resources_clock;
+    uint64_t resources_used, resources_clock;   /* the resource bits used in that clock */
+    int resource_slot[64];           /* the slot that used each bit first (-1: a processor) */
     struct { uint64_t word; bool valid; isk_decoded d; } launch_cache[LAUNCH_CACHE];
 
     /* processors */
