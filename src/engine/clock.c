@@ -579,6 +579,17 @@ static bool runs_alone(const isk_system *sys)
             sys->processors.data[0]->model->proc.issue == ISK_ISSUE_REVOLVER);
 }
 
+/* A fast loop that began at `start` leaves before `clock`, having issued `issued` instructions. */
+static void end_fast_loop(isk_system *sys, isk_inst *p, uint64_t start, uint64_t clock, uint64_t issued)
+{
+    p->stats.instructions += issued;
+    sys->stats.instructions += issued;
+    sys->stats.clocks += clock - start;
+    sys->clock = clock;
+    sys->cur_inst = NULL;
+    sys->fast.proc = NULL;
+}
+
 /* The same for a REVOLVER processor (e.g. the DPU's threads): a mask of the running contexts,
  * re-read whenever an instruction sets h->attention (a context started, stopped, woken or
  * blocked, a queued write, a launch, a port access); the clocks in which no context is ready
@@ -694,12 +705,7 @@ static void run_alone_revolver(isk_system *sys, isk_inst *p)
         }
     }
     p->next_context = next;
-    p->stats.instructions += issued;
-    sys->stats.instructions += issued;
-    sys->stats.clocks += clock - start;
-    sys->clock = clock;
-    sys->cur_inst = NULL;
-    sys->fast.proc = NULL;
+    end_fast_loop(sys, p, start, clock, issued);
 }
 
 /* The counts of a CPI fast loop that began at `start` and stopped before `clock`, with `pc`
@@ -708,19 +714,14 @@ static void settle_cpi(isk_system *sys, isk_inst *p, uint64_t start, uint64_t cl
 {
     isk_context *c = &p->contexts[0];
     const uint64_t cpi = (uint64_t)p->model->proc.cpi;
-    if (clock != start) {
-        uint64_t issued = (clock - start) / cpi;
+    const uint64_t issued = (clock - start) / cpi;
+    if (issued) {
         c->pc = c->state == ISK_CTX_RUNNING || c->state == ISK_CTX_BLOCKED ? pc : last;
         c->last_issue = clock - cpi;
         if (c->ready_at < clock) c->ready_at = clock;
         c->insns += issued;
-        p->stats.instructions += issued;
-        sys->stats.instructions += issued;
-        sys->stats.clocks += clock - start;
     }
-    sys->clock = clock;
-    sys->cur_inst = NULL;
-    sys->fast.proc = NULL;
+    end_fast_loop(sys, p, start, clock, issued);
 }
 
 static void run_alone(isk_system *sys, isk_inst *p)
@@ -766,10 +767,7 @@ static void settle_fast_loop_after_fault(isk_system *sys)
     if (p->model->proc.issue == ISK_ISSUE_REVOLVER) {
         /* one instruction in every clock of the loop that was not skipped as idle */
         uint64_t issued = sys->clock - sys->fast.start - (p->stats.idle_clocks - sys->fast.idle);
-        p->stats.instructions += issued;
-        sys->stats.instructions += issued;
-        sys->stats.clocks += sys->clock - sys->fast.start;
-        sys->fast.proc = NULL;
+        end_fast_loop(sys, p, sys->fast.start, sys->clock, issued);
         return;
     }
     settle_cpi(sys, p, sys->fast.start, sys->clock, p->hdr->pc, p->hdr->pc);
