@@ -1,8 +1,7 @@
 /* Seed corpus for asm_fuzz: small sources written for the example accelerator (first byte
  * even) and the tiny test processor (first byte odd), covering the directives, macros,
  * expressions and relocations. Usage: asm_seeds CORPUS_DIR */
-#include <stdio.h>
-#include <string.h>
+#include "text_seeds.h"
 
 static const char *const seeds[] = {
     "\0ldi lr1, 5\nmove gr0, lr1\nmac gr0, gr1\nconv acc, dm0[ar0], tm0[ar1]\n",
@@ -18,14 +17,5 @@ static const char *const seeds[] = {
 
 int main(int argc, char **argv)
 {
-    if (argc != 2) return 2;
-    for (size_t i = 0; i < sizeof seeds / sizeof *seeds; i++) {
-        char path[4096];
-        snprintf(path, sizeof path, "%s/seed-asm-%zu", argv[1], i);
-        FILE *f = fopen(path, "wb");
-        if (!f) return 1;
-        fwrite(seeds[i], 1, 1 + strlen(seeds[i] + 1), f);
-        fclose(f);
-    }
-    return 0;
+    return write_text_seeds(argc, argv, "asm", seeds, sizeof seeds / sizeof *seeds);
 }
