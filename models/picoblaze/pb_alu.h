@@ -16,22 +16,27 @@
 
 #include "pb_state.h"
 
+/* Each operation reads its operands and the old flags before it writes anything: a byte store
+ * might alias them for all the compiler knows, and would force reloads. */
+
 static inline unsigned pb_parity(unsigned v) { return (unsigned)__builtin_parity(v); }
 
-static inline void pb_load(STATE, unsigned x, unsigned v) { sX(x) = (uint8_t)v; }
+static inline void pb_load(STATE, unsigned x, unsigned v) { PB_CELLS; sX(x) = (uint8_t)v; }
 
 static inline void pb_logic_result(STATE, unsigned x, unsigned r)
 {
+    PB_CELLS;
     sX(x) = (uint8_t)r;
     CARRY = 0;
     ZERO = r == 0;
 }
-static inline void pb_and(STATE, unsigned x, unsigned v) { pb_logic_result(S, x, sX(x) & v); }
-static inline void pb_or(STATE, unsigned x, unsigned v) { pb_logic_result(S, x, sX(x) | v); }
-static inline void pb_xor(STATE, unsigned x, unsigned v) { pb_logic_result(S, x, sX(x) ^ v); }
+static inline void pb_and(STATE, unsigned x, unsigned v) { PB_CELLS; pb_logic_result(S, x, sX(x) & v); }
+static inline void pb_or(STATE, unsigned x, unsigned v) { PB_CELLS; pb_logic_result(S, x, sX(x) | v); }
+static inline void pb_xor(STATE, unsigned x, unsigned v) { PB_CELLS; pb_logic_result(S, x, sX(x) ^ v); }
 
 static inline void pb_test(STATE, unsigned x, unsigned v)
 {
+    PB_CELLS;
     unsigned t = sX(x) & v;
     CARRY = (uint8_t)pb_parity(t);
     ZERO = t == 0;
@@ -40,25 +45,29 @@ static inline void pb_test(STATE, unsigned x, unsigned v)
 /* The sum or difference s of two bytes (and a carry): 9 significant bits, bit 8 = carry/borrow. */
 static inline void pb_arith_result(STATE, unsigned x, unsigned s, int write, int chained)
 {
+    PB_CELLS;
     unsigned r = s & 0xFFu;
+    unsigned zero = chained ? (r == 0) & ZERO : r == 0;
     if (write) sX(x) = (uint8_t)r;
     CARRY = (uint8_t)(s >> 8 & 1u);
-    ZERO = chained ? (r == 0) & ZERO : r == 0;
+    ZERO = (uint8_t)zero;
 }
-static inline void pb_add(STATE, unsigned x, unsigned v) { pb_arith_result(S, x, sX(x) + v, 1, 0); }
-static inline void pb_addcy(STATE, unsigned x, unsigned v) { pb_arith_result(S, x, sX(x) + v + CARRY, 1, PB_Z_CHAINS); }
-static inline void pb_sub(STATE, unsigned x, unsigned v) { pb_arith_result(S, x, sX(x) - v, 1, 0); }
-static inline void pb_subcy(STATE, unsigned x, unsigned v) { pb_arith_result(S, x, sX(x) - v - CARRY, 1, PB_Z_CHAINS); }
-static inline void pb_compare(STATE, unsigned x, unsigned v) { pb_arith_result(S, x, sX(x) - v, 0, 0); }
+static inline void pb_add(STATE, unsigned x, unsigned v) { PB_CELLS; pb_arith_result(S, x, sX(x) + v, 1, 0); }
+static inline void pb_addcy(STATE, unsigned x, unsigned v) { PB_CELLS; pb_arith_result(S, x, sX(x) + v + CARRY, 1, PB_Z_CHAINS); }
+static inline void pb_sub(STATE, unsigned x, unsigned v) { PB_CELLS; pb_arith_result(S, x, sX(x) - v, 1, 0); }
+static inline void pb_subcy(STATE, unsigned x, unsigned v) { PB_CELLS; pb_arith_result(S, x, sX(x) - v - CARRY, 1, PB_Z_CHAINS); }
+static inline void pb_compare(STATE, unsigned x, unsigned v) { PB_CELLS; pb_arith_result(S, x, sX(x) - v, 0, 0); }
 
 #if PB_CORE == 6
 static inline void pb_testcy(STATE, unsigned x, unsigned v)
 {
+    PB_CELLS;
     unsigned t = sX(x) & v;
-    CARRY = (uint8_t)(pb_parity(t) ^ CARRY);
-    ZERO = (t == 0) & ZERO;
+    unsigned carry = pb_parity(t) ^ CARRY, zero = (t == 0) & ZERO;
+    CARRY = (uint8_t)carry;
+    ZERO = (uint8_t)zero;
 }
-static inline void pb_comparecy(STATE, unsigned x, unsigned v) { pb_arith_result(S, x, sX(x) - v - CARRY, 0, 1); }
+static inline void pb_comparecy(STATE, unsigned x, unsigned v) { PB_CELLS; pb_arith_result(S, x, sX(x) - v - CARRY, 0, 1); }
 #endif
 
 /* The two forms of an operation. */

@@ -12,6 +12,7 @@
 
 static inline unsigned pb_condition(STATE, int64_t c)
 {
+    PB_CELLS;
     unsigned flag = (c & 2) ? CARRY : ZERO;
     return flag ^ (unsigned)(c & 1);
 }
@@ -40,8 +41,9 @@ BEHAVIOUR(RETURNI, e)
     unsigned entry = pb_pop(S);
     JUMP(entry & PB_PC_MASK);
     if (PB_SHADOW_FLAGS) {
-        CARRY = CTRL(SHADOW) & 1u;
-        ZERO = CTRL(SHADOW) >> 1 & 1u;
+        unsigned shadow = CTRL(SHADOW);
+        CARRY = shadow & 1u;
+        ZERO = shadow >> 1 & 1u;
     } else {
         CARRY = entry >> 12 & 1u;
         ZERO = entry >> 13 & 1u;

@@ -25,6 +25,7 @@ BEHAVIOUR(LOAD_RETURN_sX_kk, x, k) { PB_BEGIN; sX(x) = (uint8_t)k; pb_return(S);
 
 static inline uint64_t pb_computed_target(STATE, int64_t x, int64_t y)
 {
+    PB_CELLS;
     return (uint64_t)(sX(x) & 0xFu) << 8 | sX(y);     /* the upper nibble of sX is ignored */
 }
 BEHAVIOUR(JUMP_at_sX_sY, x, y)     { PB_BEGIN; JUMP(pb_computed_target(S, x, y)); PB_END; }

@@ -8,6 +8,7 @@
 
 static inline void pb_shift_result(STATE, unsigned x, unsigned r, unsigned carry_out)
 {
+    PB_CELLS;
     r &= 0xFFu;
     sX(x) = (uint8_t)r;
     CARRY = (uint8_t)carry_out;

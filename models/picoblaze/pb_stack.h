@@ -16,6 +16,7 @@
 /* A stack entry for return address `pc`, with the flags and bank of the moment on KCPSM6. */
 static inline unsigned pb_stack_entry(STATE, uint64_t pc)
 {
+    PB_CELLS;
     unsigned e = (unsigned)pc & 0xFFFu;
     if (!PB_SHADOW_FLAGS) e |= (unsigned)CARRY << 12 | (unsigned)ZERO << 13 | (unsigned)CTRL(BANK) << 14;
     return e;
@@ -25,6 +26,7 @@ static inline unsigned pb_stack_entry(STATE, uint64_t pc)
  * after the next instruction. */
 static inline void pb_sp_moved(STATE, unsigned sp)
 {
+    PB_CELLS;
     CTRL(SP) = (uint8_t)sp;
     if (PB_STACK_RESETS && sp == 31) CTRL(RESET_PENDING) = 2;
 }
@@ -33,24 +35,29 @@ static inline void pb_sp_moved(STATE, unsigned sp)
  * address of the instruction it abandons. */
 static inline void pb_push(STATE, uint64_t pc)
 {
+    PB_CELLS;
     unsigned sp = CTRL(SP);
     CELLS(STACK)[sp] = (uint16_t)pb_stack_entry(S, pc);
     pb_sp_moved(S, (sp + 1) & 31u);
 }
 
-/* Pop: ram[sp] = this instruction's entry, sp - 1, return ram[sp]. */
+/* Pop: ram[sp] = this instruction's entry, sp - 1, return ram[sp] (read first: the entry
+ * written is at the other index). */
 static inline unsigned pb_pop(STATE)
 {
-    unsigned sp = CTRL(SP);
-    CELLS(STACK)[sp] = (uint16_t)pb_stack_entry(S, PC);
-    sp = (sp - 1) & 31u;
-    pb_sp_moved(S, sp);
-    return CELLS(STACK)[sp];
+    PB_CELLS;
+    uint16_t *const stack = CELLS(STACK);
+    unsigned sp = CTRL(SP), below = (sp - 1) & 31u;
+    unsigned popped = stack[below];
+    stack[sp] = (uint16_t)pb_stack_entry(S, PC);
+    pb_sp_moved(S, below);
+    return popped;
 }
 
 /* Response slot (section 7): two clocks replace the next instruction, which is abandoned. */
 static void pb_interrupt_response(STATE)
 {
+    PB_CELLS;
     uint64_t abandoned = NEXT_PC;
     if (PB_SHADOW_FLAGS) CTRL(SHADOW) = (uint8_t)(CARRY | ZERO << 1);
     pb_push(S, abandoned);
@@ -73,6 +80,7 @@ static void pb_interrupt_response(STATE)
  * clocks, then 000 with the control state of a reset; registers and scratchpad survive. */
 static void pb_internal_reset(STATE)
 {
+    PB_CELLS;
     unsigned sp = CTRL(SP);
     CELLS(STACK)[sp] = (uint16_t)pb_stack_entry(S, PC);   /* this instruction's write at sp */
     CTRL(SP) = 0;
@@ -87,6 +95,8 @@ static void pb_internal_reset(STATE)
 
 static void pb_after_instruction(STATE, unsigned irq_sampled)
 {
+    PB_CELLS;
+    NEXT_PC &= PB_PC_MASK;         /* a step past the last address wraps to 000 */
     unsigned pending = CTRL(RESET_PENDING);
     if (pending == 3) FAULT(0, "%s", S->param_error);
     if (pending) {

@@ -56,7 +56,16 @@ enum pb_control {
     PB_RESET_PENDING,    /* KCPSM6: 2 = internal reset after the next instruction, 1 = after this one */
 };
 #define PB_CONTROL_NAMES { "C", "Z", "IE", "BANK", "SP", "SHADOW", "INTERRUPT", "RESET_PENDING" }
-#define CTRL(name) CELLS(CONTROL)[PB_##name]
+/* Every function that uses the names below starts with PB_CELLS, which reads the two storage
+ * pointers (and the bank) once: the cells are uint8_t, and a store through a character type may
+ * alias anything, S->CONTROL.v and S->REGS.v included, so the compiler would otherwise reload
+ * them after every store. No instruction reads a register after switching banks (a new bank
+ * applies from the next instruction), so the bank read here holds for the whole function. */
+#define PB_CELLS \
+    uint8_t *const pb_control = CELLS(CONTROL); \
+    uint8_t *const pb_bank = CELLS(REGS) + PB_BANK_BASE; \
+    (void)pb_control, (void)pb_bank
+#define CTRL(name) pb_control[PB_##name]
 
 #if PB_BANKS > 1
 #define PB_BANK_BASE (CTRL(BANK) * 16u)
@@ -64,7 +73,7 @@ enum pb_control {
 #define PB_BANK_BASE 0u
 #endif
 /* Register sX of the active bank. Register numbers come from 4-bit fields, so always in range. */
-#define sX(i) CELLS(REGS)[PB_BANK_BASE + (unsigned)(i)]
+#define sX(i) pb_bank[(unsigned)(i)]
 #define CARRY CTRL(C)
 #define ZERO CTRL(Z)
 
@@ -72,13 +81,15 @@ enum pb_control {
  * The interrupt input is sampled in the instruction's first clock, before the instruction has any
  * effect (a request raised by this instruction's own OUTPUT is seen by the next one); the
  * interrupt is taken after the instruction if it was sampled high and IE is 1 afterwards. The
- * PC wraps at the end of the program space. Both checks cost one test on the common path. */
+ * PC wraps at the end of the program space (only a sequential step can leave it: every jump
+ * target is a program address). The three checks cost one test on the common path, and the
+ * common path does not write NEXT_PC, which would put a store and a reload between this
+ * instruction's and the next one's fetch. */
 static void pb_after_instruction(STATE, unsigned irq_sampled);
 
-#define PB_BEGIN const unsigned pb_irq_sampled_ = CTRL(INTERRUPT)
+#define PB_BEGIN PB_CELLS; const unsigned pb_irq_sampled_ = CTRL(INTERRUPT)
 #define PB_END do { \
-        NEXT_PC &= PB_PC_MASK; \
-        if (ISK_UNLIKELY((pb_irq_sampled_ & CTRL(IE)) | CTRL(RESET_PENDING))) \
+        if (ISK_UNLIKELY((pb_irq_sampled_ & CTRL(IE)) | CTRL(RESET_PENDING) | (NEXT_PC >> PB_PC_BITS))) \
             pb_after_instruction(S, pb_irq_sampled_); \
     } while (0)
 
@@ -95,6 +106,7 @@ static unsigned pb_param_number(STATE, const char *key, unsigned fallback)
 
 static void pb_read_params(STATE)
 {
+    PB_CELLS;
     S->param_error = NULL;
     unsigned spm = pb_param_number(S, "scratchpad_size", 64);
     if (spm != 64 && !(PB_CORE == 6 && (spm == 128 || spm == 256))) {

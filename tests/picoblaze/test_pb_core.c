@@ -1,7 +1,7 @@
 /* PicoBlaze behaviour the run vectors do not reach (picoblaze-isa.md sections 6-10): nested
  * interrupts (KCPSM3's single shadow register against KCPSM6's stacked flags), the abandoned
- * REGBANK quirk, stack underflow (KCPSM3 wraps, KCPSM6 resets), the parameters, OUTPUTK, and
- * illegal instructions. */
+ * REGBANK quirk, stack underflow (KCPSM3 wraps, KCPSM6 resets), the parameters, OUTPUTK,
+ * illegal instructions and the program counter's wrap. */
 #include "pb_harness.h"
 
 /* The flags the main program sees after a nested interrupt, written to port 40 (bit0 Z, bit1 C). */
@@ -165,6 +165,30 @@ static void test_illegal_instruction(void)
     isk_model_release(m);
 }
 
+/* A sequential step past the last address wraps to 000 (the program counter has PB_PC_BITS):
+ * the first pass jumps to the last two words, whose second ADD falls through to 000. */
+static void test_pc_wrap(void)
+{
+    static const char *const core[] = { "kcpsm3", "kcpsm6" }, *const last[] = { "3FE", "FFE" };
+    for (int i = 0; i < 2; i++) {
+        char source[600];
+        snprintf(source, sizeof source,
+                 "            COMPARE s1, 00\n"
+                 "            JUMP NZ, done\n"
+                 "            LOAD s1, 01\n"
+                 "            JUMP %s\n"
+                 "done:       OUTPUT s0, FF\n"
+                 "            ADDRESS %s\n"
+                 "            ADD s0, 01\n"
+                 "            ADD s0, 01\n", last[i], last[i]);
+        pb_bench b;
+        CHECK(pb_bench_run(&b, core[i], source, NULL));
+        CHECK_EQ(pb_read(&b, "REGS", 0), 2);
+        CHECK_EQ(pb_read(&b, "REGS", 1), 1);
+        pb_bench_close(&b);
+    }
+}
+
 int main(void)
 {
     test_nested_interrupts();
@@ -173,5 +197,6 @@ int main(void)
     test_parameters();
     test_outputk();
     test_illegal_instruction();
+    test_pc_wrap();
     return CHECK_DONE();
 }
