@@ -735,8 +735,9 @@ static void run_alone(isk_system *sys, isk_inst *p)
     if (c->state != ISK_CTX_RUNNING || c->ready_at > sys->clock) return;
     const uint64_t cpi = (uint64_t)p->model->proc.cpi, ncode = p->ncode, start = sys->clock;
     isk_decoded *const dcache = p->dcache;
-    uint64_t budget = sys->run_until > start ? (sys->run_until - start) / cpi : 0;
-    uint64_t clock = start, pc = c->pc, last = pc;
+    /* the clock by which the last whole instruction must have issued */
+    const uint64_t end = sys->run_until > start ? start + (sys->run_until - start) / cpi * cpi : start;
+    uint64_t clock = start, pc = c->pc;
     sys->cur_inst = p;
     sys->cur_slot = -1;
     sys->fast.proc = p;
@@ -746,17 +747,16 @@ static void run_alone(isk_system *sys, isk_inst *p)
     /* One test per instruction: whatever needs a look (a context stopped or blocked, a queued
      * write, a launch, a port access) sets h->attention. A PC outside the code memory is left
      * to the general path, which reports it. */
-    while (budget && pc < ncode) {
-        h->pc = last = pc;
+    while (clock < end && pc < ncode) {
+        h->pc = pc;
         h->next_pc = pc + 1;
         h->clock = sys->clock = clock;      /* the engine's services read the system's clock */
         dcache[pc].fn(h, dcache[pc].op);
         pc = h->next_pc;
         clock += cpi;
-        budget--;
         if (ISK_UNLIKELY(h->attention)) break;
     }
-    settle_cpi(sys, p, start, clock, pc, last);
+    settle_cpi(sys, p, start, clock, pc, h->pc);
 }
 
 /* A fault left a fast loop by longjmp in the middle of an instruction (issued at sys->clock,
