@@ -138,6 +138,11 @@ void isk_set_ports(isk_inst *inst, isk_port_read_fn rd, isk_port_write_fn wr, vo
 isk_status isk_step(isk_system *sys, uint64_t clocks);
 /* Run until finished; max_clocks = 0 means no limit. */
 isk_status isk_run(isk_system *sys, uint64_t max_clocks);
+/* From a port handler, a driver or a trace hook during isk_step/isk_run: return to the caller
+ * when the current clock ends, as if the run had asked for exactly that many clocks (isk_run
+ * then returns ISK_OK, not finished). An embedding program that waits for an event its handlers
+ * see can so run in long steps and still stop at the very clock. No effect on a later run. */
+void isk_stop_after_clock(isk_system *sys);
 
 uint64_t isk_clock(const isk_system *sys);
 /* The first line of the error that stopped the system, or "" if none. */

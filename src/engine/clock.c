@@ -668,7 +668,8 @@ static void run_alone_revolver(isk_system *sys, isk_inst *p)
     isk_context *const ctx = p->contexts;
     const uint32_t n = p->hdr->ncontexts;
     if (n > 64) return;                                 /* the general path */
-    const uint64_t limit = sys->run_until, start = sys->clock;
+    const uint64_t start = sys->clock;
+    uint64_t limit = sys->run_until;
     uint64_t clock = start, running = running_mask(ctx, n), issued = 0;
     uint32_t next = p->next_context;
     sys->cur_inst = p;
@@ -702,6 +703,7 @@ static void run_alone_revolver(isk_system *sys, isk_inst *p)
             /* an instruction asked for attention */
             if (sys->pending || sys->busy_slots || sys->status != ISK_OK) break;
             running = running_mask(ctx, n);            /* the running set may have changed */
+            limit = sys->run_until;                    /* and the run may have been asked to stop */
         }
     }
     p->next_context = next;
@@ -721,7 +723,9 @@ static void settle_cpi(isk_system *sys, isk_inst *p, uint64_t start, uint64_t cl
         if (c->ready_at < clock) c->ready_at = clock;
         c->insns += issued;
     }
-    end_fast_loop(sys, p, start, clock, issued);
+    /* An instruction may have asked the run to stop inside its own clocks (isk_stop_after_clock):
+     * the system stops there; the context is busy until `clock` as on the general path. */
+    end_fast_loop(sys, p, start, clock < sys->run_until ? clock : sys->run_until, issued);
 }
 
 static void run_alone(isk_system *sys, isk_inst *p)

@@ -363,6 +363,11 @@ isk_status isk_run(isk_system *sys, uint64_t max_clocks)
     return sys->clock >= sys->run_until ? ISK_OK : ISK_STOPPED;
 }
 
+void isk_stop_after_clock(isk_system *sys)
+{
+    if (sys->run_until > sys->clock + 1) sys->run_until = sys->clock + 1;
+}
+
 uint64_t isk_clock(const isk_system *sys) { return sys->clock; }
 const char *isk_last_error(const isk_system *sys) { return sys->last_error; }
 int isk_busy_slots(const isk_inst *acc) { return acc->norder; }

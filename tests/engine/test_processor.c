@@ -273,6 +273,50 @@ static void test_ports_and_blocking(void)
     toy_close(&t);
 }
 
+/* isk_stop_after_clock from a port handler: each run returns right after the clock of the
+ * OUTPUT, and the pieces add up to the uninterrupted run (both fast loops). */
+static void stop_on_write(void *user, isk_inst *inst, uint64_t port, uint64_t value)
+{
+    on_write(user, inst, port, value);
+    isk_stop_after_clock(((port_log *)user)->sys);
+}
+
+static void check_stops(const struct isk_model_entry *e, const char *const *program, int outputs)
+{
+    toy whole, parts;
+    toy_open(&whole, e, program);
+    CHECK_EQ(isk_run(whole.sys, 0), ISK_STOPPED);
+    toy_open(&parts, e, program);
+    port_log log = { .sys = parts.sys };
+    isk_set_ports(parts.p, NULL, stop_on_write, &log);
+    int returns = 0;
+    isk_status st;
+    while ((st = isk_run(parts.sys, 0)) == ISK_OK && returns < 100) {
+        returns++;
+        CHECK_EQ(isk_clock(parts.sys), log.clock + 1);
+        CHECK_EQ(log.writes, returns);
+    }
+    CHECK_EQ(st, ISK_STOPPED);
+    CHECK_EQ(returns, outputs);
+    isk_stats a, b;
+    isk_get_stats(whole.sys, &a);
+    isk_get_stats(parts.sys, &b);
+    CHECK_EQ(isk_clock(parts.sys), isk_clock(whole.sys));
+    CHECK_EQ(b.instructions, a.instructions);
+    CHECK_EQ(b.clocks, a.clocks);
+    toy_close(&whole);
+    toy_close(&parts);
+}
+
+static void test_stop_after_clock(void)
+{
+    static const char *const loop[] = { "ldi 3", "out 1", "dec", "jnz 1", "halt", NULL };
+    check_stops(&isk_model_toy_cpi, loop, 3);
+    static const char *const two[] = { "start 1", "out 1", "halt", "out 2", "ldi 2", "out 3", "dec", "jnz 5", "halt",
+                                       NULL };
+    check_stops(&isk_model_toy_revolver, two, 4);
+}
+
 int main(void)
 {
     test_cpi_timing_and_fast_path();
@@ -281,5 +325,6 @@ int main(void)
     test_revolver();
     test_processor_launches();
     test_ports_and_blocking();
+    test_stop_after_clock();
     return CHECK_DONE();
 }
