@@ -16,8 +16,9 @@
  *
  * Time. Host, PicoBlaze and DFU share one clock. The host is a program that calls this API
  * between clocks and takes no simulated time itself; every call that waits (a rendezvous,
- * edk_start, edk_wait_dfu, edk_run) advances the whole system clock by clock with isk_step until
- * its condition holds, so the number of clocks a run takes does not depend on the host machine.
+ * edk_start, edk_wait_dfu, edk_run) advances the whole system with isk_step until its condition
+ * holds and returns at that very clock, so the number of clocks a run takes does not depend on
+ * the host machine.
  * Calls that only read or write memories take no time, like a DMA finished between two clocks.
  * A wait gives up after the timeout (edk_config.timeout_clocks) with EDK_ERR_TIMEOUT.
  *

@@ -108,18 +108,22 @@ size_t edk_dmem_words(const edk_bce *bce) { return bce->dmem_words; }
 
 /* ---- time ------------------------------------------------------------------------------------ */
 
-int bce_wait(edk_bce *bce, bool (*cond)(edk_bce *bce, const void *arg), const void *arg)
+int bce_wait(edk_bce *bce, bool (*cond)(edk_bce *bce, const void *arg), const void *arg, bool polled)
 {
-    for (uint64_t waited = 0;; waited++) {
-        if (cond(bce, arg)) return EDK_OK;
-        if (waited >= bce->timeout) {
+    const uint64_t deadline = isk_clock(bce->sys) + bce->timeout;
+    while (!cond(bce, arg)) {
+        uint64_t now = isk_clock(bce->sys);
+        if (now >= deadline) {
             isk_error(bce->diag, NULL, "clock %llu: the host waited %llu clocks in vain (timeout)",
-                      (unsigned long long)isk_clock(bce->sys), (unsigned long long)bce->timeout);
+                      (unsigned long long)now, (unsigned long long)bce->timeout);
             return EDK_ERR_TIMEOUT;
         }
-        if (isk_step(bce->sys, 1) != ISK_OK) return EDK_ERR;
+        if (isk_step(bce->sys, polled ? 1 : deadline - now) != ISK_OK) return EDK_ERR;
     }
+    return EDK_OK;
 }
+
+void bce_event(edk_bce *bce) { isk_stop_after_clock(bce->sys); }
 
 int edk_run(edk_bce *bce, uint64_t clocks)
 {
@@ -136,7 +140,7 @@ static bool dfu_idle(edk_bce *bce, const void *arg)
 int edk_wait_dfu(edk_bce *bce)
 {
     if (!bce) return EDK_ERR_NULL;
-    return bce_wait(bce, dfu_idle, NULL);
+    return bce_wait(bce, dfu_idle, NULL, true);
 }
 
 const edk_dfu_record *edk_dfu_log(edk_bce *bce, size_t *n)
@@ -239,7 +243,7 @@ int edk_start(edk_bce *bce, int slot)
         isk_ref_write(&irom, i < s->n ? s->words[i] : 0);
     }
     if (pb_reset(bce->pb, 1) != ISK_OK) return EDK_ERR;
-    return bce_wait(bce, firmware_running, NULL);
+    return bce_wait(bce, firmware_running, NULL, false);
 }
 
 int edk_end(edk_bce *bce)

@@ -26,7 +26,7 @@ static int rendezvous(edk_bce *bce, uint8_t host_byte, uint32_t *received)
     bce->mb.host_arrived = true;
     bce->mb.host_byte = host_byte;
     uint64_t target = bce->mb.exchanges + 1;
-    int rc = bce_wait(bce, exchanged, &target);
+    int rc = bce_wait(bce, exchanged, &target, false);
     if (rc != EDK_OK) {
         bce->mb.host_arrived = false;         /* the host leaves the barrier */
         return rc;

@@ -52,7 +52,11 @@ void bce_reset_dfu_registers(edk_bce *bce);
 /* Fill in the DFU time of finished operations in the log. */
 void bce_update_log(edk_bce *bce);
 
-/* bce.c: advance one clock at a time until cond(bce) holds; EDK_OK, EDK_ERR, EDK_ERR_TIMEOUT. */
-int bce_wait(edk_bce *bce, bool (*cond)(edk_bce *bce, const void *arg), const void *arg);
+/* bce.c: advance the system until cond(bce, arg) holds: EDK_OK, EDK_ERR, EDK_ERR_TIMEOUT. A condition on what the
+ * firmware does through its ports is checked when a port handler reports a change (bce_event);
+ * a `polled` one (the DFU going idle, which no port shows) after every clock. */
+int bce_wait(edk_bce *bce, bool (*cond)(edk_bce *bce, const void *arg), const void *arg, bool polled);
+/* A port access changed what a waiting host call may wait for: end the current step there. */
+void bce_event(edk_bce *bce);
 
 #endif

@@ -142,8 +142,12 @@ void bce_port_write(void *user, isk_inst *pb, uint64_t port, uint64_t value)
         bce->mb.pb_arrived = true;
         bce->mb.pb_byte = (uint8_t)value;
         bce->host_status &= ~EDK_STATUS_BUSY;         /* blocked in the exchange */
+        bce_event(bce);
         break;
-    case OUT_HOST_STATUS: bce->host_status = (unsigned)value & 3; break;
+    case OUT_HOST_STATUS:
+        bce->host_status = (unsigned)value & 3;
+        bce_event(bce);
+        break;
     case OUT_CMEM_ADDR: bce->cmem_addr = (unsigned)value; break;
     case OUT_CMEM_BYTE: bce->cmem_byte = (unsigned)value & 3; break;
     case OUT_CMEM_DATA:
@@ -192,6 +196,7 @@ uint64_t bce_port_read(void *user, isk_inst *pb, uint64_t port)
             bce->mb.pb_arrived = bce->mb.host_arrived = false;
             bce->mb.exchanges++;
             bce->host_status |= EDK_STATUS_BUSY;
+            bce_event(bce);
         }
         return bce->mb.host_byte;
     case IN_MAILBOX_STATUS: return bce->mb.host_arrived ? 1 : 0;

@@ -63,6 +63,9 @@ static void test_seed_example(const char *core)
     CHECK_EQ(edk_mb2pb(bce, 0x55), EDK_OK);        /* not an operation of this firmware */
     CHECK_EQ(edk_pb2mb(bce, &rc), EDK_OK);
     CHECK_EQ(rc, 0xFF);
+    /* Every wait returns at the very clock its condition became true, so the total is exact
+     * (the same as when waits stepped one clock at a time). */
+    CHECK_EQ(edk_clock(bce), 847);
     printf("seed example on %s: GETCAP, VMUL of %d elements, unknown op: ok (%llu clocks)\n", core, N,
            (unsigned long long)edk_clock(bce));
     edk_close(bce);
@@ -263,6 +266,7 @@ static void test_lifting(const char *core)
     size_t n;
     edk_dfu_log(bce, &n);
     CHECK_EQ(n, 15);
+    CHECK_EQ(edk_clock(bce) - start, 2710);
     printf("libdwt lifting step on %s: 15 DFU operations, C[0..15] bit-exact: ok (%llu clocks)\n", core,
            (unsigned long long)(edk_clock(bce) - start));
     CHECK_EQ(edk_mb2pb(bce, 0), EDK_OK);
