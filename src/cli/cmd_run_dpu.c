@@ -129,6 +129,50 @@ static isk_status run_traced(const isk_model *m, isk_system *sys, isk_inst *dpu,
     return st;
 }
 
+/* What the run did, also when it ended in a fault or at the cycle limit (then up to there). */
+static void print_statistics(const dpu_run_options *o, isk_system *sys, isk_inst *dpu, const dpu_program *prog)
+{
+    struct isk_state *S = (struct isk_state *)(void *)isk_inst_state(dpu);
+    isk_stats stats;
+    isk_inst_stats(dpu, &stats);
+    uint64_t cycles = isk_clock(sys);
+    fprintf(stderr, "dpu: %s, %s mode: %" PRIu64 " %s, %" PRIu64 " instructions",
+            S->v1b ? "v1B" : "v1A", o->cycles ? "cycle" : "functional", cycles, o->cycles ? "cycles" : "clocks",
+            stats.instructions);
+    if (o->cycles && cycles)
+        fprintf(stderr, ", IPC %.3f, %.2f us at %d MHz\n", (double)stats.instructions / (double)cycles,
+                (double)cycles / (S->v1b ? 400.0 : 350.0), S->v1b ? 400 : 350);
+    else
+        fprintf(stderr, "\n");
+    if (prog->nr_tasklets) {
+        uint32_t lo = UINT32_MAX, hi = 0;
+        for (int t = 0; t < prog->nr_tasklets; t++) {
+            if (prog->stack_size[t] < lo) lo = prog->stack_size[t];
+            if (prog->stack_size[t] > hi) hi = prog->stack_size[t];
+        }
+        if (lo == hi) fprintf(stderr, "dpu: NR_TASKLETS %d, stacks of %u bytes\n", prog->nr_tasklets, (unsigned)lo);
+        else fprintf(stderr, "dpu: NR_TASKLETS %d, stacks of %u..%u bytes\n", prog->nr_tasklets, (unsigned)lo, (unsigned)hi);
+    }
+    if (o->cycles)
+        fprintf(stderr, "dpu: idle %" PRIu64 " cycles: %" PRIu64 " with a DMA in flight, %" PRIu64
+                " revolver or no tasklet ready\n", S->idle_cycles, S->dma_idle_cycles,
+                S->idle_cycles - S->dma_idle_cycles);
+    fprintf(stderr, "dpu: DMA %" PRIu64 " reads (%" PRIu64 " bytes), %" PRIu64 " writes (%" PRIu64
+            " bytes): %" PRIu64 " MRAM bytes\n", S->dma_reads, S->dma_read_bytes, S->dma_writes,
+            S->dma_write_bytes, S->dma_read_bytes + S->dma_write_bytes);
+    fprintf(stderr, "dpu: tasklet  instructions  %s  DMA bytes  result (r0)\n", o->cycles ? "DMA cycles" : "          ");
+    for (int t = 0; t < DPU_THREADS; t++) {
+        const isk_context *c = isk_context_of(dpu, t);
+        if (!c->insns) continue;
+        int64_t r0 = 0;
+        isk_read(dpu, "R", (uint64_t)t * DPU_REGS, &r0);
+        char dma[24] = "";
+        if (o->cycles) snprintf(dma, sizeof dma, "%10" PRIu64, S->thread[t].dma_cycles);
+        fprintf(stderr, "dpu: %7d  %12" PRIu64 "  %10s  %9" PRIu64 "  %" PRId64 " (0x%" PRIx64 ")\n", t, c->insns,
+                dma, S->thread[t].dma_bytes, (int64_t)(int32_t)r0, (uint64_t)(uint32_t)r0);
+    }
+}
+
 int cmd_run_dpu(int argc, char **argv)
 {
     if (wants_help(argc, argv)) {
@@ -194,7 +238,6 @@ int cmd_run_dpu(int argc, char **argv)
     if (dpu_program_load(dpu, &prog, &diag) != 0) goto out;
 
     isk_status st = o.trace ? run_traced(m, sys, dpu, o.max_cycles) : isk_run(sys, o.max_cycles);
-    struct isk_state *S = (struct isk_state *)(void *)isk_inst_state(dpu);
 
     size_t outlen;
     char *text = dpu_program_stdout(dpu, &prog, &outlen);
@@ -214,55 +257,13 @@ int cmd_run_dpu(int argc, char **argv)
             fprintf(stderr, "dpu: tasklet %d faulted at pc 0x%" PRIx64 " (%s) in cycle %" PRIu64 "\n", t, c->pc, dis,
                     isk_clock(sys));
         }
-        goto out;
-    }
-    if (st == ISK_OK) {
+    } else if (st == ISK_OK) {
         isk_error(&diag, NULL, "the DPU did not stop within %" PRIu64 " cycles (--max-cycles)", o.max_cycles);
-        goto out;
+    } else if (st == ISK_STOPPED) {
+        rc = EXIT_OK;
     }
-    if (st != ISK_STOPPED) goto out;
-    rc = EXIT_OK;
+    if (!o.quiet && (st == ISK_FAULT || st == ISK_OK || st == ISK_STOPPED)) print_statistics(&o, sys, dpu, &prog);
 
-    if (!o.quiet) {
-        isk_stats stats;
-        isk_inst_stats(dpu, &stats);
-        uint64_t cycles = isk_clock(sys);
-        fprintf(stderr, "dpu: %s, %s mode: %" PRIu64 " %s, %" PRIu64 " instructions",
-                S->v1b ? "v1B" : "v1A", o.cycles ? "cycle" : "functional", cycles, o.cycles ? "cycles" : "clocks",
-                stats.instructions);
-        if (o.cycles && cycles)
-            fprintf(stderr, ", IPC %.3f, %.2f us at %d MHz\n", (double)stats.instructions / (double)cycles,
-                    (double)cycles / (S->v1b ? 400.0 : 350.0), S->v1b ? 400 : 350);
-        else
-            fprintf(stderr, "\n");
-        if (prog.nr_tasklets) {
-            uint32_t lo = UINT32_MAX, hi = 0;
-            for (int t = 0; t < prog.nr_tasklets; t++) {
-                if (prog.stack_size[t] < lo) lo = prog.stack_size[t];
-                if (prog.stack_size[t] > hi) hi = prog.stack_size[t];
-            }
-            if (lo == hi) fprintf(stderr, "dpu: NR_TASKLETS %d, stacks of %u bytes\n", prog.nr_tasklets, (unsigned)lo);
-            else fprintf(stderr, "dpu: NR_TASKLETS %d, stacks of %u..%u bytes\n", prog.nr_tasklets, (unsigned)lo, (unsigned)hi);
-        }
-        if (o.cycles)
-            fprintf(stderr, "dpu: idle %" PRIu64 " cycles: %" PRIu64 " with a DMA in flight, %" PRIu64
-                    " revolver or no tasklet ready\n", S->idle_cycles, S->dma_idle_cycles,
-                    S->idle_cycles - S->dma_idle_cycles);
-        fprintf(stderr, "dpu: DMA %" PRIu64 " reads (%" PRIu64 " bytes), %" PRIu64 " writes (%" PRIu64
-                " bytes): %" PRIu64 " MRAM bytes\n", S->dma_reads, S->dma_read_bytes, S->dma_writes,
-                S->dma_write_bytes, S->dma_read_bytes + S->dma_write_bytes);
-        fprintf(stderr, "dpu: tasklet  instructions  %s  DMA bytes  result (r0)\n", o.cycles ? "DMA cycles" : "          ");
-        for (int t = 0; t < DPU_THREADS; t++) {
-            const isk_context *c = isk_context_of(dpu, t);
-            if (!c->insns) continue;
-            int64_t r0 = 0;
-            isk_read(dpu, "R", (uint64_t)t * DPU_REGS, &r0);
-            char dma[24] = "";
-            if (o.cycles) snprintf(dma, sizeof dma, "%10" PRIu64, S->thread[t].dma_cycles);
-            fprintf(stderr, "dpu: %7d  %12" PRIu64 "  %10s  %9" PRIu64 "  %" PRId64 " (0x%" PRIx64 ")\n", t, c->insns,
-                    dma, S->thread[t].dma_bytes, (int64_t)(int32_t)r0, (uint64_t)(uint32_t)r0);
-        }
-    }
 out:
     isk_system_free(sys);
     dpu_program_close(&prog);

@@ -67,6 +67,7 @@ run 1 "$tmp/f1" -- "$isekit" run dpu "$tmp/fault.s" --tasklets 4 --cycles
 expect_in "$tmp/f1" 'fault 3 (assertion failed) (fault code 3)'
 expect_in "$tmp/f1" 'dpu: tasklet 0 faulted at pc 0x'
 expect_in "$tmp/f1" 'fault 3'
+expect_in "$tmp/f1" 'dpu: v1A, cycle mode: '      # and the statistics up to the fault
 expect_in "$tmp/f1" 'in cycle'
 printf '    .text\nmain:\n    .globl main\n    move r0, 0x10001\n    lw r1, r0, 0\n    jump r23\n' > "$tmp/mem.s"
 run 1 "$tmp/f2" -- "$isekit" run dpu "$tmp/mem.s"
