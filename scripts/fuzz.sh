@@ -7,6 +7,7 @@
 #                                                to write a seed corpus (built with the same
 #                                                sources): the repository holds no binaries
 #   // fuzz-libs: -lelf                          optional extra link flags
+#   // fuzz-cflags: -DX=1                        optional extra compile flags
 #
 # Environment:
 #   FUZZ_SECONDS  time per harness (default 60)
@@ -56,6 +57,7 @@ for harness in fuzz/*_fuzz.c; do
     sources=$(expand "$(directive "$harness" sources)")
     libs=$(directive "$harness" libs)
     seeds=$(directive "$harness" seeds)
+    cflags=$(directive "$harness" cflags)
     if [ -z "$sources" ]; then
         echo "fuzz: $harness has no '// fuzz-sources:' line" >&2
         status=1
@@ -63,13 +65,13 @@ for harness in fuzz/*_fuzz.c; do
     fi
     echo "== $name: building"
     # shellcheck disable=SC2086
-    if ! $CC $CFLAGS $SAN -fsanitize=fuzzer "$harness" $sources $libs -o "$work/$name"; then
+    if ! $CC $CFLAGS $cflags $SAN -fsanitize=fuzzer "$harness" $sources $libs -o "$work/$name"; then
         status=1
         continue
     fi
     if [ -n "$seeds" ]; then
         # shellcheck disable=SC2086
-        if ! $CC $CFLAGS $SAN "$seeds" $sources $libs -o "$work/seeds" || ! "$work/seeds" "$work/corpus"; then
+        if ! $CC $CFLAGS $cflags $SAN "$seeds" $sources $libs -o "$work/seeds" || ! "$work/seeds" "$work/corpus"; then
             echo "fuzz: $name: seed generator $seeds failed" >&2
             status=1
             continue
