@@ -1,4 +1,4 @@
-// fuzz-sources: fuzz/dpu_exec_fuzz_model.c src/engine/*.c src/base/*.c src/asm/syntax.c
+// fuzz-sources: fuzz/builtin_dpu.c src/engine/*.c src/base/*.c src/asm/syntax.c
 // fuzz-seeds: fuzz/dpu_exec_seeds.c
 // fuzz-cflags: -DISK_CORO_UCONTEXT=1
 // fuzz-libs: -ldl -lm -lpthread

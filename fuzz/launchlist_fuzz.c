@@ -1,4 +1,4 @@
-// fuzz-sources: fuzz/asm_fuzz_example.c fuzz/asm_fuzz_tiny.c src/cli/launchlist.c src/asm/syntax.c src/engine/*.c src/base/*.c
+// fuzz-sources: fuzz/builtin_example.c src/cli/launchlist.c src/asm/syntax.c src/engine/*.c src/base/*.c
 // fuzz-cflags: -DISK_CORO_UCONTEXT=1
 // fuzz-seeds: fuzz/launchlist_seeds.c
 // fuzz-libs: -ldl -lm -lpthread

@@ -1,0 +1,3 @@
+/* The example accelerator as a built-in model of the fuzz harnesses (scripts/fuzz.sh). */
+#define ISK_BUILTIN_MODEL 1
+#include "../models/example/example.c"
