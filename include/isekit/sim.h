@@ -116,6 +116,8 @@ isk_hdr *isk_inst_state(isk_inst *inst);
 
 /* Set a model parameter (PARAM) of an instance before its first clock. */
 isk_status isk_set_param(isk_inst *inst, const char *key, const char *value);
+/* The same from "KEY=VALUE" (as --param takes it); a text without '=' is an error. */
+isk_status isk_set_param_text(isk_inst *inst, const char *assignment);
 const char *isk_get_param(const isk_inst *inst, const char *key);
 
 /* The processor side of a launch: hand `word` to the accelerator in the current clock; the

@@ -41,19 +41,12 @@ static bool lookup_refs(edk_bce *bce)
     return true;
 }
 
+/* "name=value" sets a DFU parameter, "pb.name=value" one of the PicoBlaze. */
 static bool apply_params(edk_bce *bce, const char *const *params)
 {
     for (size_t i = 0; params && params[i]; i++) {
-        const char *eq = strchr(params[i], '=');
-        if (!eq) {
-            isk_error(bce->diag, NULL, "parameter '%s': write NAME=VALUE", params[i]);
-            return false;
-        }
-        char *key = isk_xstrndup(params[i], (size_t)(eq - params[i]));
-        bool to_pb = strncmp(key, "pb.", 3) == 0;
-        isk_status st = isk_set_param(to_pb ? bce->pb : bce->dfu, to_pb ? key + 3 : key, eq + 1);
-        free(key);
-        if (st != ISK_OK) return false;
+        bool to_pb = strncmp(params[i], "pb.", 3) == 0;
+        if (isk_set_param_text(to_pb ? bce->pb : bce->dfu, params[i] + (to_pb ? 3 : 0)) != ISK_OK) return false;
     }
     return true;
 }

@@ -76,16 +76,8 @@ static bool parse_args(int argc, char **argv, run_options *o)
 /* --param KEY=VALUE, each. */
 static bool set_params(isk_inst *inst, const run_options *o)
 {
-    for (int i = 0; i < o->nparams; i++) {
-        char key[128];
-        const char *eq = strchr(o->params[i], '=');
-        if (!eq) {
-            fprintf(stderr, "isekit run: --param needs KEY=VALUE, got '%s'\n", o->params[i]);
-            return false;
-        }
-        snprintf(key, sizeof key, "%.*s", (int)(eq - o->params[i]), o->params[i]);
-        if (isk_set_param(inst, key, eq + 1) != ISK_OK) return false;
-    }
+    for (int i = 0; i < o->nparams; i++)
+        if (isk_set_param_text(inst, o->params[i]) != ISK_OK) return false;
     return true;
 }
 

@@ -226,16 +226,8 @@ int cmd_run_dpu(int argc, char **argv)
     }
     if (o.chip && isk_set_param(dpu, "chip", o.chip) != ISK_OK) goto out;
     if (isk_set_param(dpu, "mode", o.cycles ? "cycle" : "functional") != ISK_OK) goto out;
-    for (int i = 0; i < o.nparams; i++) {
-        char key[64];
-        const char *eq = strchr(o.params[i], '=');
-        if (!eq || (size_t)(eq - o.params[i]) >= sizeof key) {
-            isk_error(&diag, NULL, "--param %s: write KEY=VALUE", o.params[i]);
-            goto out;
-        }
-        snprintf(key, sizeof key, "%.*s", (int)(eq - o.params[i]), o.params[i]);
-        if (isk_set_param(dpu, key, eq + 1) != ISK_OK) goto out;
-    }
+    for (int i = 0; i < o.nparams; i++)
+        if (isk_set_param_text(dpu, o.params[i]) != ISK_OK) goto out;
     if (dpu_program_load(dpu, &prog, &diag) != 0) goto out;
 
     isk_status st = o.trace ? run_traced(m, sys, dpu, o.max_cycles) : isk_run(sys, o.max_cycles);

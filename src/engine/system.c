@@ -299,6 +299,19 @@ isk_status isk_set_param(isk_inst *inst, const char *key, const char *value)
     return ISK_OK;
 }
 
+isk_status isk_set_param_text(isk_inst *inst, const char *assignment)
+{
+    const char *eq = strchr(assignment, '=');
+    if (!eq) {
+        isk_report(inst->sys, ISK_ERROR, "parameter '%s': write KEY=VALUE", assignment);
+        return ISK_FAILED;
+    }
+    char *key = isk_xstrndup(assignment, (size_t)(eq - assignment));
+    isk_status st = isk_set_param(inst, key, eq + 1);
+    free(key);
+    return st;
+}
+
 const char *isk_get_param(const isk_inst *inst, const char *key)
 {
     for (size_t i = 0; i < inst->params.len; i++)
