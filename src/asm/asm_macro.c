@@ -121,6 +121,18 @@ char *asm_collect_line(isk_asm *a, char *work)
 
 /* ---- .macro ------------------------------------------------------------------------------- */
 
+/* Start collecting the body of a .macro, .rept or .irp, from the current line on. */
+static asm_collect *begin_collect(isk_asm *a, int kind)
+{
+    asm_collect *c = &a->collect;
+    memset(c, 0, sizeof *c);
+    c->kind = kind;
+    c->depth = 1;
+    c->pos = a->pos;
+    c->pos.text = NULL;
+    return c;
+}
+
 void asm_start_macro(isk_asm *a, const char *args)
 {
     const char *p = asm_skip(args), *name;
@@ -131,12 +143,7 @@ void asm_start_macro(isk_asm *a, const char *args)
         asm_error(a, p, "expected a macro name");
         return;
     }
-    asm_collect *c = &a->collect;
-    memset(c, 0, sizeof *c);
-    c->kind = COLLECT_MACRO;
-    c->depth = 1;
-    c->pos = a->pos;
-    c->pos.text = NULL;
+    asm_collect *c = begin_collect(a, COLLECT_MACRO);
     c->col = asm_col(a, name);
     c->macro.name = isk_xstrndup(name, n);
     c->macro.pos = c->pos;
@@ -207,13 +214,8 @@ void asm_start_rept(isk_asm *a, const char *args)
         asm_error(a, asm_skip(args), ".rept count %" PRId64 " is outside [0, %" PRIu64 "]", count, MAX_REPT);
         ok = false;
     }
-    asm_collect *c = &a->collect;
-    memset(c, 0, sizeof *c);
-    c->kind = COLLECT_REPT;
-    c->depth = 1;
+    asm_collect *c = begin_collect(a, COLLECT_REPT);
     c->count = ok ? (uint64_t)count : 0;   /* after an error the body is still skipped */
-    c->pos = a->pos;
-    c->pos.text = NULL;
 }
 
 /* Split arguments: by commas if there is a comma outside quotes and parentheses, else by
@@ -273,12 +275,7 @@ static void free_args(asm_strings *v)
 
 void asm_start_irp(isk_asm *a, const char *args, bool chars)
 {
-    asm_collect *c = &a->collect;
-    memset(c, 0, sizeof *c);
-    c->kind = COLLECT_IRP;
-    c->depth = 1;
-    c->pos = a->pos;
-    c->pos.text = NULL;
+    asm_collect *c = begin_collect(a, COLLECT_IRP);
     const char *p = asm_skip(args);
     size_t n = 0;
     while (ident_char(p[n])) n++;
