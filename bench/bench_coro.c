@@ -6,7 +6,8 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
+
+#include "bench.h"
 
 typedef struct bench {
     isk_coro main_ctx, coro_ctx;
@@ -22,19 +23,12 @@ static void partner(void *arg)
         isk_coro_switch(&b->coro_ctx, &b->main_ctx);
 }
 
-static double now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
 static double time_pairs(bench *b, long pairs)
 {
-    double start = now_ns();
+    double start = (1e9 * bench_now());
     for (long i = 0; i < pairs; i++)
         isk_coro_switch(&b->main_ctx, &b->coro_ctx);
-    return now_ns() - start;
+    return (1e9 * bench_now()) - start;
 }
 
 int main(int argc, char **argv)

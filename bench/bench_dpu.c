@@ -7,19 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "asm/syntax.h"
+#include "bench.h"
 #include "engine/model_desc.h"
 #include "isekit/sim.h"
 #include "../models/dpu/dpu.h"
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 /* Each tasklet t sums WRAM words [t*1024, t*1024 + 1024) into r3, `rounds` times, and writes a
  * running value back: 7 instructions per element. */
@@ -40,19 +32,6 @@ static const char *const kernel[] = {
     NULL,
 };
 
-static int encode(const isk_model *m, const char *text, uint64_t *word)
-{
-    isk_encoded e;
-    char err[200];
-    int at;
-    if (!isk_syntax_encode(m, text, NULL, &e, err, sizeof err, &at)) {
-        fprintf(stderr, "bench_dpu: cannot encode '%s': %s\n", text, err);
-        return -1;
-    }
-    *word = e.word;
-    return 0;
-}
-
 static int run(isk_model *m, const char *mode, int tasklets, int rounds, double *seconds, uint64_t *insns,
                uint64_t *clocks)
 {
@@ -66,14 +45,12 @@ static int run(isk_model *m, const char *mode, int tasklets, int rounds, double 
         const char *text = kernel[n];
         if (n == 0) snprintf(line, sizeof line, "jeq id, %d, 2", tasklets - 1), text = line;
         if (n == 2) snprintf(line, sizeof line, "move r4, %d", rounds), text = line;
-        uint64_t w;
-        if (encode(m, text, &w)) return -1;
-        words[n] = (int64_t)w;
+        words[n] = (int64_t)bench_encode(m, text);
     }
     isk_storage_load(dpu, isk_model_find_storage(m, "IRAM"), 0, words, (uint64_t)n);
-    double t0 = now();
+    double t0 = bench_now();
     isk_status st = isk_run(sys, 0);
-    *seconds = now() - t0;
+    *seconds = bench_now() - t0;
     isk_stats s;
     isk_inst_stats(dpu, &s);
     *insns = s.instructions;

@@ -5,19 +5,12 @@
  * `isekit run edkdsp`. Prints "<name>: <value> <unit>". */
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
+#include "bench.h"
 #include "isekit/edkdsp.h"
 
 #define ELEMENTS 255
 #define OPERATIONS 400
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* One run of OPERATIONS multiplications: clocks per second, or 0 on an error. */
 static double run(uint64_t *clocks)
@@ -32,14 +25,14 @@ static double run(uint64_t *clocks)
         edk_write_dmem_f32(bce, EDK_MEM_B, 0x08, b, 2 * ELEMENTS);
         edk_write_dmem_f32(bce, EDK_MEM_A, 0, &scalar, 1);
         uint64_t start = edk_clock(bce);
-        double t0 = now();
+        double t0 = bench_now();
         int ok = 1;
         for (int op = 0; op < OPERATIONS && ok; op++) {
             uint32_t rc = 1;
             ok = edk_mb2pb(bce, 0x10) == EDK_OK && edk_mb2pb(bce, ELEMENTS) == EDK_OK &&
                  edk_pb2mb(bce, &rc) == EDK_OK && rc == 0;
         }
-        double dt = now() - t0;
+        double dt = bench_now() - t0;
         *clocks = edk_clock(bce) - start;
         if (ok) rate = (double)*clocks / dt;
         else fprintf(stderr, "bench_edkdsp: %s\n", edk_last_error(bce));

@@ -3,29 +3,9 @@
  * its own stack). Prints one line per figure: "<name>: <value> <unit>". */
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
-#include "asm/syntax.h"
+#include "bench.h"
 #include "isekit/sim.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static uint64_t encode(isk_model *m, const char *text)
-{
-    isk_encoded e;
-    char err[200];
-    int at;
-    if (!isk_syntax_encode(m, text, NULL, &e, err, sizeof err, &at)) {
-        fprintf(stderr, "bench: %s: %s\n", text, err);
-        exit(1);
-    }
-    return e.word;
-}
 
 typedef struct stream { isk_inst *acc; uint64_t words[4]; unsigned next; } stream;
 
@@ -42,14 +22,14 @@ static double one_clock_rate(isk_model *m, uint64_t clocks)
     isk_system *sys = isk_system_new(NULL);
     stream s = { .acc = isk_system_add(sys, m, "acc") };
     isk_attach(sys, s.acc, 0);
-    s.words[0] = encode(m, "move gr0, lr1");
-    s.words[1] = encode(m, "ldi lr2, -7");
-    s.words[2] = encode(m, "move gr1, lr2");
-    s.words[3] = encode(m, "flag shm[4], 9");
+    s.words[0] = bench_encode(m, "move gr0, lr1");
+    s.words[1] = bench_encode(m, "ldi lr2, -7");
+    s.words[2] = bench_encode(m, "move gr1, lr2");
+    s.words[3] = bench_encode(m, "flag shm[4], 9");
     isk_set_driver(sys, launch_every_clock, &s);
-    double t0 = now();
+    double t0 = bench_now();
     isk_status st = isk_step(sys, clocks);
-    double dt = now() - t0;
+    double dt = bench_now() - t0;
     isk_system_free(sys);
     return st == ISK_OK ? (double)clocks / dt : 0;
 }
@@ -60,9 +40,9 @@ static double conv_rate(isk_model *m, uint64_t clocks)
     isk_system *sys = isk_system_new(NULL);
     isk_inst *acc = isk_system_add(sys, m, "acc");
     isk_attach(sys, acc, 0);
-    uint64_t conv = encode(m, "conv acc, dm0[ar0], tm0[ar1]"), setloop = encode(m, "setloop 4000");
+    uint64_t conv = bench_encode(m, "conv acc, dm0[ar0], tm0[ar1]"), setloop = bench_encode(m, "setloop 4000");
     uint64_t total = 0;
-    double t0 = now();
+    double t0 = bench_now();
     while (total < clocks) {
         isk_launch(sys, acc, setloop);
         isk_step(sys, 1);
@@ -74,7 +54,7 @@ static double conv_rate(isk_model *m, uint64_t clocks)
         }
         total += isk_clock(sys) - before + 1;
     }
-    double dt = now() - t0;
+    double dt = bench_now() - t0;
     isk_system_free(sys);
     return (double)total / dt;
 }

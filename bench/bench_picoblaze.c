@@ -7,9 +7,9 @@
  * the time divides between the model and the engine. */
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include "asm/psm.h"
+#include "bench.h"
 #include "engine/system.h"
 #include "isekit/sim.h"
 
@@ -33,21 +33,14 @@ static const char program[] =
     "            SL1 s3\n"
     "            RETURN\n";
 
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* The best of `rounds` timings of `clocks` clocks (the first round also decodes the program). */
 static double best_seconds(isk_system *sys, uint64_t clocks, int rounds, isk_status *st)
 {
     double best = 1e30;
     for (int r = 0; r < rounds; r++) {
-        double t0 = now_seconds();
+        double t0 = bench_now();
         *st = isk_step(sys, clocks);
-        double t = now_seconds() - t0;
+        double t = bench_now() - t0;
         if (t < best) best = t;
     }
     return best;
@@ -63,14 +56,14 @@ static double behaviours_alone(isk_inst *pb, uint64_t n, int rounds)
     uint64_t pc = isk_context_of(pb, 0)->pc;
     double best = 1e30;
     for (int r = 0; r < rounds; r++) {
-        double t0 = now_seconds();
+        double t0 = bench_now();
         for (uint64_t i = 0; i < n; i++) {
             h->pc = pc;
             h->next_pc = pc + 1;
             dc[pc].fn(h, dc[pc].op);
             pc = h->next_pc;
         }
-        double t = now_seconds() - t0;
+        double t = bench_now() - t0;
         if (t < best) best = t;
     }
     return best;
