@@ -6,6 +6,7 @@
 
 #include "asm/syntax.h"
 #include "check.h"
+#include "encode.h"
 #include "engine/model_desc.h"
 #include "isekit/sim.h"
 #include "../../models/dpu/dpu.h"
@@ -52,17 +53,7 @@ static inline void dh_close(dpu_harness *h)
     isk_diag_buffer_free(&h->messages);
 }
 
-static inline uint64_t dh_word(dpu_harness *h, const char *text)
-{
-    isk_encoded e;
-    char err[200];
-    int at;
-    if (!isk_syntax_encode(h->model, text, NULL, &e, err, sizeof err, &at)) {
-        fprintf(stderr, "cannot encode '%s': %s (at %d)\n", text, err, at);
-        exit(1);
-    }
-    return e.word;
-}
+static inline uint64_t dh_word(dpu_harness *h, const char *text) { return test_encode(h->model, text, 0); }
 
 /* Put the instructions of `lines` (NULL-terminated) at IRAM index `at`. */
 static inline void dh_load_at(dpu_harness *h, int at, const char *const *lines)

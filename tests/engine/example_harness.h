@@ -5,6 +5,7 @@
 
 #include "asm/syntax.h"
 #include "check.h"
+#include "encode.h"
 #include "isekit/sim.h"
 
 typedef struct harness {
@@ -33,17 +34,7 @@ static inline void harness_close(harness *h)
     isk_diag_buffer_free(&h->messages);
 }
 
-static inline uint64_t word_of(harness *h, const char *text)
-{
-    isk_encoded e;
-    char err[200];
-    int at;
-    if (!isk_syntax_encode(h->model, text, NULL, &e, err, sizeof err, &at)) {
-        fprintf(stderr, "cannot encode '%s': %s\n", text, err);
-        exit(1);
-    }
-    return e.word;
-}
+static inline uint64_t word_of(harness *h, const char *text) { return test_encode(h->model, text, 0); }
 
 /* Launch in the current clock (the processor's launch), without advancing. */
 static inline isk_status launch(harness *h, const char *text)

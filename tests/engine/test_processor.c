@@ -3,6 +3,7 @@
 #define ISK_BUILTIN_MODEL 1
 #include "asm/syntax.h"
 #include "check.h"
+#include "encode.h"
 #include "engine/model_desc.h"
 #include "isekit/model.h"
 #include "isekit/sim.h"
@@ -74,17 +75,8 @@ static void toy_open(toy *t, const struct isk_model_entry *e, const char *const 
     isk_system_options o = { .diag = &t->d };
     t->sys = isk_system_new(&o);
     t->p = isk_system_add(t->sys, t->m, "cpu");
-    for (uint64_t pc = 0; program && program[pc]; pc++) {
-        isk_encoded enc;
-        char err[160];
-        int at;
-        isk_syntax_env env = { .pc = pc };
-        if (!isk_syntax_encode(t->m, program[pc], &env, &enc, err, sizeof err, &at)) {
-            fprintf(stderr, "%s: %s\n", program[pc], err);
-            exit(1);
-        }
-        isk_write(t->p, "ROM", pc, (int64_t)enc.word);
-    }
+    for (uint64_t pc = 0; program && program[pc]; pc++)
+        isk_write(t->p, "ROM", pc, (int64_t)test_encode(t->m, program[pc], pc));
 }
 
 static void toy_close(toy *t)
