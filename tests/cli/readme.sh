@@ -1,5 +1,5 @@
 #!/bin/sh
-# The README's thirty-second example works as printed.
+# The README's thirty-second example works as printed, and so do the models table's commands.
 isekit=$1
 src=$2
 . "$src/tests/cli/lib/common.sh"
@@ -9,4 +9,11 @@ grep -q "expect ACC == 28" "$tmp/prog.ll" || { echo "FAIL: could not extract pro
 "$isekit" run "$tmp/mac.c" "$tmp/prog.ll" >"$tmp/out" 2>&1 || { echo "FAIL:"; cat "$tmp/out"; exit 1; }
 grep -q "summary: 4 clocks, 2 launches" "$tmp/out" || { echo "FAIL:"; cat "$tmp/out"; exit 1; }
 "$isekit" info "$tmp/mac.c" | grep -q "General Registers" || { echo "FAIL: info"; exit 1; }
-echo "cli/readme: the README example runs"
+# Every `isekit run ...` of the models table, from the top of the source tree.
+grep -E '^\| `[a-z0-9_]+`' "$src/README.md" | grep -o '`isekit run [^`]*`' | tr -d '`' >"$tmp/commands"
+[ "$(wc -l <"$tmp/commands")" -ge 3 ] || { echo "FAIL: the models table's commands were not found"; exit 1; }
+while read -r _ args; do
+    # shellcheck disable=SC2086
+    (cd "$src" && "$isekit" $args) >"$tmp/out" 2>&1 || { echo "FAIL: isekit $args"; cat "$tmp/out"; exit 1; }
+done <"$tmp/commands"
+echo "cli/readme: the README example and the models table's commands run"
