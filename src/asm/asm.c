@@ -5,6 +5,7 @@
 #include <strings.h>
 
 #include "asm/asm_int.h"
+#include "base/file.h"
 #include "base/str.h"
 #include "elf/elf_file.h"
 

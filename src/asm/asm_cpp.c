@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "asm/asm_int.h"
-#include "elf/elf_file.h"
+#include "base/file.h"
 
 #ifndef ISEKIT_CC
 #define ISEKIT_CC "cc"

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "asm/asm_int.h"
+#include "base/file.h"
 #include "elf/elf_file.h"
 
 typedef void (*handler_fn)(isk_asm *a, const char *args, int arg);

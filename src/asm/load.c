@@ -7,6 +7,7 @@
 
 #include "asm/asm.h"
 #include "asm/link_model.h"
+#include "base/file.h"
 #include "elf/elf_file.h"
 #include "elf/image.h"
 

@@ -10,12 +10,12 @@
  * Readers take untrusted files: a bad digit or a word beyond 18 bits is an error at
  * file:line:column, never a crash. */
 #include <ctype.h>
-#include <errno.h>
 #include <inttypes.h>
 #include <string.h>
 #include <strings.h>
 
 #include "asm/psm.h"
+#include "base/file.h"
 
 int psm_image_format_of(const char *path)
 {
@@ -176,31 +176,20 @@ int psm_read_image_text(const char *name, const char *text, size_t len, int form
 
 int psm_read_image(const char *path, uint32_t *words, size_t capacity, size_t *loaded, isk_diag *diag)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        isk_error(diag, NULL, "%s: cannot read: %s", path, strerror(errno));
-        return -1;
-    }
-    VEC(char) buf = { 0 };
-    char chunk[8192];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
-        VEC_RESERVE(&buf, n);
-        memcpy(buf.data + buf.len, chunk, n);
-        buf.len += n;
-    }
-    fclose(f);
+    uint8_t *data;
+    size_t len;
+    if (isk_file_read_all(path, &data, &len, diag) != 0) return -1;
     int format = psm_image_format_of(path);
     if (format < 0 || format == PSM_C_HEADER) {
         /* no telling name: text of hex digits, else raw binary */
         format = PSM_HEX;
-        for (size_t i = 0; i < buf.len; i++)
-            if (!isxdigit((unsigned char)buf.data[i]) && !isspace((unsigned char)buf.data[i]) && buf.data[i] != '@') {
+        for (size_t i = 0; i < len; i++)
+            if (!isxdigit(data[i]) && !isspace(data[i]) && data[i] != '@') {
                 format = PSM_BIN;
                 break;
             }
     }
-    int rc = psm_read_image_text(path, buf.data ? buf.data : "", buf.len, format, words, capacity, loaded, diag);
-    VEC_FREE(&buf);
+    int rc = psm_read_image_text(path, data ? (const char *)data : "", len, format, words, capacity, loaded, diag);
+    free(data);
     return rc;
 }

@@ -3,38 +3,14 @@
  * INCLUDE is resolved while reading, so the passes see one flat list of lines, each with the
  * file and line it came from. A name is looked up relative to the including file's directory,
  * then in the include directories, then among the in-memory files (by name). */
-#include <errno.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
 
 #include "asm/psm_int.h"
+#include "base/file.h"
 
 #define MAX_INCLUDE_DEPTH 16
-
-static char *read_whole_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    VEC(char) buf = { 0 };
-    char chunk[8192];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
-        VEC_RESERVE(&buf, n + 1);
-        memcpy(buf.data + buf.len, chunk, n);
-        buf.len += n;
-    }
-    bool failed = ferror(f);
-    fclose(f);
-    if (failed) {
-        VEC_FREE(&buf);
-        return NULL;
-    }
-    VEC_RESERVE(&buf, 1);
-    buf.data[buf.len] = 0;
-    *len = buf.len;
-    return buf.data;
-}
 
 static bool is_regular_file(const char *path)
 {
@@ -133,19 +109,23 @@ bool psm_read_source(psm_asm *a, const char *path, const char *text, const psm_l
                      const psm_span *where)
 {
     size_t len;
-    char *owned = NULL;
+    uint8_t *owned = NULL;
     if (text) {
         len = strlen(text);
+    } else if (included_from) {
+        /* the error belongs to the INCLUDE line */
+        isk_diag quiet;
+        isk_diag_init(&quiet);
+        isk_diag_buffer msg;
+        isk_diag_capture(&quiet, &msg);
+        bool read = isk_file_read_all(path, &owned, &len, &quiet) == 0;
+        if (!read) psm_error_at(a, included_from, where->col, "%s", quiet.last);
+        isk_diag_buffer_free(&msg);
+        if (!read) return false;
+        text = (const char *)owned;
     } else {
-        owned = read_whole_file(path, &len);
-        if (!owned) {
-            if (included_from)
-                psm_error_at(a, included_from, where->col, "cannot read '%s': %s", path, strerror(errno));
-            else
-                isk_error(a->diag, NULL, "%s: cannot read: %s", path, strerror(errno));
-            return false;
-        }
-        text = owned;
+        if (isk_file_read_all(path, &owned, &len, a->diag) != 0) return false;
+        text = (const char *)owned;
     }
     const char *file = remember_file(a, path);
     bool ok = true;

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "asm/link_model.h"
+#include "base/file.h"
 #include "base/str.h"
 #include "cli/cli.h"
 #include "elf/elf_file.h"

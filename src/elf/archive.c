@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/file.h"
+
 #define AR_MAGIC "!<arch>\n"
 #define AR_HDR 60
 

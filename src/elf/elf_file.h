@@ -24,8 +24,4 @@ isk_obj *isk_elf_read_file(const char *path, isk_diag *diag);
 int isk_elf_write_mem(const isk_obj *o, uint8_t **out, size_t *size, isk_diag *diag);
 int isk_elf_write_file(const isk_obj *o, const char *path, isk_diag *diag);
 
-/* Whole-file helpers shared with the archive and image code. read: *data is malloc'd. */
-int isk_file_read_all(const char *path, uint8_t **data, size_t *size, isk_diag *diag);
-int isk_file_write_all(const char *path, const void *data, size_t size, isk_diag *diag);
-
 #endif

@@ -5,6 +5,7 @@
  * ever handed a file whose tables lie inside the buffer; libelf then decodes the section
  * headers, symbols, relocations and program headers in the file's class and byte order.
  * Section contents and string tables are read straight from the (bounds-checked) buffer. */
+#include "base/file.h"
 #include "elf/elf_file.h"
 #include "elf/elf_util.h"
 

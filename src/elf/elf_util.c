@@ -1,13 +1,7 @@
 #include "elf/elf_util.h"
-#include "elf/elf_file.h"
 
-#include <errno.h>
 #include <libelf.h>
 #include <pthread.h>
-#include <stdio.h>
-#include <string.h>
-
-#include "base/vec.h"
 
 /* The only process-wide state: libelf's own version handshake, done once. */
 static pthread_once_t libelf_once = PTHREAD_ONCE_INIT;
@@ -22,53 +16,4 @@ int isk_libelf_init(void)
 {
     pthread_once(&libelf_once, libelf_setup);
     return libelf_ok ? 0 : -1;
-}
-
-int isk_file_read_all(const char *path, uint8_t **data, size_t *size, isk_diag *diag)
-{
-    isk_loc loc = { .file = path };
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        isk_error(diag, &loc, "cannot open: %s", strerror(errno));
-        return -1;
-    }
-    uint8_t *buf = NULL;
-    size_t len = 0, cap = 0;
-    for (;;) {
-        if (len == cap) {
-            cap = cap ? cap * 2 : 65536;
-            buf = isk_xrealloc(buf, cap);
-        }
-        size_t got = fread(buf + len, 1, cap - len, f);
-        len += got;
-        if (got == 0) break;
-    }
-    int bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        free(buf);
-        isk_error(diag, &loc, "read error");
-        return -1;
-    }
-    *data = buf;
-    *size = len;
-    return 0;
-}
-
-int isk_file_write_all(const char *path, const void *data, size_t size, isk_diag *diag)
-{
-    isk_loc loc = { .file = path };
-    FILE *f = fopen(path, "wb");
-    if (!f) {
-        isk_error(diag, &loc, "cannot create: %s", strerror(errno));
-        return -1;
-    }
-    size_t put = size ? fwrite(data, 1, size, f) : 0;
-    int bad = put != size;
-    if (fclose(f) != 0) bad = 1;
-    if (bad) {
-        isk_error(diag, &loc, "write error: %s", strerror(errno));
-        return -1;
-    }
-    return 0;
 }

@@ -5,6 +5,7 @@
  * keep their address distances in the file. libelf only converts the structures to the
  * file's class and byte order. libelf writes to a file descriptor, so the image is built in an
  * anonymous memory file and read back: one code path serves memory and disk. */
+#include "base/file.h"
 #include "elf/elf_file.h"
 #include "elf/elf_util.h"
 

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/file.h"
+
 /* A flat image larger than this is almost certainly a wrong base address. */
 #define IMAGE_MAX ((uint64_t)1 << 30)
 

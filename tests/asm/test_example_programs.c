@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "asm/asm.h"
+#include "base/file.h"
 #include "check.h"
 #include "elf/elf_file.h"
 

@@ -1,5 +1,6 @@
 /* `.a` archives: write/read round trip, the symbol index, long names, an index built when
  * missing, interoperability with GNU ar when it is installed, and malformed archives. */
+#include "base/file.h"
 #include "check.h"
 #include "elf/archive.h"
 #include "elf/elf_file.h"
