@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "asm/psm_int.h"
+#include "base/str.h"
 
 bool psm_is_name_char(char c)
 {
@@ -48,12 +49,6 @@ void psm_warning_at(psm_asm *a, const psm_line *l, int col, const char *fmt, ...
     va_end(ap);
 }
 
-static const char *skip_space(const char *s)
-{
-    while (*s == ' ' || *s == '\t') s++;
-    return s;
-}
-
 static psm_span span(const psm_line *l, const char *s, const char *e)
 {
     while (e > s && (e[-1] == ' ' || e[-1] == '\t')) e--;
@@ -80,14 +75,14 @@ static const char *statement_end(const char *s, bool is_string_line)
 bool psm_split_line(psm_asm *a, const psm_line *l, psm_parsed *out)
 {
     memset(out, 0, sizeof *out);
-    const char *s = skip_space(l->text);
+    const char *s = isk_skip_blanks(l->text);
     /* label: a name followed by ':' */
     const char *n = s;
     while (psm_is_name_char(*n)) n++;
-    const char *after = skip_space(n);
+    const char *after = isk_skip_blanks(n);
     if (n > s && *after == ':') {
         out->label = span(l, s, n);
-        s = skip_space(after + 1);
+        s = isk_skip_blanks(after + 1);
     }
     if (*s == ';' || !*s) return true;
     const char *w = s;
@@ -98,7 +93,7 @@ bool psm_split_line(psm_asm *a, const psm_line *l, psm_parsed *out)
     }
     out->word = span(l, s, w);
     const char *end = statement_end(w, psm_span_is(&out->word, "STRING"));
-    s = skip_space(w);
+    s = isk_skip_blanks(w);
     if (s >= end) return true;
     if (s == w && *s != '(') {
         psm_error_at(a, l, (int)(s - l->text) + 1, "expected a space after '%.*s'", out->word.len, out->word.s);
@@ -108,7 +103,7 @@ bool psm_split_line(psm_asm *a, const psm_line *l, psm_parsed *out)
         /* name$, "text": the text is everything after the first comma */
         const char *comma = memchr(s, ',', (size_t)(end - s));
         out->op[out->nops++] = span(l, s, comma ? comma : end);
-        if (comma) out->op[out->nops++] = span(l, skip_space(comma + 1), end);
+        if (comma) out->op[out->nops++] = span(l, isk_skip_blanks(comma + 1), end);
         return true;
     }
     int depth = 0;
@@ -123,7 +118,7 @@ bool psm_split_line(psm_asm *a, const psm_line *l, psm_parsed *out)
             else if ((*p == ')' || *p == ']') && depth > 0) depth--;
             if (*p != ',' || depth > 0) continue;
         }
-        psm_span op = span(l, skip_space(start), p);
+        psm_span op = span(l, isk_skip_blanks(start), p);
         if (!op.len) {
             psm_error_at(a, l, op.col, at_end && out->nops ? "expected an operand after ','" : "empty operand");
             return false;

@@ -7,22 +7,17 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/str.h"
+
 bool isk_syntax_word_char(char c)
 {
     return isalnum((unsigned char)c) || c == '_' || c == '.' || c == '$' || c == '%';
 }
 
-static bool is_word_char(char c) { return isk_syntax_word_char(c); }
-
-static const char *skip_space(const char *s)
-{
-    while (*s == ' ' || *s == '\t') s++;
-    return s;
-}
 
 size_t isk_syntax_mnemonic(const char *syntax, const char **start)
 {
-    const char *s = skip_space(syntax);
+    const char *s = isk_skip_blanks(syntax);
     const char *e = s;
     while (*e && *e != ' ' && *e != '\t' && *e != '{') e++;
     *start = s;
@@ -159,7 +154,7 @@ static bool parse_literal(void *user, const char **p, int64_t *value, bool *defe
     if (!isxdigit((unsigned char)*s)) return false;
     char *end;
     uint64_t v = strtoull(s, &end, base);
-    if (end == s || is_word_char(*end)) return false;
+    if (end == s || isk_syntax_word_char(*end)) return false;
     *value = neg ? (int64_t)(0 - v) : (int64_t)v;
     *p = end;
     return true;
@@ -244,7 +239,7 @@ static bool match_name(const isk_kind *k, const char *s, int64_t *value, const c
         size_t len = strlen(n);
         if (len <= best) continue;
         bool eq = k->d.exact_case ? strncmp(n, s, len) == 0 : strncasecmp(n, s, len) == 0;
-        if (eq && !(is_word_char(s[len]) && is_word_char(n[len - 1]))) {
+        if (eq && !(isk_syntax_word_char(s[len]) && isk_syntax_word_char(n[len - 1]))) {
             best = len;
             *value = k->names.data[i].value;
         }
@@ -273,20 +268,20 @@ static const isk_field *template_field(const isk_pattern *p, const char *t, cons
 static bool match_template(const isk_model *m, const isk_pattern *p, const char *text, const isk_syntax_env *env,
                            isk_encoded *out, attempt *at)
 {
-    const char *start = p->info.syntax, *t = start, *s = skip_space(text);
+    const char *start = p->info.syntax, *t = start, *s = isk_skip_blanks(text);
     uint64_t word = p->match;
     bool (*parse)(void *, const char **, int64_t *, bool *) = env && env->parse_value ? env->parse_value
                                                                                          : parse_literal;
     memset(out, 0, sizeof *out);
-    t = skip_space(t);
+    t = isk_skip_blanks(t);
     while (*t) {
         at->stop = s;
         if (*t == ' ' || *t == '\t') {
             /* Between two word characters a space is required: "move gr1", not "movegr1". */
-            bool after_word = t > start && is_word_char(t[-1]);
-            const char *after = skip_space(s);
-            t = skip_space(t);
-            if (after == s && after_word && is_word_char(*s) && (*t == '{' || is_word_char(*t))) {
+            bool after_word = t > start && isk_syntax_word_char(t[-1]);
+            const char *after = isk_skip_blanks(s);
+            t = isk_skip_blanks(t);
+            if (after == s && after_word && isk_syntax_word_char(*s) && (*t == '{' || isk_syntax_word_char(*t))) {
                 snprintf(at->why, sizeof at->why, "expected a space");
                 return false;
             }
@@ -294,8 +289,8 @@ static bool match_template(const isk_model *m, const isk_pattern *p, const char 
             continue;
         }
         /* Spaces the template does not show are allowed around punctuation. */
-        bool glued = t > start && is_word_char(t[-1]) && (*t == '{' || is_word_char(*t));
-        if (!glued) s = skip_space(s);
+        bool glued = t > start && isk_syntax_word_char(t[-1]) && (*t == '{' || isk_syntax_word_char(*t));
+        if (!glued) s = isk_skip_blanks(s);
         at->stop = s;
         if (*t != '{') {
             if (tolower((unsigned char)*t) != tolower((unsigned char)*s)) {
@@ -345,7 +340,7 @@ static bool match_template(const isk_model *m, const isk_pattern *p, const char 
         out->ops[fi] = v;
         t = close + 1;
     }
-    s = skip_space(s);
+    s = isk_skip_blanks(s);
     if (*s) {
         at->stop = s;
         snprintf(at->why, sizeof at->why, "unexpected '%.20s'", s);

@@ -12,4 +12,11 @@ static inline bool isk_ends_with(const char *s, const char *suffix)
     return n >= k && memcmp(s + n - k, suffix, k) == 0;
 }
 
+/* s after its leading spaces and tabs. */
+static inline const char *isk_skip_blanks(const char *s)
+{
+    while (*s == ' ' || *s == '\t') s++;
+    return s;
+}
+
 #endif

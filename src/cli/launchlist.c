@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "asm/syntax.h"
+#include "base/str.h"
 #include "base/vec.h"
 
 enum step_kind { LAUNCH, WAIT_IRQ, WAIT_FLAG, WAIT_IDLE, WAIT_CLOCKS, WRITE, EXPECT, EXPECT_CLOCK };
@@ -40,12 +41,6 @@ struct launch_list {
     int failures;
 };
 
-static const char *skip_space(const char *s)
-{
-    while (*s == ' ' || *s == '\t') s++;
-    return s;
-}
-
 /* Report at `at`, a pointer into the parsed copy of the line (l->base), shown with `text`. */
 static void error_at(launch_list *l, int line, const char *text, const char *at, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
@@ -60,7 +55,7 @@ static void error_at(launch_list *l, int line, const char *text, const char *at,
 
 static bool parse_number(const char **p, int64_t *v)
 {
-    const char *s = skip_space(*p);
+    const char *s = isk_skip_blanks(*p);
     char *end;
     errno = 0;
     long long x = strtoll(s, &end, 0);
@@ -119,11 +114,11 @@ static bool parse_condition(launch_list *l, int line, const char *text, const ch
         return false;
     }
     const char *v = op + len;
-    if (!parse_number(&v, &st->value) || *skip_space(v)) {
+    if (!parse_number(&v, &st->value) || *isk_skip_blanks(v)) {
         error_at(l, line, text, op + len, "expected a number after the comparison");
         return false;
     }
-    const char *name = skip_space(s);
+    const char *name = isk_skip_blanks(s);
     const char *name_end = op;
     while (name_end > name && isspace((unsigned char)name_end[-1])) name_end--;
     if (st->kind == EXPECT && name_end - name == 5 && strncmp(name, "clock", 5) == 0) {
@@ -137,7 +132,7 @@ static bool starts_word(const char *s, const char *word, const char **rest)
 {
     size_t n = strlen(word);
     if (strncmp(s, word, n) != 0 || (s[n] && !isspace((unsigned char)s[n]))) return false;
-    *rest = skip_space(s + n);
+    *rest = isk_skip_blanks(s + n);
     return true;
 }
 
@@ -159,7 +154,7 @@ static bool parse_init(launch_list *l, int line, const char *text, const char *s
             return false;
         }
         VEC_PUSH(&iv.values, v);
-        p = skip_space(p);
+        p = isk_skip_blanks(p);
         if (*p != ',') break;
         p++;
     }
@@ -187,7 +182,7 @@ static bool parse_line(launch_list *l, int line, const char *text, const char *b
             if (!parse_condition(l, line, text, cond, &st)) return false;
         } else {
             const char *p = rest;
-            if (!parse_number(&p, &st.value) || st.value < 0 || *skip_space(p)) {
+            if (!parse_number(&p, &st.value) || st.value < 0 || *isk_skip_blanks(p)) {
                 error_at(l, line, text, rest, "expected 'wait irq', 'wait idle', 'wait flag NAME == value' "
                                               "or 'wait CLOCKS'");
                 return false;
@@ -201,7 +196,7 @@ static bool parse_line(launch_list *l, int line, const char *text, const char *b
         st.kind = WRITE;
         const char *eq = strchr(rest, '=');
         const char *v = eq ? eq + 1 : NULL;
-        if (!eq || !parse_number(&v, &st.value) || *skip_space(v)) {
+        if (!eq || !parse_number(&v, &st.value) || *isk_skip_blanks(v)) {
             error_at(l, line, text, rest, "expected NAME[index] = value");
             return false;
         }
@@ -211,7 +206,7 @@ static bool parse_line(launch_list *l, int line, const char *text, const char *b
         if (starts_word(s, "word", &rest)) {
             const char *p = rest;
             int64_t w;
-            if (!parse_number(&p, &w) || *skip_space(p)) {
+            if (!parse_number(&p, &w) || *isk_skip_blanks(p)) {
                 error_at(l, line, text, rest, "expected an instruction word after 'word'");
                 return false;
             }
@@ -226,7 +221,7 @@ static bool parse_line(launch_list *l, int line, const char *text, const char *b
                 error_at(l, line, text, s, "expected a clock number after '@'");
                 return false;
             }
-            s = skip_space(p);
+            s = isk_skip_blanks(p);
         }
         isk_encoded enc;
         char err[200];
@@ -274,7 +269,7 @@ launch_list *launch_list_load(const char *path, isk_system *sys, isk_inst *acc, 
         /* Parse a copy cut at the comment; offsets into it are columns of the original. */
         char *text = isk_xstrdup(buf);
         strip_comment(buf);
-        const char *s = skip_space(buf);
+        const char *s = isk_skip_blanks(buf);
         if (*s) parse_line(l, line, text, buf, s);
         free(text);
     }
