@@ -14,7 +14,6 @@ bool isk_syntax_word_char(char c)
     return isalnum((unsigned char)c) || c == '_' || c == '.' || c == '$' || c == '%';
 }
 
-
 size_t isk_syntax_mnemonic(const char *syntax, const char **start)
 {
     const char *s = isk_skip_blanks(syntax);
