@@ -26,3 +26,22 @@ finish() {
     echo "$1: $failures check(s) failed"
     exit 1
 }
+
+# bounded EXPECTED_STATUS OUT -- COMMAND...: like run, and the command must also end within
+# 10 s and 1 GiB of address space; a command killed at either bound fails the check. Under the
+# sanitizers (ISEKIT_SANITIZED, set by CTest), which reserve terabytes of shadow address space
+# and run several times slower, the bounds are 60 s and none on memory.
+bounded() {
+    want=$1; out=$2; shift 3
+    if [ -n "$ISEKIT_SANITIZED" ]; then
+        timeout -s KILL 60 "$@" >"$out" 2>&1
+    else
+        (ulimit -v 1048576; exec timeout -s KILL 10 "$@") >"$out" 2>&1
+    fi
+    got=$?
+    if [ "$got" -eq 137 ]; then
+        fail "killed at the time bound: $*"
+    elif [ "$got" -ne "$want" ]; then
+        fail "exit $got (wanted $want): $*"; head -c 4000 "$out" | sed 's/^/    /'
+    fi
+}
