@@ -39,6 +39,26 @@ int isk_file_read_all(const char *path, uint8_t **data, size_t *size, isk_diag *
     return 0;
 }
 
+int isk_file_read_text(const char *path, char **text, size_t *size, isk_diag *diag)
+{
+    uint8_t *data;
+    size_t len;
+    if (isk_file_read_all(path, &data, &len, diag) != 0) return -1;
+    const uint8_t *nul = memchr(data, 0, len);
+    if (nul) {
+        isk_loc loc = { .file = path };
+        isk_error(diag, &loc, "a NUL byte at offset %zu: this looks like a binary file, not text",
+                  (size_t)(nul - data));
+        free(data);
+        return -1;
+    }
+    data = isk_xrealloc(data, len + 1);
+    data[len] = 0;
+    *text = (char *)data;
+    *size = len;
+    return 0;
+}
+
 int isk_file_write_all(const char *path, const void *data, size_t size, isk_diag *diag)
 {
     isk_loc loc = { .file = path };

@@ -9,6 +9,9 @@
 
 /* *data is malloc'd and holds *size bytes (not NUL-terminated). */
 int isk_file_read_all(const char *path, uint8_t **data, size_t *size, isk_diag *diag);
+/* A text input (a source, a launch list): isk_file_read_all, then binary data and NUL bytes
+ * are refused with a clear error. *text is malloc'd, NUL-terminated, and holds *size bytes. */
+int isk_file_read_text(const char *path, char **text, size_t *size, isk_diag *diag);
 int isk_file_write_all(const char *path, const void *data, size_t size, isk_diag *diag);
 
 #endif
