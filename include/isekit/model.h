@@ -26,7 +26,7 @@ extern "C" {
 
 /* Bumped whenever the layout of isk_hdr, the ops tables or the declaration structs change;
  * the engine refuses a model compiled against another version. */
-#define ISK_ABI_VERSION 1
+#define ISK_ABI_VERSION 2
 
 /* Most operands an instruction format may have (fields passed to a behaviour). */
 #define ISK_MAX_OPS 6
@@ -66,7 +66,8 @@ extern "C" {
  * Latency L: a value written in clock k is readable from clock k+L; reads in between see the
  * old value. L = 0 means immediate update (fast ISA models). Writes wrap to the cell width and
  * sign-extend (INT) or zero-extend (UINT). Declarations go between STATE_BEGIN and STATE_END;
- * each must also be named in the description (MEMORY, REGFILE_BEGIN, REG). */
+ * each must also be named in the description (MEMORY, REGFILE_BEGIN, REG): the model is refused
+ * otherwise. The cells of one instance may take ISEKIT_MAX_STORAGE bytes (default 1 GiB). */
 
 #define INT(...) ISK_CAT(ISK_SPEC_, ISK_NARGS(__VA_ARGS__))(1, __VA_ARGS__)
 #define UINT(...) ISK_CAT(ISK_SPEC_, ISK_NARGS(__VA_ARGS__))(0, __VA_ARGS__)
@@ -87,15 +88,18 @@ enum isk_storage_kind { ISK_MEMORY, ISK_REGFILE, ISK_REGISTER, ISK_CODE_MEMORY }
     char (*)[5]: (int8_t)0, char (*)[6]: (int16_t)0, char (*)[7]: (int32_t)0, char (*)[8]: (int64_t)0))
 
 /* A storage member: the engine points `v` at `n` cells. The static shape (kind, sign, latency,
- * fraction bits, width) and the declared count live in the types of two never-used pointers,
- * so that accessors see them as compile-time constants at no run-time cost. */
-#define ISK_STORAGE(kind, count, spec) ISK_STORAGE_(kind, count, ISK_EXPAND spec)
-#define ISK_STORAGE_(kind, count, ...) ISK_STORAGE__(kind, count, __VA_ARGS__)
-#define ISK_STORAGE__(kind, count, sgn, w, lat, frac) struct { \
+ * fraction bits, width) and the declared count live in the types of never-used pointers, so
+ * that accessors see them as compile-time constants at no run-time cost; so do the declaration's
+ * line and its number from __COUNTER__, which tell the engine whether the description named
+ * every declared storage (C cannot list the members of a struct). */
+#define ISK_STORAGE(kind, count, spec) ISK_STORAGE_(kind, count, __COUNTER__, ISK_EXPAND spec)
+#define ISK_STORAGE_(kind, count, seq, ...) ISK_STORAGE__(kind, count, seq, __VA_ARGS__)
+#define ISK_STORAGE__(kind, count, seq, sgn, w, lat, frac) struct { \
     ISK_CELL_T(sgn, w) *v; \
     uint64_t n; \
     char (*isk_shape)[(kind) + 1][(sgn) + 1][(lat) + 1][(frac) + 1][(w)]; \
     char (*isk_count)[(count)]; \
+    char (*isk_where)[(seq) + 1][__LINE__]; \
     _Static_assert((w) >= 1 && (w) <= 64, "storage width must be 1..64 bits"); \
     _Static_assert((lat) >= 0 && (lat) <= ISK_MAX_LATENCY, "storage latency must be 0..63 clocks"); \
     _Static_assert((frac) >= 0 && (frac) <= (w), "fraction bits exceed the width"); \
@@ -115,6 +119,8 @@ enum isk_storage_kind { ISK_MEMORY, ISK_REGFILE, ISK_REGISTER, ISK_CODE_MEMORY }
 #define ISK_KIND_OF(st, X) ((int)(sizeof(ISK_SHAPE_OF(st, X)) / sizeof(ISK_SHAPE_OF(st, X)[0])) - 1)
 #define ISK_COUNT_OF(st, X) ((uint64_t)sizeof(*((st *)0)->X.isk_count))
 #define ISK_CELL_BYTES_OF(st, X) ((int)sizeof(*((st *)0)->X.v))
+#define ISK_SEQ_OF(st, X) ((int)(sizeof(*((st *)0)->X.isk_where) / sizeof((*((st *)0)->X.isk_where)[0])) - 1)
+#define ISK_LINE_OF(st, X) ((int)sizeof((*((st *)0)->X.isk_where)[0]))
 
 /* =========================================================================================
  * 2. The instance header and the engine's services
@@ -180,8 +186,12 @@ struct isk_hdr {
 
 /* The one name a behaviour or operation needs: S, the model instance. */
 #define STATE struct isk_state *S
-#define STATE_BEGIN struct isk_state { isk_hdr isk;
-#define STATE_END };
+/* Both ends take a number from __COUNTER__ too: the storages declared between them are those
+ * numbered in between (a model's own use of __COUNTER__ inside the state would upset this). */
+#define STATE_BEGIN __attribute__((unused)) static const char isk_state_file[] = __FILE__; \
+    enum { isk_state_first = __COUNTER__, isk_state_line = __LINE__ }; \
+    struct isk_state { isk_hdr isk;
+#define STATE_END }; enum { isk_state_last = __COUNTER__ };
 
 ISK_INLINE uint64_t isk_index(isk_hdr *h, int64_t i, uint64_t n, const char *name)
 {
@@ -426,6 +436,8 @@ typedef struct isk_storage_decl {
     uint64_t count;
     size_t offset;           /* of the member in struct isk_state */
     int shared;              /* bound by name to the same storage of other instances */
+    int seq;                 /* the declaration's rank in STATE_BEGIN..STATE_END (1, 2, ...), 0 = unknown */
+    int line;                /* the declaration's line in the state's file, 0 = unknown */
 } isk_storage_decl;
 
 /* How operands are written in assembly. Referenced by syntax templates as {FIELD:kind}. */
@@ -543,6 +555,7 @@ struct isk_builder_ops {
     void (*region)(isk_builder *b, const isk_region_decl *d);
     void (*reloc)(isk_builder *b, const isk_reloc_decl *d);
     void (*elements)(isk_builder *b, const char *pattern);           /* inside REGFILE_BEGIN/END */
+    void (*line)(isk_builder *b, int line);   /* the line of the description's next declaration */
 };
 struct isk_builder {
     const struct isk_builder_ops *ops;
@@ -556,6 +569,10 @@ struct isk_model_entry {
     const char *name;
     size_t state_size;
     void (*describe)(isk_builder *B);
+    const char *file;            /* of the description (MODEL_BEGIN), NULL = unknown */
+    const char *state_file;      /* of STATE_BEGIN, NULL = unknown */
+    int state_line;              /* of STATE_BEGIN */
+    int storages;                /* storages declared in the state; 0 = unknown, not checked */
 };
 
 #ifdef ISK_BUILTIN_MODEL
@@ -568,59 +585,64 @@ struct isk_model_entry {
     static void isk_describe_##name(isk_builder *B); \
     __attribute__((visibility("default"))) \
     const struct isk_model_entry ISK_ENTRY_NAME(name) = \
-        { ISK_ABI_VERSION, #name, sizeof(struct isk_state), isk_describe_##name }; \
+        { ISK_ABI_VERSION, #name, sizeof(struct isk_state), isk_describe_##name, __FILE__, isk_state_file, \
+          isk_state_line, isk_state_last - isk_state_first - 1 }; \
     static void isk_describe_##name(isk_builder *B) { B->ops->model(B, #name, (title));
 #define MODEL_END }
 
+/* Every declaration below first tells the engine its line, for the messages about it. */
+#define ISK_AT B->ops->line(B, __LINE__)
+
 /* The machine word of the instruction formats (the article's "word width"), 8..64 bits. */
-#define WORD_BITS(n) B->ops->word_bits(B, (n))
+#define WORD_BITS(n) (ISK_AT, B->ops->word_bits(B, (n)))
 /* Accelerators: the number of control slots N_s (commands executing at once). */
-#define SLOTS(n) B->ops->slots(B, (n))
+#define SLOTS(n) (ISK_AT, B->ops->slots(B, (n)))
 /* A named parameter (e.g. PARAM("chip", "v1A")), overridable with isk_set_param / --param. */
-#define PARAM(key, value) B->ops->param(B, (key), (value))
+#define PARAM(key, value) (ISK_AT, B->ops->param(B, (key), (value)))
 /* A function run on each new instance after its storage exists (reset values, parameters). */
-#define ON_RESET(fn) B->ops->init(B, (fn))
+#define ON_RESET(fn) (ISK_AT, B->ops->init(B, (fn)))
 
 #define ISK_STORAGE_DECL(X, ttl, shr) (&(isk_storage_decl){ .name = #X, .title = (ttl), \
     .kind = ISK_KIND_OF(struct isk_state, X), .sign = ISK_SIGN_OF(struct isk_state, X), \
     .width = ISK_WIDTH_OF(struct isk_state, X), .latency = ISK_LAT_OF(struct isk_state, X), \
     .frac = ISK_FRAC_OF(struct isk_state, X), .cell_bytes = ISK_CELL_BYTES_OF(struct isk_state, X), \
-    .count = ISK_COUNT_OF(struct isk_state, X), .offset = offsetof(struct isk_state, X), .shared = (shr) })
+    .count = ISK_COUNT_OF(struct isk_state, X), .offset = offsetof(struct isk_state, X), .shared = (shr), \
+    .seq = ISK_SEQ_OF(struct isk_state, X) - isk_state_first, .line = ISK_LINE_OF(struct isk_state, X) })
 
 /* Debugger names: MEMORY(LDM, "Acc LDM"); REG(ACR, "Accumulator");
  * REGFILE_BEGIN(GRF, "General Registers") REGISTER(0, "GR0"); ... REGFILE_END()
  * SHARED_MEMORY(SHM, "Shared") marks a memory shared with the processor and the other
  * accelerators of a system (bound by name when the system is built). */
-#define MEMORY(X, title) B->ops->storage(B, ISK_STORAGE_DECL(X, title, 0))
-#define SHARED_MEMORY(X, title) B->ops->storage(B, ISK_STORAGE_DECL(X, title, 1))
-#define REG(X, title) B->ops->storage(B, ISK_STORAGE_DECL(X, title, 0))
-#define REGFILE_BEGIN(X, title) B->ops->storage(B, ISK_STORAGE_DECL(X, title, 0));
-#define REGISTER(index, name) B->ops->element(B, (index), (name))
+#define MEMORY(X, title) (ISK_AT, B->ops->storage(B, ISK_STORAGE_DECL(X, title, 0)))
+#define SHARED_MEMORY(X, title) (ISK_AT, B->ops->storage(B, ISK_STORAGE_DECL(X, title, 1)))
+#define REG(X, title) (ISK_AT, B->ops->storage(B, ISK_STORAGE_DECL(X, title, 0)))
+#define REGFILE_BEGIN(X, title) ISK_AT; B->ops->storage(B, ISK_STORAGE_DECL(X, title, 0));
+#define REGISTER(index, name) (ISK_AT, B->ops->element(B, (index), (name)))
 /* REGISTERS("LR%u"): name every register of the file by its index (one %d, %u, %x or %X,
  * optionally with a width like %02u). */
-#define REGISTERS(pattern) B->ops->elements(B, (pattern))
-#define REGFILE_END() B->ops->end_group(B);
+#define REGISTERS(pattern) (ISK_AT, B->ops->elements(B, (pattern)))
+#define REGFILE_END() ISK_AT; B->ops->end_group(B);
 
 /* RESOURCE(MAC_ADDER, "MAC adder"): a name for a resource bit in reports. */
-#define RESOURCE(mask, name) B->ops->resource(B, (uint64_t)(mask), (name))
+#define RESOURCE(mask, name) (ISK_AT, B->ops->resource(B, (uint64_t)(mask), (name)))
 
 /* Operand kinds. */
-#define KIND(...) B->ops->kind(B, &(isk_kind_decl){ __VA_ARGS__ })
+#define KIND(...) (ISK_AT, B->ops->kind(B, &(isk_kind_decl){ __VA_ARGS__ }))
 #define KIND_NAMES(kname, table, ...) KIND(.name = (kname), .type = ISK_KIND_NAMES, .names = (table), __VA_ARGS__)
 #define KIND_INT(kname, ...) KIND(.name = (kname), .type = ISK_KIND_INT, __VA_ARGS__)
 #define KIND_PCREL(kname, ...) KIND(.name = (kname), .type = ISK_KIND_PCREL, __VA_ARGS__)
 #define KIND_ABS(kname, ...) KIND(.name = (kname), .type = ISK_KIND_ABS, __VA_ARGS__)
 
 /* INSTRUCTION(format, Behaviour[, "syntax"][, .fields = ..., .priority = ...]) */
-#define INSTRUCTION(format_string, beh, ...) B->ops->instruction(B, &(isk_insn_decl){ \
-    .format = (format_string), .behaviour = &beh##_isk_info, __VA_ARGS__ })
+#define INSTRUCTION(format_string, beh, ...) (ISK_AT, B->ops->instruction(B, &(isk_insn_decl){ \
+    .format = (format_string), .behaviour = &beh##_isk_info, __VA_ARGS__ }))
 
-#define PROCESSOR(...) B->ops->processor(B, &(isk_processor_decl){ __VA_ARGS__ })
+#define PROCESSOR(...) (ISK_AT, B->ops->processor(B, &(isk_processor_decl){ __VA_ARGS__ }))
 /* Toolchain: ELF_FORMAT(.machine = 0xf5, .elfclass = 32, ...), REGION(.name = "IRAM", ...),
  * RELOCATION(.type = 1, .name = "R_DPU_32", .bytes = 4) */
-#define ELF_FORMAT(...) B->ops->elf(B, &(isk_elf_decl){ __VA_ARGS__ })
-#define REGION(...) B->ops->region(B, &(isk_region_decl){ __VA_ARGS__ })
-#define RELOCATION(...) B->ops->reloc(B, &(isk_reloc_decl){ __VA_ARGS__ })
+#define ELF_FORMAT(...) (ISK_AT, B->ops->elf(B, &(isk_elf_decl){ __VA_ARGS__ }))
+#define REGION(...) (ISK_AT, B->ops->region(B, &(isk_region_decl){ __VA_ARGS__ }))
+#define RELOCATION(...) (ISK_AT, B->ops->reloc(B, &(isk_reloc_decl){ __VA_ARGS__ }))
 
 #ifdef __cplusplus
 }

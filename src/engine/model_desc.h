@@ -58,6 +58,8 @@ typedef struct isk_storage {
     size_t offset;                    /* of the member in the model's state */
     int cell_bytes;
     char **elements;                  /* per cell names, or NULL */
+    int seq, state_line;              /* rank and line of the declaration in the state (0 = unknown) */
+    int line;                         /* of the description's MEMORY/REG/REGFILE_BEGIN (0 = unknown) */
 } isk_storage;
 
 typedef struct isk_param { char *key, *value; } isk_param;
@@ -74,12 +76,14 @@ struct isk_model {
     const struct isk_model_entry *entry;
     void *dl;                         /* dlopen handle of a dynamically loaded model */
     char *source;                     /* where it came from: "builtin" or a path */
+    const char *file;                 /* of the description, for messages (entry's or source) */
     char *name, *title;
     int word_bits;
     uint64_t word_mask;
     int slots;                        /* accelerators: N_s; 0 = not an accelerator */
     VEC(isk_storage) storages;
     VEC(isk_resource_info) resources;
+    VEC(int) resource_lines;          /* of each RESOURCE in the description */
     VEC(isk_kind) kinds;
     VEC(isk_pattern) patterns;
     VEC(isk_param) params;

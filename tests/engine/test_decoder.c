@@ -7,8 +7,7 @@
 #include "isekit/model.h"
 #include "isekit/sim.h"
 
-STATE_BEGIN
-    DECLARE_REGISTER(UINT(8, 0)) R;
+STATE_BEGIN                     /* no storage: a declared one would have to be named */
 STATE_END
 
 ACC_FUNCTION(Zero) {}
