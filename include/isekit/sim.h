@@ -94,11 +94,33 @@ typedef struct isk_system_options {
     /* Per-clock trace: called with one line per event (NULL = no trace, and no cost). */
     void (*trace)(void *user, uint64_t clock, const char *who, const char *what);
     void *trace_user;
-    size_t stack_size;            /* of the stacks of multi-clock behaviours (0 = 256 KiB) */
+    /* Bytes of each stack a behaviour runs on: the engine's own stack (every command's first
+     * clock) and the stack a multi-clock command keeps. 0 = ISK_DEFAULT_STACK_SIZE (256 KiB).
+     * Below each stack lies a 64 KiB guard region: an overflow faults (see catch_crashes)
+     * instead of overwriting memory. Systems without accelerators run processor instructions on
+     * the calling thread's stack. */
+    size_t stack_size;
     /* Called before each processor instruction issues (NULL = no cost): a disassembling trace
      * or a debugger's breakpoints. */
     void (*trace_issue)(void *user, uint64_t clock, isk_inst *proc, uint32_t context, uint64_t pc);
+    /* SIGSEGV, SIGBUS, SIGFPE, SIGILL and SIGABRT raised on the simulating thread while a
+     * behaviour runs (a NULL dereference, a division by zero, a stack overflow into a guard
+     * region, abort()) are reported through diag with the clock, the instance, the slot and
+     * command word or the processor context and PC, the behaviour and the model's file; the run
+     * returns ISK_FAULT. The system is then unusable: later runs return ISK_FAILED; it can still
+     * be read and freed. The handlers are installed once per process when such a system first
+     * runs; a signal raised outside a behaviour, or on a thread running no such system, goes to
+     * the handler installed before (the default action, a sanitizer's report). An alternate
+     * signal stack is set up for the duration of each run if the thread has none. */
+    int catch_crashes;
+    /* A behaviour (or host code it calls) that does not return to the engine within this many
+     * milliseconds of wall time is reported as for catch_crashes and ends the run with
+     * ISK_FAULT (0 = no watchdog). A thread per system watches the clock; the simulation itself
+     * pays nothing for it. */
+    unsigned watchdog_ms;
 } isk_system_options;
+
+#define ISK_DEFAULT_STACK_SIZE ((size_t)256 * 1024)
 
 isk_system *isk_system_new(const isk_system_options *opt);
 void isk_system_free(isk_system *sys);
@@ -136,7 +158,10 @@ typedef uint64_t (*isk_port_read_fn)(void *user, isk_inst *inst, uint64_t port);
 void isk_set_ports(isk_inst *inst, isk_port_read_fn rd, isk_port_write_fn wr, void *user);
 
 /* Run `clocks` clocks (or until the driver and all processors finished and every accelerator is
- * idle, or an error). Returns ISK_OK when the clocks were run, ISK_STOPPED when finished early. */
+ * idle, or an error). Returns ISK_OK when the clocks were run, ISK_STOPPED when finished early.
+ * A deadlock ends the run with ISK_FAULT: a context sleeps and nothing else is active (no busy
+ * slot, no pending write, no running or blocked context, no driver still running), so nothing can
+ * ever wake it; the error names each sleeping context and its PC. */
 isk_status isk_step(isk_system *sys, uint64_t clocks);
 /* Run until finished; max_clocks = 0 means no limit. */
 isk_status isk_run(isk_system *sys, uint64_t max_clocks);
@@ -145,6 +170,30 @@ isk_status isk_run(isk_system *sys, uint64_t max_clocks);
  * then returns ISK_OK, not finished). An embedding program that waits for an event its handlers
  * see can so run in long steps and still stop at the very clock. No effect on a later run. */
 void isk_stop_after_clock(isk_system *sys);
+/* Async-signal-safe, callable from any thread (e.g. a SIGINT handler): end the running
+ * isk_step/isk_run at the end of the current clock, as isk_stop_after_clock does (the run returns
+ * ISK_OK; a processor's multi-clock instruction stays busy until its end). A request made while
+ * no run is going on ends the next run before its first clock. Each request ends one run. */
+void isk_request_stop(isk_system *sys);
+
+/* What is still going on, one line per thing, written into buf (cap bytes, always terminated,
+ * truncated with "..." if too small):
+ *   "acc0 slot 1: MAC (word 0x1234), launched at clock 5, in its clock 2"
+ *   "cpu context 0: running at pc 0x40"     "cpu context 3: blocked until clock 90 at pc 0x12"
+ *   "cpu context 2: sleeping at pc 0x10, waits for a wake-up"
+ *   "3 writes pending"                      "1 interrupt not taken"
+ * Returns the number of things that can still change the system by themselves: active slots,
+ * running or blocked contexts and pending writes (one each). Sleeping contexts and untaken
+ * interrupts are listed but not counted: only the driver or the host can act on them. 0 means
+ * the system is quiescent: nothing changes unless the driver or the host acts. */
+int isk_describe_activity(const isk_system *sys, char *buf, size_t cap);
+
+/* From a driver: it will not act before clock `clock` (e.g. a launch list's "@N command"). The
+ * engine does not call it before then and, while nothing else is active (no busy slot, no
+ * pending write, no running or blocked context), skips the idle clocks at once; they count as
+ * clocks (and as idle clocks of the processors) in the statistics. A run's clock limit still
+ * holds: the clock stops at the limit. */
+void isk_driver_wait_until(isk_system *sys, uint64_t clock);
 
 uint64_t isk_clock(const isk_system *sys);
 /* The first line of the error that stopped the system, or "" if none. */

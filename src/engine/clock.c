@@ -20,15 +20,13 @@
 
 #include "engine/system.h"
 
-#define DEFAULT_STACK_SIZE (256 * 1024)
-
 /* ---- stacks ---------------------------------------------------------------------------- */
 
 isk_stack isk_take_stack(isk_system *sys)
 {
     if (sys->spare_stacks.len) return sys->spare_stacks.data[--sys->spare_stacks.len];
     isk_stack s;
-    size_t size = sys->opt.stack_size ? sys->opt.stack_size : DEFAULT_STACK_SIZE;
+    size_t size = sys->opt.stack_size ? sys->opt.stack_size : ISK_DEFAULT_STACK_SIZE;
     if (isk_stack_alloc(&s, size) != 0) {
         fprintf(stderr, "isekit: cannot allocate a %zu-byte stack for a command\n", size);
         abort();
@@ -45,8 +43,9 @@ static void put_back_recycled(isk_system *sys)
 
 /* ---- stopping: faults and conflicts ----------------------------------------------------- */
 
-/* Abandon the behaviour that is running now (after its error was reported). */
-static ISK_NORETURN void abandon_behaviour(isk_system *sys)
+/* Abandon the behaviour that is running now (after its error was reported, or from guard.c's
+ * signal handler, which reports it afterwards). */
+ISK_NORETURN void isk_abandon_behaviour(isk_system *sys)
 {
     isk_inst *inst = sys->cur_inst;
     if (inst && sys->cur_slot >= 0) {
@@ -71,7 +70,7 @@ static ISK_NORETURN void stop_with(isk_system *sys, isk_status status, const cha
 {
     if (sys->status == ISK_OK) sys->status = status;
     isk_report(sys, ISK_ERROR, "%s", msg);
-    abandon_behaviour(sys);
+    isk_abandon_behaviour(sys);
 }
 
 /* "clock 12, acc0 slot 1 (MAC_LREG_GREG)" or "clock 12, dpu thread 3, pc 0x1a" */
@@ -401,7 +400,7 @@ static void op_launch(isk_hdr *h, int number, uint64_t word)
         snprintf(message, sizeof message, "LAUNCH to accelerator %d, which is not attached", number);
         op_fault(h, 0, message);
     }
-    if (isk_do_launch(sys, sys->by_number.data[number], word) != ISK_OK) abandon_behaviour(sys);
+    if (isk_do_launch(sys, sys->by_number.data[number], word) != ISK_OK) isk_abandon_behaviour(sys);
     h->attention = 1;
 }
 
@@ -561,11 +560,61 @@ static void execute(isk_system *sys, isk_inst *p, int id)
     sys->cur_inst = NULL;
 }
 
+static bool driver_active(const isk_system *sys) { return sys->driver && !sys->driver_done; }
+
+static bool processor_active(const isk_inst *p)
+{
+    for (uint32_t i = 0; i < p->hdr->ncontexts; i++)
+        if (p->contexts[i].state == ISK_CTX_RUNNING || p->contexts[i].state == ISK_CTX_BLOCKED) return true;
+    return false;
+}
+
+/* Nothing that acts by itself: no busy slot, no pending write, no running or blocked context. */
+static bool quiescent(const isk_system *sys)
+{
+    if (sys->busy_slots || sys->pending) return false;
+    for (size_t i = 0; i < sys->processors.len; i++)
+        if (processor_active(sys->processors.data[i])) return false;
+    return true;
+}
+
+/* A context sleeps and nothing can wake it (only a running context of its own processor can, or
+ * the host): stop with an error naming every sleeping context. Checked when a processor idles
+ * and when a run would finish, never on the issuing path. */
+static __attribute__((noinline)) void check_deadlock(isk_system *sys)
+{
+    if (driver_active(sys) || !quiescent(sys)) return;
+    char msg[700];
+    int len = snprintf(msg, sizeof msg, "clock %llu: deadlock: ", (unsigned long long)sys->clock);
+    int sleepers = 0;
+    for (size_t i = 0; i < sys->processors.len; i++) {
+        const isk_inst *p = sys->processors.data[i];
+        for (uint32_t id = 0; id < p->hdr->ncontexts; id++) {
+            const isk_context *c = &p->contexts[id];
+            if (c->state != ISK_CTX_SLEEPING) continue;
+            if (len < (int)sizeof msg)
+                len += snprintf(msg + len, sizeof msg - (size_t)len, "%s%s context %u sleeps at pc 0x%llx",
+                                sleepers ? ", " : "", p->name, id, (unsigned long long)c->pc);
+            sleepers++;
+        }
+    }
+    if (!sleepers) return;
+    if (len < (int)sizeof msg)
+        snprintf(msg + len, sizeof msg - (size_t)len, "; nothing can wake %s (no running context, busy slot, "
+                 "pending write or driver)", sleepers > 1 ? "them" : "it");
+    if (sys->status == ISK_OK) sys->status = ISK_FAULT;
+    isk_report(sys, ISK_ERROR, "%s", msg);
+}
+
 static void issue(isk_system *sys, isk_inst *p)
 {
     int id = pick_context(p, sys->clock);
-    if (id >= 0) execute(sys, p, id);
-    else if (p->model->proc.issue != ISK_ISSUE_CPI) p->stats.idle_clocks++, sys->stats.idle_clocks++;
+    if (id >= 0) {
+        execute(sys, p, id);
+        return;
+    }
+    if (p->model->proc.issue != ISK_ISSUE_CPI) p->stats.idle_clocks++, sys->stats.idle_clocks++;
+    if (!sys->busy_slots && !sys->pending) check_deadlock(sys);
 }
 
 /* The common case of a processor model running alone (no driver, no busy accelerator, no
@@ -632,7 +681,6 @@ static __attribute__((noinline)) uint64_t revolver_burst(isk_system *sys, isk_in
     uint32_t id = *idp;
     isk_context *c = &ctx[id];
     if (c->state == ISK_CTX_BLOCKED) c->state = ISK_CTX_RUNNING;
-    h->attention = 0;
     for (;;) {
         const uint64_t pc = c->pc;
         if (ISK_UNLIKELY(pc >= p->ncode)) break;             /* the general path reports it */
@@ -669,6 +717,10 @@ static void run_alone_revolver(isk_system *sys, isk_inst *p)
     const uint32_t n = p->hdr->ncontexts;
     if (n > 64) return;                                 /* the general path */
     const uint64_t start = sys->clock;
+    /* Attention is cleared before the limit is read (isk_request_stop lowers the limit, then
+     * sets attention), here and after each burst that asked for attention. */
+    p->hdr->attention = 0;
+    atomic_signal_fence(memory_order_seq_cst);
     uint64_t limit = sys->run_until;
     uint64_t clock = start, running = running_mask(ctx, n), issued = 0;
     uint32_t next = p->next_context;
@@ -702,6 +754,8 @@ static void run_alone_revolver(isk_system *sys, isk_inst *p)
         if (id == 64) {
             /* an instruction asked for attention */
             if (sys->pending || sys->busy_slots || sys->status != ISK_OK) break;
+            p->hdr->attention = 0;
+            atomic_signal_fence(memory_order_seq_cst);
             running = running_mask(ctx, n);            /* the running set may have changed */
             limit = sys->run_until;                    /* and the run may have been asked to stop */
         }
@@ -739,6 +793,9 @@ static void run_alone(isk_system *sys, isk_inst *p)
     if (c->state != ISK_CTX_RUNNING || c->ready_at > sys->clock) return;
     const uint64_t cpi = (uint64_t)p->model->proc.cpi, ncode = p->ncode, start = sys->clock;
     isk_decoded *const dcache = p->dcache;
+    /* Cleared before the limit is read: isk_request_stop lowers the limit, then sets attention. */
+    h->attention = 0;
+    atomic_signal_fence(memory_order_seq_cst);
     /* the clock by which the last whole instruction must have issued */
     const uint64_t end = sys->run_until > start ? start + (sys->run_until - start) / cpi * cpi : start;
     uint64_t clock = start, pc = c->pc;
@@ -747,7 +804,6 @@ static void run_alone(isk_system *sys, isk_inst *p)
     sys->fast.proc = p;
     sys->fast.start = start;
     h->context = 0;
-    h->attention = 0;
     /* One test per instruction: whatever needs a look (a context stopped or blocked, a queued
      * write, a launch, a port access) sets h->attention. A PC outside the code memory is left
      * to the general path, which reports it. */
@@ -777,19 +833,11 @@ static void settle_fast_loop_after_fault(isk_system *sys)
     settle_cpi(sys, p, sys->fast.start, sys->clock, p->hdr->pc, p->hdr->pc);
 }
 
-static bool processor_active(const isk_inst *p)
-{
-    for (uint32_t i = 0; i < p->hdr->ncontexts; i++)
-        if (p->contexts[i].state == ISK_CTX_RUNNING || p->contexts[i].state == ISK_CTX_BLOCKED) return true;
-    return false;
-}
-
 /* ---- the loop ---------------------------------------------------------------------------- */
 
 static bool finished(const isk_system *sys)
 {
-    if (sys->driver && !sys->driver_done) return false;
-    if (sys->pending) return false;
+    if (driver_active(sys) || sys->pending) return false;
     for (size_t i = 0; i < sys->accelerators.len; i++)
         if (sys->accelerators.data[i]->norder) return false;
     for (size_t i = 0; i < sys->processors.len; i++)
@@ -797,9 +845,29 @@ static bool finished(const isk_system *sys)
     return true;
 }
 
+/* The driver waits for a later clock (isk_driver_wait_until) and nothing else acts: skip to the
+ * clock before it (or before the run's limit), counting the skipped clocks as idle. */
+static __attribute__((noinline)) void skip_idle_clocks(isk_system *sys)
+{
+    if (!quiescent(sys)) return;
+    uint64_t target = sys->driver_wait < sys->run_until ? sys->driver_wait : sys->run_until;
+    if (target <= sys->clock + 1) return;
+    uint64_t gap = target - 1 - sys->clock;
+    for (size_t i = 0; i < sys->processors.len; i++) {
+        isk_inst *p = sys->processors.data[i];
+        if (p->model->proc.issue == ISK_ISSUE_CPI) continue;
+        p->stats.idle_clocks += gap;
+        sys->stats.idle_clocks += gap;
+    }
+    sys->stats.clocks += gap;
+    sys->clock += gap;
+}
+
 static void begin_clock(isk_system *sys)
 {
-    if (sys->driver && !sys->driver_done) {
+    if (ISK_UNLIKELY(sys->driver_wait > sys->clock) && driver_active(sys)) {
+        skip_idle_clocks(sys);   /* the driver is not called before its clock */
+    } else if (driver_active(sys)) {
         int r = sys->driver(sys->driver_user, sys);
         if (r > 0) sys->driver_done = true;
         if (r < 0 && sys->status == ISK_OK) {
@@ -825,7 +893,11 @@ static __attribute__((noinline)) void clock_loop(isk_system *sys)
 {
     while (sys->status == ISK_OK) {
         if (sys->phase == PHASE_BEGIN) {
-            if ((sys->run_to_end && finished(sys)) || sys->clock >= sys->run_until) break;
+            if (sys->clock >= sys->run_until) break;
+            if (sys->run_to_end && finished(sys)) {
+                if (sys->processors.len) check_deadlock(sys);
+                break;
+            }
             if (runs_alone(sys)) {
                 uint64_t before = sys->clock;
                 run_alone(sys, sys->processors.data[0]);
@@ -863,6 +935,7 @@ void isk_clock_run(isk_system *sys)
     sys->fault_jmp = &on_fault;
     if (setjmp(on_fault) == 0) clock_loop(sys);
     else if (sys->fast.proc) settle_fast_loop_after_fault(sys);
+    if (ISK_UNLIKELY(sys->crashed)) isk_guard_report(sys);
     /* A behaviour on this stack stopped the run: a command (its slot was marked done) or an
      * instruction of a fast loop (settled just above). */
     sys->cur_inst = NULL;

@@ -151,6 +151,7 @@ void isk_system_free(isk_system *sys)
     for (size_t i = 0; i < sys->spare_stacks.len; i++) isk_stack_free(&sys->spare_stacks.data[i]);
     VEC_FREE(&sys->spare_stacks);
     if (sys->recycle.lo) isk_stack_free(&sys->recycle);
+    isk_guard_free(sys);
     free(sys);
 }
 
@@ -331,7 +332,10 @@ void isk_set_driver(isk_system *sys, isk_driver_fn fn, void *user)
     sys->driver = fn;
     sys->driver_user = user;
     sys->driver_done = false;
+    sys->driver_wait = 0;
 }
+
+void isk_driver_wait_until(isk_system *sys, uint64_t clock) { sys->driver_wait = clock; }
 
 isk_status isk_launch(isk_system *sys, isk_inst *acc, uint64_t word)
 {
@@ -342,7 +346,16 @@ isk_status isk_launch(isk_system *sys, isk_inst *acc, uint64_t word)
 
 static isk_status run(isk_system *sys)
 {
+    if (sys->crashed) {
+        isk_report(sys, ISK_ERROR, "clock %llu: the system cannot run on after a crash in model code",
+                   (unsigned long long)sys->clock);
+        return ISK_FAILED;
+    }
     if (sys->status != ISK_OK) return sys->status;
+    /* A stop requested between runs ends this one before its first clock. */
+    if (atomic_exchange(&sys->stop_requested, 0)) sys->run_until = sys->clock;
+    bool guarded = sys->opt.catch_crashes || sys->opt.watchdog_ms;
+    isk_system *outer = guarded ? isk_guard_enter(sys) : NULL;
     if (sys->accelerators.len == 0) {
         isk_clock_run(sys);
     } else {
@@ -357,6 +370,8 @@ static isk_status run(isk_system *sys)
         if (!sys->cur_stack.lo) sys->cur_stack = isk_take_stack(sys);
         isk_coro_start(&sys->caller, &sys->cur_stack, isk_engine_main, sys);
     }
+    if (guarded) isk_guard_leave(sys, outer);
+    atomic_store(&sys->stop_requested, 0);   /* a request during the run ended it */
     return sys->status;
 }
 
@@ -379,6 +394,89 @@ isk_status isk_run(isk_system *sys, uint64_t max_clocks)
 void isk_stop_after_clock(isk_system *sys)
 {
     if (sys->run_until > sys->clock + 1) sys->run_until = sys->clock + 1;
+}
+
+/* Only stores, so that a signal handler may call it: the limit first, then the attention of every
+ * processor (the fast issue loops read the limit only after clearing attention, see clock.c). */
+void isk_request_stop(isk_system *sys)
+{
+    atomic_store(&sys->stop_requested, 1);
+    uint64_t until = __atomic_load_n(&sys->clock, __ATOMIC_RELAXED) + 1;
+    if (__atomic_load_n(&sys->run_until, __ATOMIC_RELAXED) > until)
+        __atomic_store_n(&sys->run_until, until, __ATOMIC_RELAXED);
+    atomic_signal_fence(memory_order_seq_cst);
+    for (size_t i = 0; i < sys->processors.len; i++)
+        __atomic_store_n(&sys->processors.data[i]->hdr->attention, 1, __ATOMIC_RELAXED);
+}
+
+/* ---- what is going on -------------------------------------------------------------------- */
+
+typedef struct line_sink { char *buf; size_t cap, len; bool full; } line_sink;
+
+static void add_line(line_sink *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void add_line(line_sink *o, const char *fmt, ...)
+{
+    if (o->full || !o->cap) return;
+    char line[300];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    size_t n = strlen(line);
+    if (o->len + n + 2 > o->cap) {
+        /* no room for this line: end with "..." if that fits */
+        static const char more[] = "...\n";
+        if (o->len + sizeof more <= o->cap) memcpy(o->buf + o->len, more, sizeof more), o->len += sizeof more - 1;
+        o->full = true;
+        return;
+    }
+    memcpy(o->buf + o->len, line, n);
+    o->buf[o->len + n] = '\n';
+    o->len += n + 1;
+    o->buf[o->len] = 0;
+}
+
+int isk_describe_activity(const isk_system *sys, char *buf, size_t cap)
+{
+    line_sink o = { buf, cap, 0, false };
+    if (cap) buf[0] = 0;
+    int active = 0;
+    for (size_t i = 0; i < sys->accelerators.len; i++) {
+        const isk_inst *a = sys->accelerators.data[i];
+        for (int k = 0; k < a->norder; k++) {
+            const isk_slot *slot = &a->slots[a->order[k]];
+            if (slot->state == SLOT_DONE || slot->state == SLOT_FREE) continue;
+            const char *beh = slot->d ? a->model->patterns.data[slot->d->pattern].beh->name : "?";
+            add_line(&o, "%s slot %d: %s (word 0x%0*llx), launched at clock %llu, in its clock %llu", a->name,
+                     a->order[k], beh, (a->model->word_bits + 3) / 4, (unsigned long long)slot->word,
+                     (unsigned long long)slot->started, (unsigned long long)(sys->clock - slot->started + 1));
+            active++;
+        }
+    }
+    for (size_t i = 0; i < sys->processors.len; i++) {
+        const isk_inst *p = sys->processors.data[i];
+        for (uint32_t id = 0; id < p->hdr->ncontexts; id++) {
+            const isk_context *c = &p->contexts[id];
+            unsigned long long pc = (unsigned long long)c->pc;
+            if (c->state == ISK_CTX_RUNNING) {
+                add_line(&o, "%s context %u: running at pc 0x%llx", p->name, id, pc);
+                active++;
+            } else if (c->state == ISK_CTX_BLOCKED) {
+                add_line(&o, "%s context %u: blocked until clock %llu at pc 0x%llx", p->name, id,
+                         (unsigned long long)c->ready_at, pc);
+                active++;
+            } else if (c->state == ISK_CTX_SLEEPING) {
+                add_line(&o, "%s context %u: sleeping at pc 0x%llx, waits for a wake-up", p->name, id, pc);
+            }
+        }
+    }
+    if (sys->pending) {
+        add_line(&o, "%zu write%s pending", sys->pending, sys->pending == 1 ? "" : "s");
+        active++;
+    }
+    if (sys->interrupts)
+        add_line(&o, "%d interrupt%s not taken", sys->interrupts, sys->interrupts == 1 ? "" : "s");
+    return active;
 }
 
 uint64_t isk_clock(const isk_system *sys) { return sys->clock; }

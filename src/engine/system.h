@@ -138,6 +138,13 @@ struct isk_system {
     pthread_t caller_thread;
 
     isk_stats stats;
+
+    /* isk_request_stop: set from a signal handler or another thread, consumed by a run */
+    atomic_int stop_requested;
+    uint64_t driver_wait;            /* isk_driver_wait_until: the driver's next clock */
+    /* Crashes and the watchdog (guard.c). After a crash in model code the system is unusable. */
+    bool crashed;
+    struct isk_guard *guard;         /* the watchdog and alternate signal stack, while wanted */
 };
 
 /* clock.c */
@@ -147,6 +154,16 @@ isk_stack isk_take_stack(isk_system *sys);
 isk_status isk_do_launch(isk_system *sys, isk_inst *a, uint64_t word);
 extern const struct isk_engine_ops isk_engine_ops;
 void isk_decode_miss(isk_hdr *h, const int64_t *op);
+/* Leave the behaviour running now for the live clock loop (its slot or context stays stopped). */
+ISK_NORETURN void isk_abandon_behaviour(isk_system *sys);
+
+/* guard.c: crashes in model code and the watchdog around one run (isk_step/isk_run).
+ * isk_guard_enter returns the previous running system of this thread, for isk_guard_leave. */
+isk_system *isk_guard_enter(isk_system *sys);
+void isk_guard_leave(isk_system *sys, isk_system *previous);
+/* In isk_clock_run after a behaviour was abandoned by a signal: report it (on a normal stack). */
+void isk_guard_report(isk_system *sys);
+void isk_guard_free(isk_system *sys);
 
 /* system.c */
 void isk_report(isk_system *sys, isk_severity sev, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
