@@ -23,6 +23,7 @@ typedef struct model_builder {
     size_t state_size;
     uint64_t max_bytes;      /* ISEKIT_MAX_STORAGE */
     uint64_t bytes;          /* what one instance's storage takes so far */
+    VEC(isk_storage) named;  /* every storage the description named, accepted or not (seq, lines, name) */
 } model_builder;
 
 static model_builder *mb(isk_builder *b) { return b->engine; }
@@ -121,9 +122,10 @@ static bool storage_size_ok(model_builder *B, const isk_storage_decl *d)
         char total[32];
         human_bytes(B->bytes + bytes, total, sizeof total);
         desc_error(B,
-                   "model '%s': storage '%s' (%s) brings an instance's storage to %s, more than the %s it may "
-                   "hold (raise it with ISEKIT_MAX_STORAGE, e.g. ISEKIT_MAX_STORAGE=%lluG)",
-                   B->m->name, d->name, size, total, bound, (unsigned long long)((B->bytes + bytes) >> 30) + 1);
+                   "model '%s': storage '%s' (%s) brings an instance's storage to %llu bytes (%s), more than "
+                   "the %s it may hold (raise it with ISEKIT_MAX_STORAGE, e.g. ISEKIT_MAX_STORAGE=%lluG)",
+                   B->m->name, d->name, size, (unsigned long long)(B->bytes + bytes), total, bound,
+                   (unsigned long long)((B->bytes + bytes) >> 30) + 1);
         return false;
     }
     B->bytes += bytes;
@@ -164,6 +166,8 @@ static void b_storage(isk_builder *b, const isk_storage_decl *d)
     model_builder *B = mb(b);
     isk_model *m = B->m;
     B->group = -1;
+    VEC_PUSH(&B->named, ((isk_storage){ .info.name = isk_xstrdup(d->name ? d->name : ""), .seq = d->seq,
+                                        .state_line = d->line, .line = B->line }));
     if (!storage_shape_ok(B, d)) return;
     int twice = isk_model_find_storage(m, d->name);
     if (twice >= 0) {
@@ -453,15 +457,16 @@ static void link_aliases(isk_model *m, isk_diag *diag)
 /* Every storage declared between STATE_BEGIN and STATE_END must be named in the description:
  * the engine would otherwise leave its cell pointer NULL. The declarations are numbered 1..n
  * (model.h), so a missing number is a storage never named; its neighbours tell where it is. */
-static void check_declared(const isk_model *m, const struct isk_model_entry *e, isk_diag *diag)
+static void check_declared(const isk_model *m, const model_builder *B, const struct isk_model_entry *e,
+                           isk_diag *diag)
 {
     if (e->storages <= 0) return;
     const char *state_file = e->state_file ? e->state_file : m->file;
     for (int k = 1; k <= e->storages; k++) {
         const isk_storage *before = NULL, *after = NULL;
         bool named = false;
-        for (size_t i = 0; i < m->storages.len; i++) {
-            const isk_storage *s = &m->storages.data[i];
+        for (size_t i = 0; i < B->named.len; i++) {
+            const isk_storage *s = &B->named.data[i];
             if (s->seq == k) named = true;
             if (s->seq > 0 && s->seq < k && (!before || s->seq > before->seq)) before = s;
             if (s->seq > k && (!after || s->seq < after->seq)) after = s;
@@ -574,12 +579,16 @@ isk_model *isk_model_from_entry(const struct isk_model_entry *e, const char *sou
     m->code_storage = -1;
     m->file = e->file ? e->file : m->source;
     int errors_before = diag->errors;
-    model_builder B = { { &builder_ops, NULL }, m, diag, -1, 0, e->state_size, 0, 0 };
+    model_builder B = { .pub = { &builder_ops, NULL }, .m = m, .diag = diag, .group = -1, .state_size = e->state_size };
     B.pub.engine = &B;
-    if (storage_bound(&B.max_bytes, diag)) e->describe(&B.pub);
-    check_declared(m, e, diag);
-    check_display_names(m, diag);
-    check_resources(m, diag);
+    if (storage_bound(&B.max_bytes, diag)) {
+        e->describe(&B.pub);
+        check_declared(m, &B, e, diag);
+        check_display_names(m, diag);
+        check_resources(m, diag);
+    }
+    for (size_t i = 0; i < B.named.len; i++) free((char *)B.named.data[i].info.name);
+    VEC_FREE(&B.named);
 
     if (!m->word_bits && m->patterns.len == 0) {
         /* A model may have no instructions (pure storage), but then needs no word width. */
