@@ -6,6 +6,8 @@
  *         ^
  *
  * or, for simulated programs, a location such as "clock 17, slot 2" supplied by the caller.
+ * Control characters and bytes that are not UTF-8 are shown as \xNN, so a binary input never
+ * reaches the terminal raw.
  * A sink is owned by whoever runs a job (a tool invocation, a test, a simulation); nothing here
  * is global. */
 #ifndef ISEKIT_DIAG_H
@@ -26,7 +28,9 @@ typedef struct isk_loc {
 
 typedef struct isk_diag {
     int errors, warnings;
-    int max_errors;          /* stop reporting after this many (0 = no limit) */
+    int max_errors;          /* stop after this many errors (isk_diag_init: ISK_DIAG_MAX_ERRORS;
+                                0 = no limit): later ones are counted, not shown, and the tools
+                                stop working once isk_diag_stopped() says so */
     /* Where formatted messages go; NULL = stderr. `msg` is one complete message with its
      * trailing newline, source line and caret included. */
     void (*emit)(void *user, isk_severity sev, const char *msg);
@@ -34,7 +38,14 @@ typedef struct isk_diag {
     char last[512];          /* the first line of the most recent error, for callers and tests */
 } isk_diag;
 
+/* The default error cap, as gcc's -fmax-errors: an input with thousands of mistakes (a binary
+ * file, a runaway macro) says so once instead of flooding the terminal. */
+#define ISK_DIAG_MAX_ERRORS 50
+
 void isk_diag_init(isk_diag *d);
+/* True once more than max_errors errors were reported: the sink has said "too many errors"
+ * and whoever is working for it should stop. */
+int isk_diag_stopped(const isk_diag *d);
 void isk_diag_report(isk_diag *d, isk_severity sev, const isk_loc *loc, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 void isk_diag_vreport(isk_diag *d, isk_severity sev, const isk_loc *loc, const char *fmt, va_list ap);
@@ -42,6 +53,9 @@ void isk_diag_vreport(isk_diag *d, isk_severity sev, const isk_loc *loc, const c
 #define isk_error(d, loc, ...)   isk_diag_report((d), ISK_ERROR, (loc), __VA_ARGS__)
 #define isk_warning(d, loc, ...) isk_diag_report((d), ISK_WARNING, (loc), __VA_ARGS__)
 #define isk_note(d, loc, ...)    isk_diag_report((d), ISK_NOTE, (loc), __VA_ARGS__)
+
+/* The most recent error without its "error: " (to repeat it as part of another message). */
+const char *isk_diag_last_reason(const isk_diag *d, char *buf, size_t cap);
 
 /* A sink that collects every message into one growing string (for tests and embedders). */
 typedef struct isk_diag_buffer { char *text; size_t len, cap; } isk_diag_buffer;

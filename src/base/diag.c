@@ -7,6 +7,64 @@
 void isk_diag_init(isk_diag *d)
 {
     memset(d, 0, sizeof *d);
+    d->max_errors = ISK_DIAG_MAX_ERRORS;
+}
+
+int isk_diag_stopped(const isk_diag *d)
+{
+    return d->max_errors > 0 && d->errors > d->max_errors;
+}
+
+/* Length of the valid UTF-8 sequence at s (at most n bytes), or 0. */
+static size_t utf8_length(const unsigned char *s, size_t n)
+{
+    size_t len = s[0] >= 0xC2 && s[0] <= 0xDF ? 2 : s[0] >= 0xE0 && s[0] <= 0xEF ? 3
+               : s[0] >= 0xF0 && s[0] <= 0xF4 ? 4 : 0;
+    if (!len || len > n) return 0;
+    for (size_t i = 1; i < len; i++)
+        if ((s[i] & 0xC0) != 0x80) return 0;
+    if ((s[0] == 0xE0 && s[1] < 0xA0) || (s[0] == 0xED && s[1] > 0x9F) || (s[0] == 0xF0 && s[1] < 0x90) ||
+        (s[0] == 0xF4 && s[1] > 0x8F))
+        return 0;                               /* overlong, surrogate or beyond U+10FFFF */
+    return len;
+}
+
+/* How many bytes of `s` the next displayed character takes (*escape: shown as \xNN). */
+static size_t next_char(const char *s, size_t n, int *escape)
+{
+    unsigned char c = (unsigned char)s[0];
+    *escape = 0;
+    if (c == '\t' || c == '\n' || (c >= 0x20 && c < 0x7F)) return 1;
+    size_t len = c >= 0x80 ? utf8_length((const unsigned char *)s, n) : 0;
+    if (len) return len;
+    *escape = 1;
+    return 1;
+}
+
+/* Copy len bytes of s to out (at *n, capacity cap), control characters and broken UTF-8 as
+ * \xNN: a binary input must not reach the terminal raw. */
+static void put_escaped(char *out, size_t cap, size_t *n, const char *s, size_t len)
+{
+    for (size_t i = 0; i < len;) {
+        int escape;
+        size_t k = next_char(s + i, len - i, &escape);
+        if (escape) {
+            if (*n + 4 < cap) *n += (size_t)snprintf(out + *n, cap - *n, "\\x%02X", (unsigned char)s[i]);
+        } else if (*n + k < cap) {
+            memcpy(out + *n, s + i, k);
+            *n += k;
+        }
+        i += k;
+    }
+    if (*n < cap) out[*n] = 0;
+}
+
+const char *isk_diag_last_reason(const isk_diag *d, char *buf, size_t cap)
+{
+    const char *sev = strstr(d->last, "error: ");
+    size_t head = sev ? (size_t)(sev - d->last) : 0;
+    snprintf(buf, cap, "%.*s%s", (int)head, d->last, sev ? sev + 7 : d->last);
+    return buf;
 }
 
 static const char *severity_name(isk_severity sev)
@@ -28,9 +86,16 @@ static size_t format_caret(char *out, size_t cap, const isk_loc *loc)
         while (loc->text[len] && loc->text[len] != '\n') len++;
     }
     while (len > 0 && (loc->text[len - 1] == '\r' || loc->text[len - 1] == '\n')) len--;
-    n += (size_t)snprintf(out + n, n < cap ? cap - n : 0, "    %.*s\n    ", len, loc->text);
-    for (int i = 0; i + 1 < loc->col && i < len; i++)
-        if (n + 1 < cap) out[n++] = loc->text[i] == '\t' ? '\t' : ' ';
+    n += (size_t)snprintf(out + n, n < cap ? cap - n : 0, "    ");
+    if (n < cap) put_escaped(out, cap, &n, loc->text, (size_t)len);
+    n += (size_t)snprintf(out + n, n < cap ? cap - n : 0, "\n    ");
+    for (int i = 0; i + 1 < loc->col && i < len;) {
+        int escape;
+        size_t k = next_char(loc->text + i, (size_t)(len - i), &escape);
+        for (int w = escape ? 4 : 1; w > 0; w--)
+            if (n + 1 < cap) out[n++] = loc->text[i] == '\t' ? '\t' : ' ';
+        i += (int)k;
+    }
     n += (size_t)snprintf(out + n, n < cap ? cap - n : 0, "^\n");
     return n;
 }
@@ -39,10 +104,13 @@ void isk_diag_vreport(isk_diag *d, isk_severity sev, const isk_loc *loc, const c
 {
     if (sev == ISK_ERROR) d->errors++;
     else if (sev == ISK_WARNING) d->warnings++;
-    if (sev == ISK_ERROR && d->max_errors && d->errors > d->max_errors) {
+    if (sev == ISK_ERROR && isk_diag_stopped(d)) {
         if (d->errors == d->max_errors + 1) {
-            const char *msg = "too many errors; stopping the report here\n";
-            if (d->emit) d->emit(d->user, ISK_NOTE, msg);
+            char msg[160];
+            snprintf(msg, sizeof msg, "error: too many errors (more than %d); stopping here (--max-errors N "
+                     "raises the cap, 0 removes it)\n", d->max_errors);
+            snprintf(d->last, sizeof d->last, "%.*s", (int)strcspn(msg, "\n"), msg);
+            if (d->emit) d->emit(d->user, ISK_ERROR, msg);
             else fputs(msg, stderr);
         }
         return;
@@ -59,7 +127,9 @@ void isk_diag_vreport(isk_diag *d, isk_severity sev, const isk_loc *loc, const c
     if (n >= sizeof msg) n = sizeof msg - 1;
     n += (size_t)snprintf(msg + n, sizeof msg - n, "%s: ", severity_name(sev));
     if (n >= sizeof msg) n = sizeof msg - 1;
-    n += (size_t)vsnprintf(msg + n, sizeof msg - n, fmt, ap);
+    char text[1536];
+    int len = vsnprintf(text, sizeof text, fmt, ap);
+    put_escaped(msg, sizeof msg - 2, &n, text, len < 0 ? 0 : (size_t)len < sizeof text ? (size_t)len : sizeof text - 1);
     if (n >= sizeof msg - 2) n = sizeof msg - 2;
     msg[n++] = '\n';
     msg[n] = 0;
