@@ -197,8 +197,7 @@ static void run(isk_asm *a, size_t floor)
         process_line(a, line);
         free(line);
         a->work = NULL;
-        bool give_up = a->diag->max_errors && a->diag->errors > a->diag->max_errors;   /* nothing more is shown */
-        if (a->ended || give_up) {
+        if (a->ended || isk_diag_stopped(a->diag)) {   /* past the error cap nothing more is shown */
             while (a->frames.len > floor) asm_pop_frame(a);
             break;
         }
@@ -231,9 +230,7 @@ bool isk_asm_file(isk_asm *a, const char *path)
         buf = asm_preprocess(path, &a->opt, a->m->name, a->diag, &len);
         if (!buf) return false;
     } else {
-        uint8_t *data;
-        if (isk_file_read_all(path, &data, &len, a->diag) != 0) return false;
-        buf = (char *)data;
+        if (isk_file_read_source(path, "assembly", &buf, &len, a->diag) != 0) return false;
     }
     VEC_PUSH(&a->keep, buf);
     size_t floor = a->frames.len;
@@ -257,7 +254,7 @@ isk_obj *isk_assemble_files(const isk_model *m, const char *const *paths, size_t
 {
     int errors = diag->errors;
     isk_asm *a = isk_asm_new(m, output_name, opt, diag);
-    for (size_t i = 0; i < n; i++) isk_asm_file(a, paths[i]);
+    for (size_t i = 0; i < n && !isk_diag_stopped(diag); i++) isk_asm_file(a, paths[i]);
     isk_obj *o = asm_finish(a);
     isk_asm_free(a);
     if (diag->errors != errors) {

@@ -522,17 +522,18 @@ static void d_include(isk_asm *a, const char *args, int arg)
         VEC_FREE(&name);
         return;
     }
-    uint8_t *buf;
+    char *buf;
     size_t len;
     isk_diag quiet;
     isk_diag_init(&quiet);
     isk_diag_buffer msg;
     isk_diag_capture(&quiet, &msg);
-    if (isk_file_read_all(found, &buf, &len, &quiet) != 0) {
-        asm_error(a, args, "%s", quiet.last[0] ? quiet.last : "cannot read the file");
+    if (isk_file_read_source(found, "assembly", &buf, &len, &quiet) != 0) {
+        char why[sizeof quiet.last];
+        asm_error(a, args, "%s", quiet.last[0] ? isk_diag_last_reason(&quiet, why, sizeof why) : "cannot read the file");
     } else {
-        VEC_PUSH(&a->keep, (char *)buf);
-        asm_push_file(a, found, (const char *)buf, len, false);
+        VEC_PUSH(&a->keep, buf);
+        asm_push_file(a, found, buf, len, false);
     }
     isk_diag_buffer_free(&msg);
     free(found);

@@ -318,11 +318,16 @@ char *asm_next_line(isk_asm *a, size_t floor)
             size_t n = nl ? (size_t)(nl - start) : f->len - f->at;
             f->at += n + (nl != NULL);
             f->line++;
+            if (n && start[n - 1] == '\r') n--;         /* CR LF line ends */
             if (f->cpp && line_marker(a, f, start, n)) continue;
             char *work = isk_xstrndup(start, n);
-            for (size_t i = 0; i < n; i++)
-                if (work[i] == 0) work[i] = ' ';        /* a NUL byte would end the line early */
             a->pos = (asm_pos){ f->file, f->line, start, (int)n, -1 };
+            const char *nul = memchr(start, 0, n);
+            if (nul) {
+                /* Text from memory (files are checked when read): a NUL would end the line early. */
+                asm_error_pos(a, &a->pos, (int)(nul - start) + 1, "a NUL byte: assembly cannot contain one");
+                memset(work, ' ', n);
+            }
             asm_strip_comments(work, &f->in_comment);
             return work;
         }

@@ -109,7 +109,7 @@ bool psm_read_source(psm_asm *a, const char *path, const char *text, const psm_l
                      const psm_span *where)
 {
     size_t len;
-    uint8_t *owned = NULL;
+    char *owned = NULL;
     if (text) {
         len = strlen(text);
     } else if (included_from) {
@@ -118,14 +118,15 @@ bool psm_read_source(psm_asm *a, const char *path, const char *text, const psm_l
         isk_diag_init(&quiet);
         isk_diag_buffer msg;
         isk_diag_capture(&quiet, &msg);
-        bool read = isk_file_read_all(path, &owned, &len, &quiet) == 0;
-        if (!read) psm_error_at(a, included_from, where->col, "%s", quiet.last);
+        bool read = isk_file_read_source(path, "a .psm source", &owned, &len, &quiet) == 0;
+        char why[sizeof quiet.last];
+        if (!read) psm_error_at(a, included_from, where->col, "%s", isk_diag_last_reason(&quiet, why, sizeof why));
         isk_diag_buffer_free(&msg);
         if (!read) return false;
-        text = (const char *)owned;
+        text = owned;
     } else {
-        if (isk_file_read_all(path, &owned, &len, a->diag) != 0) return false;
-        text = (const char *)owned;
+        if (isk_file_read_source(path, "a .psm source", &owned, &len, a->diag) != 0) return false;
+        text = owned;
     }
     const char *file = remember_file(a, path);
     bool ok = true;
