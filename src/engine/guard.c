@@ -167,11 +167,9 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
     if (inst->contexts && sys->cur_slot < 0) inst->contexts[inst->hdr->context].state = ISK_CTX_FAULTED;
     sys->crashed = true;
     if (sys->status == ISK_OK) sys->status = ISK_FAULT;
-    /* Leaving by a jump keeps the signal blocked: unblock it so that the next one is seen. */
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, sig);
-    pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+    /* Leaving by a jump would keep the handler's mask (every signal blocked): restore the one
+     * the behaviour ran with. */
+    pthread_sigmask(SIG_SETMASK, &((ucontext_t *)uc)->uc_sigmask, NULL);
     errno = saved_errno;
     isk_abandon_behaviour(sys);
 }
