@@ -219,7 +219,8 @@ void asm_start_rept(isk_asm *a, const char *args)
 }
 
 /* Split arguments: by commas if there is a comma outside quotes and parentheses, else by
- * white space. Quotes around an argument are removed. */
+ * white space. Quotes around an argument are removed. Linear in the line: each argument is
+ * built in one scratch buffer and copied at its own size. */
 static void split_args(const char *s, asm_strings *out)
 {
     bool commas = false;
@@ -235,10 +236,9 @@ static void split_args(const char *s, asm_strings *out)
     }
     const char *p = asm_skip(s);
     if (!*p) return;
+    char *arg = isk_xcalloc(1, strlen(p) + 1);
     for (;;) {
-        const char *start = p;
         depth = 0;
-        char *arg = isk_xcalloc(1, strlen(p) + 1);
         size_t n = 0;
         while (*p) {
             if (*p == '"') {
@@ -255,9 +255,7 @@ static void split_args(const char *s, asm_strings *out)
             arg[n++] = *p++;
         }
         while (n && (arg[n - 1] == ' ' || arg[n - 1] == '\t')) n--;
-        arg[n] = 0;
-        (void)start;
-        VEC_PUSH(out, arg);
+        VEC_PUSH(out, isk_xstrndup(arg, n));
         p = asm_skip(p);
         if (*p == ',') {
             p = asm_skip(p + 1);
@@ -265,6 +263,7 @@ static void split_args(const char *s, asm_strings *out)
         }
         if (!*p) break;
     }
+    free(arg);
 }
 
 static void free_args(asm_strings *v)
@@ -470,9 +469,12 @@ bool asm_macro_call(isk_asm *a, const char *name, size_t len, const char *args)
             size_t total = 0;
             for (size_t k = i; k < vals.len; k++) total += strlen(vals.data[k]) + 2;
             vararg = isk_xcalloc(1, total + 1);
+            char *end = vararg;              /* not strcat: 100 k arguments must stay linear */
             for (size_t k = i; k < vals.len; k++) {
-                if (k > i) strcat(vararg, ", ");
-                strcat(vararg, vals.data[k]);
+                if (k > i) *end++ = ',', *end++ = ' ';
+                size_t len = strlen(vals.data[k]);
+                memcpy(end, vals.data[k], len);
+                end += len;
             }
             value[positional] = vararg;
             break;
