@@ -22,6 +22,7 @@ static void usage(FILE *out, const char *tool)
             "  -o FILE        the object to write (default: the first input with .o instead of .s)\n"
             "  -I DIR         look for .include files (and #include for .S) in DIR\n"
             "  -D NAME[=VAL]  define a C preprocessor macro for .S files\n"
+            "  --max-errors N stop after N errors (default 50, 0 = no limit)\n"
             "  -h, --help     this text\n\n"
             "Exit status: 0 on success, 1 on errors in the sources, 2 on bad usage.\n");
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "engine/model_desc.h"
 
 static const char *const kind_names[] = { "memory", "registers", "register", "code memory" };
@@ -86,19 +87,41 @@ static void print_instructions(const isk_model *m)
     }
 }
 
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: isekit info MODEL [--max-errors N]\n\n"
+                 "Print a model's storage (with the debugger's display names), resources, operand kinds,\n"
+                 "instruction formats with their behaviours and assembly syntax, and the decoder's\n"
+                 "report of the undecodable code space. MODEL is a built-in name or a model .c file.\n\n"
+                 "options:\n" CLI_MAX_ERRORS_HELP "  -h, --help          this text\n\n"
+                 "Exit status: 0 on success, 1 on errors in the model, 2 on bad usage.\n");
+}
+
 int cmd_info(int argc, char **argv)
 {
-    if (wants_help(argc, argv) || argc != 2) {
-        fprintf(argc == 2 ? stdout : stderr,
-                "usage: isekit info MODEL\n\n"
-                "Print a model's storage (with the debugger's display names), resources, operand kinds,\n"
-                "instruction formats with their behaviours and assembly syntax, and the decoder's\n"
-                "report of the undecodable code space. MODEL is a built-in name or a model .c file.\n");
-        return argc == 2 ? EXIT_OK : EXIT_USAGE;
+    if (wants_help(argc, argv)) {
+        usage(stdout);
+        return EXIT_OK;
+    }
+    const char *model = NULL;
+    int max_errors = -1;
+    cli_args a = { "isekit info", argc, argv, 1, false };
+    for (; a.i < argc && !a.bad; a.i++) {
+        const char *s = argv[a.i];
+        if (cli_max_errors(&a, &max_errors)) continue;
+        if (s[0] == '-' && s[1]) cli_usage_error(&a, "unknown option '%s'", s);
+        else if (!model) model = s;
+        else cli_usage_error(&a, "unexpected argument '%s'", s);
+    }
+    if (!a.bad && !model) cli_usage_error(&a, "need a MODEL");
+    if (a.bad) {
+        usage(stderr);
+        return EXIT_USAGE;
     }
     isk_diag diag;
     isk_diag_init(&diag);
-    isk_model *m = isk_model_load(argv[1], &diag);
+    cli_apply_max_errors(&diag, max_errors);
+    isk_model *m = isk_model_load(model, &diag);
     if (!m) return EXIT_FAILED;
     printf("model %s: %s\n", isk_model_name(m), isk_model_title(m));
     printf("source: %s\n", m->source);

@@ -28,7 +28,8 @@ static void usage(FILE *out, const char *tool)
             "  -O, --format F     elf (default), binary, ihex or mem (flat formats hold one region)\n"
             "  --region NAME      the region a binary or mem output holds (default: the code region)\n"
             "  --defsym NAME=N    define an absolute symbol unless an input defines it\n"
-            "  -L DIR, -lNAME     look for libNAME.a in DIR\n");
+            "  -L DIR, -lNAME     look for libNAME.a in DIR\n"
+            "  --max-errors N     stop after N errors (default 50, 0 = no limit)\n");
     if (build)
         fprintf(out,
                 "  -I DIR             look for .include files in DIR\n"

@@ -5,6 +5,7 @@
 
 #include "asm/disasm.h"
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "cli/toolchain.h"
 
 typedef struct dump_opts {
@@ -35,7 +36,9 @@ static void usage(FILE *out)
             "  --no-raw         leave out the instruction words\n"
             "  -b FORMAT        read FILE as elf, ihex, words or binary\n"
             "  --base ADDR      the address of a binary's first byte (default 0)\n"
-            "  --help           this text\n");
+            "  --max-errors N   stop after N errors (default 50, 0 = no limit)\n"
+            "  --help           this text\n\n"
+            "Exit status: 0 on success, 1 on unreadable or malformed inputs, 2 on bad usage.\n");
 }
 
 static int extra(void *user, int argc, char **argv, int i)
@@ -55,7 +58,12 @@ static int extra(void *user, int argc, char **argv, int i)
         return -1;
     }
     if (strcmp(s, "-b") == 0) return o->input_format = argv[i + 1], 2;
-    if (strcmp(s, "--base") == 0) return o->base = strtoull(argv[i + 1], NULL, 0), 2;
+    if (strcmp(s, "--base") == 0) {
+        char why[200];
+        if (isk_parse_u64(argv[i + 1], 0, UINT64_MAX, ISK_UNIT_NONE, &o->base, why, sizeof why)) return 2;
+        fprintf(stderr, "isekit objdump: --base: %s\n", why);
+        return -1;
+    }
     return 0;
 }
 
@@ -99,6 +107,7 @@ int cmd_objdump(int argc, char **argv)
     if (!o.symbols && !o.headers) o.disassemble = true;
     isk_diag diag;
     isk_diag_init(&diag);
+    cli_apply_max_errors(&diag, a.max_errors);
     isk_model *given = a.model ? isk_model_load(a.model, &diag) : NULL;
     int rc = EXIT_OK;
     if (a.model && !given) rc = EXIT_FAILED;

@@ -6,6 +6,7 @@
 #include "asm/psm.h"
 #include "base/str.h"
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "isekit/edkdsp.h"
 
 #define MAX_OUTPUTS 8
@@ -18,7 +19,8 @@ typedef struct psm_cli {
     const char *includes[MAX_INCLUDES];
     int nincludes;
     bool disassemble, crlf;
-    unsigned scratchpad;
+    int scratchpad;
+    int max_errors;
 } psm_cli;
 
 static void usage(FILE *out)
@@ -39,38 +41,40 @@ static void usage(FILE *out)
             "  --scratchpad N       scratchpad size for direct STORE/FETCH checks (64, 128, 256)\n"
             "  --crlf               CR LF line ends in text images (as KCPSM3.EXE writes them)\n"
             "  -d, --disassemble    list an image: address, word, instruction\n"
-            "  -h, --help           this text\n");
+            "  --max-errors N       stop after N errors (default 50, 0 = no limit)\n"
+            "  -h, --help           this text\n\n"
+            "Exit status: 0 on success, 1 on errors in the sources or images, 2 on bad usage.\n");
 }
 
 static bool parse_args(int argc, char **argv, psm_cli *o)
 {
     memset(o, 0, sizeof *o);
     o->core = "kcpsm3";
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        bool has_value = i + 1 < argc;
-        if (strcmp(a, "-3") == 0) o->core = "kcpsm3";
-        else if (strcmp(a, "-6") == 0) o->core = "kcpsm6";
-        else if (strcmp(a, "--core") == 0 && has_value) o->core = argv[++i];
-        else if (strcmp(a, "-o") == 0 && has_value && o->noutputs < MAX_OUTPUTS) o->outputs[o->noutputs++] = argv[++i];
-        else if (strcmp(a, "-I") == 0 && has_value && o->nincludes < MAX_INCLUDES) o->includes[o->nincludes++] = argv[++i];
-        else if (strcmp(a, "--scratchpad") == 0 && has_value) o->scratchpad = (unsigned)strtoul(argv[++i], NULL, 0);
-        else if (strcmp(a, "--crlf") == 0) o->crlf = true;
-        else if (strcmp(a, "-d") == 0 || strcmp(a, "--disassemble") == 0) o->disassemble = true;
-        else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "isekit psm: unknown or incomplete option '%s'\n", a);
-            return false;
-        } else if (!o->input) o->input = a;
-        else {
-            fprintf(stderr, "isekit psm: unexpected argument '%s'\n", a);
-            return false;
-        }
+    o->max_errors = -1;
+    cli_args a = { "isekit psm", argc, argv, 1, false };
+    for (; a.i < argc && !a.bad; a.i++) {
+        const char *s = argv[a.i], *v;
+        if (cli_flag(&a, "-3")) o->core = "kcpsm3";
+        else if (cli_flag(&a, "-6")) o->core = "kcpsm6";
+        else if (cli_value(&a, "--core", &v)) o->core = v ? v : o->core;
+        else if (cli_value(&a, "-o", &v)) {
+            if (v && o->noutputs == MAX_OUTPUTS) cli_usage_error(&a, "at most %d outputs", MAX_OUTPUTS);
+            else if (v) o->outputs[o->noutputs++] = v;
+        } else if (cli_value(&a, "-I", &v)) {
+            if (v && o->nincludes == MAX_INCLUDES) cli_usage_error(&a, "at most %d -I directories", MAX_INCLUDES);
+            else if (v) o->includes[o->nincludes++] = v;
+        } else if (cli_int(&a, "--scratchpad", 64, 256, &o->scratchpad)) {
+            if (!a.bad && o->scratchpad != 64 && o->scratchpad != 128 && o->scratchpad != 256)
+                cli_usage_error(&a, "--scratchpad: %d is not 64, 128 or 256", o->scratchpad);
+        } else if (cli_max_errors(&a, &o->max_errors)) continue;
+        else if (cli_flag(&a, "--crlf")) o->crlf = true;
+        else if (cli_flag(&a, "-d") || cli_flag(&a, "--disassemble")) o->disassemble = true;
+        else if (s[0] == '-' && s[1]) cli_usage_error(&a, "unknown option '%s'", s);
+        else if (!o->input) o->input = s;
+        else cli_usage_error(&a, "unexpected argument '%s'", s);
     }
-    if (!o->input) {
-        fprintf(stderr, "isekit psm: no input file\n");
-        return false;
-    }
-    return true;
+    if (!a.bad && !o->input) cli_usage_error(&a, "no input file");
+    return !a.bad;
 }
 
 static psm_program *assemble(const psm_cli *o, const isk_model *m, isk_diag *diag)
@@ -82,7 +86,7 @@ static psm_program *assemble(const psm_cli *o, const isk_model *m, isk_diag *dia
     psm_file library = { "pbbcelib.psm", edk_pbbcelib_source() };
     opt.files = &library;
     opt.nfiles = 1;
-    opt.scratchpad_size = o->scratchpad;
+    opt.scratchpad_size = (unsigned)o->scratchpad;
     return psm_assemble_file(o->input, &opt, diag);
 }
 
@@ -147,6 +151,7 @@ int cmd_psm(int argc, char **argv)
     }
     isk_diag diag;
     isk_diag_init(&diag);
+    cli_apply_max_errors(&diag, o.max_errors);
     isk_model *m = isk_model_load(o.core, &diag);
     if (!m) return EXIT_FAILED;
     int rc;

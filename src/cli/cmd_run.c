@@ -11,16 +11,15 @@
 #include "base/str.h"
 #include "cli/cli.h"
 #include "cli/launchlist.h"
+#include "cli/runctl.h"
+#include "cli/toolchain.h"
+#include "elf/elf_file.h"
 #include "isekit/sim.h"
 
 typedef struct run_options {
     const char *model, *program;
-    bool trace, warn_conflicts;
-    uint64_t max_clocks;
-    const char *params[32];
-    int nparams;
-    const char *shows[32];
-    int nshows;
+    bool warn_conflicts;
+    cli_run_opts run;
 } run_options;
 
 static void usage(FILE *out)
@@ -30,70 +29,39 @@ static void usage(FILE *out)
             "Simulate MODEL (a built-in name or a model .c file) running PROGRAM. For an accelerator,\n"
             "PROGRAM is a launch list: one command per line in the model's assembly syntax, launched\n"
             "one per clock, with the directives @CLOCK, wait irq|idle|flag NAME == V|N, write, init\n"
-            "and expect (see docs/launch-lists.md). For a processor, PROGRAM is an executable (ELF or\n"
-            "Intel-HEX) or an assembly source (.s, .S), assembled and linked by the model's memory map;\n"
-            "the run ends when every context has stopped. `isekit run dpu` and `isekit run edkdsp`\n"
-            "have options of their own (see their --help).\n\n"
+            "and expect (see docs/launch-lists.md); or a launch program in assembly (.s, .S) or an\n"
+            "ELF file, whose .text commands are launched one per clock. For a processor, PROGRAM is\n"
+            "an executable (ELF or Intel-HEX) or an assembly source (.s, .S), assembled and linked by\n"
+            "the model's memory map; the run ends when every context has stopped. `isekit run dpu` and\n"
+            "`isekit run edkdsp` have options of their own (see their --help).\n\n"
             "options:\n"
             "  --trace             print every clock's events (launches, writes, ends, interrupts;\n"
             "                      for processors, every instruction with its disassembly)\n"
-            "  --max-clocks N      stop after N clocks (default: run until everything is idle)\n"
             "  --warn-conflicts    report CREW conflicts and resource clashes as warnings, go on\n"
-            "  --param KEY=VALUE   set a model parameter\n"
-            "  --show NAME         print a register or cell after the run (e.g. GR0, LDM[5], R[2])\n"
+            CLI_RUN_OPTIONS_HELP
             "  -h, --help          this text\n\n"
-            "Exit status: 0 on success, 1 on an error, a simulated fault, a conflict or a failed\n"
-            "expectation, 2 on bad usage.\n");
+            "A wait of a launch list that can never end (nothing active to raise the interrupt or\n"
+            "change the flag) is reported as a deadlock with its line. On a terminal a progress line\n"
+            "shows the clock every second.\n\n"
+            CLI_EXIT_HELP);
 }
 
 static bool parse_args(int argc, char **argv, run_options *o)
 {
     memset(o, 0, sizeof *o);
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--trace") == 0) o->trace = true;
-        else if (strcmp(a, "--warn-conflicts") == 0) o->warn_conflicts = true;
-        else if (strcmp(a, "--max-clocks") == 0 && i + 1 < argc) o->max_clocks = strtoull(argv[++i], NULL, 0);
-        else if (strcmp(a, "--param") == 0 && i + 1 < argc && o->nparams < 32) o->params[o->nparams++] = argv[++i];
-        else if (strcmp(a, "--show") == 0 && i + 1 < argc && o->nshows < 32) o->shows[o->nshows++] = argv[++i];
-        else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "isekit run: unknown or incomplete option '%s'\n", a);
-            return false;
-        } else if (!o->model) o->model = a;
-        else if (!o->program) o->program = a;
-        else {
-            fprintf(stderr, "isekit run: unexpected argument '%s'\n", a);
-            return false;
-        }
+    cli_run_opts_init(&o->run, CLI_DEFAULT_MAX_CLOCKS);
+    cli_args a = { "isekit run", argc, argv, 1, false };
+    for (; a.i < argc && !a.bad; a.i++) {
+        const char *s = argv[a.i];
+        if (cli_flag(&a, "--warn-conflicts")) o->warn_conflicts = true;
+        else if (cli_run_option(&a, &o->run, NULL)) continue;
+        else if (s[0] == '-' && s[1]) cli_usage_error(&a, "unknown option '%s'", s);
+        else if (!o->model) o->model = s;
+        else if (!o->program) o->program = s;
+        else cli_usage_error(&a, "unexpected argument '%s'", s);
     }
-    if (!o->model || !o->program) {
-        fprintf(stderr, "isekit run: need a MODEL and a PROGRAM\n");
-        return false;
-    }
-    return true;
-}
-
-/* --param KEY=VALUE, each. */
-static bool set_params(isk_inst *inst, const run_options *o)
-{
-    for (int i = 0; i < o->nparams; i++)
-        if (isk_set_param_text(inst, o->params[i]) != ISK_OK) return false;
-    return true;
-}
-
-/* --show NAME, each: its value after the run. */
-static bool show_values(isk_inst *inst, const run_options *o)
-{
-    bool ok = true;
-    for (int i = 0; i < o->nshows; i++) {
-        int64_t v;
-        if (isk_read(inst, o->shows[i], 0, &v) != ISK_OK) {
-            ok = false;
-            continue;
-        }
-        printf("%s = %" PRId64 " (0x%" PRIx64 ")\n", o->shows[i], v, (uint64_t)v);
-    }
-    return ok;
+    if (!a.bad && (!o->model || !o->program)) cli_usage_error(&a, "need a MODEL and a PROGRAM");
+    return !a.bad;
 }
 
 static void print_trace(void *user, uint64_t clock, const char *who, const char *what)
@@ -121,23 +89,78 @@ static void print_summary(isk_system *sys, isk_inst *acc)
            st.crew_conflicts, st.resource_clashes, st.interrupts);
 }
 
+static bool is_elf_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    unsigned char m[4] = { 0 };
+    size_t n = f ? fread(m, 1, 4, f) : 0;
+    if (f) fclose(f);
+    return n == 4 && memcmp(m, "\177ELF", 4) == 0;
+}
+
+/* A launch program: an assembly source (assembled here) or an ELF file; its .text holds the
+ * commands, launched one per clock. */
+static launch_list *load_launch_program(const char *path, isk_system *sys, isk_inst *acc, isk_diag *diag)
+{
+    const isk_model *m = isk_inst_model(acc);
+    isk_obj *obj = is_elf_file(path) ? isk_elf_read_file(path, diag) : isk_assemble_files(m, &path, 1, path, NULL, diag);
+    if (!obj) return NULL;
+    launch_list *l = NULL;
+    uint32_t text = isk_obj_find_section(obj, ".text");
+    const isk_section *sec = text ? &obj->secs.data[text] : NULL;
+    int bytes = isk_asm_insn_bytes(m);
+    if (!sec || !sec->size || !sec->data) {
+        isk_error(diag, NULL, "%s: no commands in .text to launch (model '%s' is an accelerator: it runs a launch "
+                  "list, see docs/launch-lists.md, or a launch program's .text)", path, isk_model_name(m));
+    } else if (sec->relocs.len) {
+        isk_error(diag, NULL, "%s: .text has %zu unresolved relocation(s): link it first (isekit ld -m %s)", path,
+                  sec->relocs.len, isk_model_name(m));
+    } else if (sec->size % (uint64_t)bytes) {
+        isk_error(diag, NULL, "%s: .text holds %" PRIu64 " bytes, not a whole number of %d-byte commands", path,
+                  sec->size, bytes);
+    } else {
+        bool big = m->has_elf && m->elf.big_endian;
+        size_t n = (size_t)(sec->size / (uint64_t)bytes);
+        uint64_t *words = isk_xcalloc(n ? n : 1, sizeof *words);
+        for (size_t i = 0; i < n; i++)
+            for (int k = 0; k < bytes; k++) {
+                int shift = 8 * (big ? bytes - 1 - k : k);
+                words[i] |= (uint64_t)sec->data[i * (size_t)bytes + (size_t)k] << shift;
+            }
+        l = launch_list_from_words(path, sys, acc, words, n, diag);
+        free(words);
+    }
+    isk_obj_free(obj);
+    return l;
+}
+
 static int run_launch_list(const run_options *o, isk_model *m, isk_diag *diag)
 {
     isk_system_options so = { .conflicts_are_warnings = o->warn_conflicts, .diag = diag };
-    if (o->trace) so.trace = print_trace;
+    cli_run_system_options(&o->run, &so);
+    if (o->run.trace) so.trace = print_trace;
     isk_system *sys = isk_system_new(&so);
     isk_inst *acc = isk_system_add(sys, m, isk_model_name(m));
     int rc = EXIT_FAILED;
     if (!acc || isk_attach(sys, acc, 0) != ISK_OK) goto out;
-    if (!set_params(acc, o)) goto out;
-    launch_list *l = launch_list_load(o->program, sys, acc, diag);
+    if (!cli_set_params(acc, &o->run)) goto out;
+    bool program = tc_is_source(o->program) || is_elf_file(o->program);
+    launch_list *l = program ? load_launch_program(o->program, sys, acc, diag)
+                             : launch_list_load(o->program, sys, acc, diag);
     if (!l) goto out;
-    if (launch_list_start(l) == ISK_OK) {
-        isk_status st = isk_run(sys, o->max_clocks);
+    cli_run r;
+    cli_run_begin(&r, "isekit run", sys, o->run.max_clocks);
+    if (launch_list_start(l, r.limit) == ISK_OK) {
+        isk_status st = cli_run_go(&r, 0);
         print_summary(sys, acc);
-        bool shown = show_values(acc, o);
-        if ((st == ISK_OK || st == ISK_STOPPED) && !launch_list_failures(l) && shown) rc = EXIT_OK;
+        bool shown = cli_show_values(acc, &o->run);
+        char where[512];
+        if (launch_list_failures(l)) rc = EXIT_FAILED;
+        else if (launch_list_beyond_limit(l) || st == ISK_OK)
+            rc = cli_run_unfinished(&r, launch_list_where(l, where, sizeof where) ? where : NULL);
+        else if (st == ISK_STOPPED && shown) rc = EXIT_OK;
     }
+    cli_run_end(&r);
     launch_list_free(l);
 out:
     isk_system_free(sys);
@@ -192,7 +215,8 @@ static int run_processor(const run_options *o, isk_model *m, isk_diag *diag)
 {
     issue_tracer tracer = { m, m->code_storage };
     isk_system_options so = { .diag = diag };
-    if (o->trace) {
+    cli_run_system_options(&o->run, &so);
+    if (o->run.trace) {
         so.trace = print_trace;
         so.trace_issue = print_issue;
         so.trace_user = &tracer;
@@ -200,8 +224,10 @@ static int run_processor(const run_options *o, isk_model *m, isk_diag *diag)
     isk_system *sys = isk_system_new(&so);
     isk_inst *proc = isk_system_add(sys, m, isk_model_name(m));
     int rc = EXIT_FAILED;
-    if (!proc || !set_params(proc, o) || !load_program(proc, o->program, diag)) goto out;
-    isk_status st = isk_run(sys, o->max_clocks);
+    if (!proc || !cli_set_params(proc, &o->run) || !load_program(proc, o->program, diag)) goto out;
+    cli_run r;
+    cli_run_begin(&r, "isekit run", sys, o->run.max_clocks);
+    isk_status st = cli_run_go(&r, 0);
     isk_stats stats;
     isk_get_stats(sys, &stats);
     printf("summary: %" PRIu64 " clocks, %" PRIu64 " instructions (%.3f per clock)\n", stats.clocks,
@@ -212,9 +238,10 @@ static int run_processor(const run_options *o, isk_model *m, isk_diag *diag)
             printf("context %d: %" PRIu64 " instructions, %s at pc 0x%" PRIx64 "\n", id, c->insns,
                    context_states[c->state], c->pc);
     }
-    if (st == ISK_OK) printf("(stopped after --max-clocks %" PRIu64 ")\n", o->max_clocks);
-    bool shown = show_values(proc, o);
-    if ((st == ISK_OK || st == ISK_STOPPED) && shown) rc = EXIT_OK;
+    bool shown = cli_show_values(proc, &o->run);
+    if (st == ISK_OK) rc = cli_run_unfinished(&r, NULL);
+    else if (st == ISK_STOPPED && shown) rc = EXIT_OK;
+    cli_run_end(&r);
 out:
     isk_system_free(sys);
     return rc;
@@ -235,6 +262,7 @@ int cmd_run(int argc, char **argv)
     }
     isk_diag diag;
     isk_diag_init(&diag);
+    cli_apply_max_errors(&diag, o.run.max_errors);
     isk_model *m = isk_model_load(o.model, &diag);
     if (!m) return EXIT_FAILED;
     int rc;

@@ -8,6 +8,7 @@
 
 #include "asm/syntax.h"
 #include "cli/cli.h"
+#include "cli/runctl.h"
 #include "elf/elf_file.h"
 #include "isekit/sim.h"
 #include "../models/dpu/dpu.h"
@@ -18,11 +19,9 @@ typedef struct dpu_run_options {
     int ninputs;
     int tasklets;             /* 0 = the program's */
     int stack;
-    bool cycles, trace, quiet;
+    bool cycles, quiet;
     const char *chip, *output;
-    uint64_t max_cycles;
-    const char *params[16];
-    int nparams;
+    cli_run_opts run;
 } dpu_run_options;
 
 static void usage(FILE *out)
@@ -42,50 +41,40 @@ static void usage(FILE *out)
             "                    bytes/2); the default functional mode issues one instruction per clock\n"
             "  --trace           print every instruction issued: cycle, tasklet, pc, word and text\n"
             "  --chip v1A|v1B    the DPU version (default: the executable's, else v1A)\n"
-            "  --stack BYTES     sources: stack bytes per tasklet (default 1024)\n"
-            "  --max-cycles N    stop with an error after N cycles (default 10^10)\n"
-            "  --param K=V       a model parameter (e.g. uncertain=fault)\n"
+            "  --stack BYTES     sources: stack bytes per tasklet (default 1024, multiple of 8)\n"
             "  -o FILE           sources: also write the executable built from them\n"
             "  -q, --quiet       no results or statistics\n"
+            CLI_RUN_OPTIONS_HELP
+            "                    (--max-cycles N is the same as --max-clocks N)\n"
             "  -h, --help        this text\n\n"
-            "Exit status: 0 when every tasklet stopped, 1 on an error (unreadable or wrong program,\n"
-            "a fault of the program, the cycle limit), 2 on bad usage.\n");
+            "Model parameters: e.g. --param uncertain=fault. On a terminal a progress line shows the\n"
+            "cycle every second.\n\n"
+            CLI_EXIT_HELP);
 }
 
 static bool parse(int argc, char **argv, dpu_run_options *o)
 {
     memset(o, 0, sizeof *o);
-    o->max_cycles = 10000000000ull;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        bool more = i + 1 < argc;
-        if (strcmp(a, "--cycles") == 0) o->cycles = true;
-        else if (strcmp(a, "--trace") == 0) o->trace = true;
-        else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) o->quiet = true;
-        else if (strcmp(a, "--tasklets") == 0 && more) o->tasklets = atoi(argv[++i]);
-        else if (strcmp(a, "--stack") == 0 && more) o->stack = atoi(argv[++i]);
-        else if (strcmp(a, "--chip") == 0 && more) o->chip = argv[++i];
-        else if (strcmp(a, "--max-cycles") == 0 && more) o->max_cycles = strtoull(argv[++i], NULL, 0);
-        else if (strcmp(a, "--param") == 0 && more && o->nparams < 16) o->params[o->nparams++] = argv[++i];
-        else if (strcmp(a, "-o") == 0 && more) o->output = argv[++i];
-        else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "isekit run dpu: unknown or incomplete option '%s'\n", a);
-            return false;
-        } else if (o->ninputs < 64) o->inputs[o->ninputs++] = a;
+    cli_run_opts_init(&o->run, CLI_DEFAULT_MAX_CLOCKS);
+    cli_args a = { "isekit run dpu", argc, argv, 1, false };
+    for (; a.i < argc && !a.bad; a.i++) {
+        const char *s = argv[a.i];
+        if (cli_flag(&a, "--cycles")) o->cycles = true;
+        else if (cli_flag(&a, "-q") || cli_flag(&a, "--quiet")) o->quiet = true;
+        else if (cli_int(&a, "--tasklets", 1, DPU_THREADS, &o->tasklets)) continue;
+        else if (cli_int(&a, "--stack", 8, 65536, &o->stack)) continue;
+        else if (cli_value(&a, "--chip", &o->chip)) continue;
+        else if (cli_value(&a, "-o", &o->output)) continue;
+        else if (cli_run_option(&a, &o->run, "--max-cycles")) continue;
+        else if (s[0] == '-' && s[1]) cli_usage_error(&a, "unknown option '%s'", s);
+        else if (o->ninputs < 64) o->inputs[o->ninputs++] = s;
+        else cli_usage_error(&a, "at most 64 programs");
     }
-    if (!o->ninputs) {
-        fprintf(stderr, "isekit run dpu: need a PROGRAM (a DPU executable or assembly sources)\n");
-        return false;
-    }
-    if (o->tasklets < 0 || o->tasklets > DPU_THREADS) {
-        fprintf(stderr, "isekit run dpu: --tasklets %d: a DPU runs 1..%d tasklets\n", o->tasklets, DPU_THREADS);
-        return false;
-    }
-    if (o->chip && strcmp(o->chip, "v1A") != 0 && strcmp(o->chip, "v1B") != 0) {
-        fprintf(stderr, "isekit run dpu: --chip %s: v1A or v1B\n", o->chip);
-        return false;
-    }
-    return true;
+    if (!a.bad && !o->ninputs) cli_usage_error(&a, "need a PROGRAM (a DPU executable or assembly sources)");
+    if (!a.bad && o->stack % 8) cli_usage_error(&a, "--stack: %d is not a multiple of 8", o->stack);
+    if (!a.bad && o->chip && strcmp(o->chip, "v1A") != 0 && strcmp(o->chip, "v1B") != 0)
+        cli_usage_error(&a, "--chip: '%s' is not v1A or v1B", o->chip);
+    return !a.bad;
 }
 
 static bool is_elf(const char *path)
@@ -109,14 +98,14 @@ static void disassemble(const isk_model *m, isk_inst *dpu, uint64_t pc, char *te
 }
 
 /* Step clock by clock and print each instruction issued. */
-static isk_status run_traced(const isk_model *m, isk_system *sys, isk_inst *dpu, uint64_t max)
+static isk_status run_traced(const isk_model *m, cli_run *r, isk_inst *dpu)
 {
     uint64_t insns[DPU_THREADS], pcs[DPU_THREADS];
     isk_status st = ISK_OK;
-    while (st == ISK_OK && isk_clock(sys) < max) {
+    while (st == ISK_OK && !cli_run_at_limit(r) && !cli_run_interrupted(r)) {
         for (int t = 0; t < DPU_THREADS; t++) insns[t] = isk_context_of(dpu, t)->insns, pcs[t] = isk_context_of(dpu, t)->pc;
-        uint64_t clock = isk_clock(sys);
-        st = isk_run(sys, 1);
+        uint64_t clock = isk_clock(r->sys);
+        st = cli_run_go(r, 1);
         for (int t = 0; t < DPU_THREADS; t++) {
             const isk_context *c = isk_context_of(dpu, t);
             if (c->insns == insns[t] && !(st == ISK_FAULT && c->state == ISK_CTX_FAULTED)) continue;
@@ -126,7 +115,6 @@ static isk_status run_traced(const isk_model *m, isk_system *sys, isk_inst *dpu,
             printf("%10" PRIu64 "  t%-2d %4" PRIx64 ":  %012" PRIx64 "  %s\n", clock, t, pcs[t], word, text);
         }
     }
-    if (st == ISK_OK && isk_clock(sys) >= max) return ISK_OK;
     return st;
 }
 
@@ -187,6 +175,7 @@ int cmd_run_dpu(int argc, char **argv)
     }
     isk_diag diag;
     isk_diag_init(&diag);
+    cli_apply_max_errors(&diag, o.run.max_errors);
     isk_model *m = isk_model_load("dpu", &diag);
     if (!m) return EXIT_FAILED;
     int rc = EXIT_FAILED;
@@ -217,6 +206,7 @@ int cmd_run_dpu(int argc, char **argv)
     }
 
     isk_system_options so = { .diag = &diag };
+    cli_run_system_options(&o.run, &so);
     sys = isk_system_new(&so);
     isk_inst *dpu = isk_system_add(sys, m, "dpu");
     if (!dpu) goto out;
@@ -226,11 +216,12 @@ int cmd_run_dpu(int argc, char **argv)
     }
     if (o.chip && isk_set_param(dpu, "chip", o.chip) != ISK_OK) goto out;
     if (isk_set_param(dpu, "mode", o.cycles ? "cycle" : "functional") != ISK_OK) goto out;
-    for (int i = 0; i < o.nparams; i++)
-        if (isk_set_param_text(dpu, o.params[i]) != ISK_OK) goto out;
+    if (!cli_set_params(dpu, &o.run)) goto out;
     if (dpu_program_load(dpu, &prog, &diag) != 0) goto out;
 
-    isk_status st = o.trace ? run_traced(m, sys, dpu, o.max_cycles) : isk_run(sys, o.max_cycles);
+    cli_run r;
+    cli_run_begin(&r, "isekit run dpu", sys, o.run.max_clocks);
+    isk_status st = o.run.trace ? run_traced(m, &r, dpu) : cli_run_go(&r, 0);
 
     size_t outlen;
     char *text = dpu_program_stdout(dpu, &prog, &outlen);
@@ -250,12 +241,12 @@ int cmd_run_dpu(int argc, char **argv)
             fprintf(stderr, "dpu: tasklet %d faulted at pc 0x%" PRIx64 " (%s) in cycle %" PRIu64 "\n", t, c->pc, dis,
                     isk_clock(sys));
         }
-    } else if (st == ISK_OK) {
-        isk_error(&diag, NULL, "the DPU did not stop within %" PRIu64 " cycles (--max-cycles)", o.max_cycles);
-    } else if (st == ISK_STOPPED) {
-        rc = EXIT_OK;
     }
     if (!o.quiet && (st == ISK_FAULT || st == ISK_OK || st == ISK_STOPPED)) print_statistics(&o, sys, dpu, &prog);
+    bool shown = cli_show_values(dpu, &o.run);
+    if (st == ISK_OK) rc = cli_run_unfinished(&r, NULL);
+    else if (st == ISK_STOPPED && shown) rc = EXIT_OK;
+    cli_run_end(&r);
 
 out:
     isk_system_free(sys);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/runctl.h"
 #include "engine/dynload.h"
 #include "isekit/edkdsp.h"
 
@@ -29,10 +30,9 @@ __attribute__((used)) static const void *const host_api[] = {
 
 typedef struct edk_cli {
     const char *firmware, *host, *core;
-    const char *params[MAX_PARAMS + 1];
-    int nparams;
-    uint64_t timeout, max_clocks;
-    bool trace;
+    const char *params[MAX_PARAMS + 1];      /* NULL-terminated for edk_config */
+    uint64_t timeout;
+    cli_run_opts run;
     int host_argc;
     char **host_argv;
 } edk_cli;
@@ -52,41 +52,41 @@ static void usage(FILE *out)
             "  --core NAME         kcpsm3 (default) or kcpsm6\n"
             "  --param NAME=VALUE  a DFU parameter (e.g. latency_vmul=9, memory_words=4096), or\n"
             "                      pb.NAME=VALUE for the PicoBlaze (e.g. pb.scratchpad_size=128)\n"
-            "  --timeout N         clocks a host call may wait (default 10000000)\n"
-            "  --max-clocks N      without a host: clocks to run (default 100000)\n"
+            "  --timeout N         clocks a host call may wait (default 10M; suffixes k, M, G, T)\n"
+            "  --max-clocks N      without a host: clocks to run (default 100k); reaching them is\n"
+            "                      the normal end of a run without a host (status 0)\n"
             "  --trace             print every clock's events\n"
-            "  -h, --help          this text\n");
+            CLI_MAX_ERRORS_HELP
+            "  -h, --help          this text\n\n"
+            "Exit status: 0 on success (with a host: its return value is 0); 1 on an error, a failed\n"
+            "host call or a host returning non-zero; 2 on bad usage; 130 after Ctrl-C (the report so\n"
+            "far is printed; a second Ctrl-C exits at once).\n");
 }
 
 static bool parse_args(int argc, char **argv, edk_cli *o)
 {
     memset(o, 0, sizeof *o);
-    o->max_clocks = 100000;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        bool has_value = i + 1 < argc;
-        if (strcmp(a, "--") == 0) {
-            o->host_argc = argc - i - 1;
-            o->host_argv = argv + i + 1;
+    cli_run_opts_init(&o->run, 100000);
+    cli_args a = { "isekit run edkdsp", argc, argv, 1, false };
+    for (; a.i < argc && !a.bad; a.i++) {
+        if (cli_flag(&a, "--")) {
+            o->host_argc = argc - a.i - 1;
+            o->host_argv = argv + a.i + 1;
             break;
         }
-        if (strcmp(a, "--firmware") == 0 && has_value) o->firmware = argv[++i];
-        else if (strcmp(a, "--host") == 0 && has_value) o->host = argv[++i];
-        else if (strcmp(a, "--core") == 0 && has_value) o->core = argv[++i];
-        else if (strcmp(a, "--param") == 0 && has_value && o->nparams < MAX_PARAMS) o->params[o->nparams++] = argv[++i];
-        else if (strcmp(a, "--timeout") == 0 && has_value) o->timeout = strtoull(argv[++i], NULL, 0);
-        else if (strcmp(a, "--max-clocks") == 0 && has_value) o->max_clocks = strtoull(argv[++i], NULL, 0);
-        else if (strcmp(a, "--trace") == 0) o->trace = true;
-        else {
-            fprintf(stderr, "isekit run edkdsp: unknown or incomplete option '%s'\n", a);
-            return false;
-        }
+        if (cli_value(&a, "--firmware", &o->firmware) || cli_value(&a, "--host", &o->host) ||
+            cli_value(&a, "--core", &o->core) ||
+            cli_u64(&a, "--timeout", 1, UINT64_MAX, ISK_UNIT_COUNT, &o->timeout) ||
+            cli_run_option(&a, &o->run, NULL))
+            continue;
+        cli_usage_error(&a, "unknown option '%s'", argv[a.i]);
     }
-    if (!o->firmware) {
-        fprintf(stderr, "isekit run edkdsp: --firmware is required\n");
-        return false;
-    }
-    return true;
+    /* the BCE builds its own system (edk_open): these would have no effect yet */
+    if (!a.bad && (o->run.nshows || o->run.behaviour_stack || o->run.watchdog_s != CLI_DEFAULT_WATCHDOG))
+        cli_usage_error(&a, "--show, --watchdog and --behaviour-stack do not apply to the EdkDSP BCE");
+    if (!a.bad && !o->firmware) cli_usage_error(&a, "--firmware is required");
+    for (int i = 0; i < o->run.nparams && i < MAX_PARAMS; i++) o->params[i] = o->run.params[i];
+    return !a.bad;
 }
 
 static void print_trace(void *user, uint64_t clock, const char *who, const char *what)
@@ -148,18 +148,24 @@ int cmd_run_edkdsp(int argc, char **argv)
     }
     isk_diag diag;
     isk_diag_init(&diag);
+    cli_apply_max_errors(&diag, o.run.max_errors);
     edk_config cfg = { .core = o.core, .params = o.params, .timeout_clocks = o.timeout, .diag = &diag,
-                       .trace = o.trace ? print_trace : NULL };
+                       .trace = o.run.trace ? print_trace : NULL };
     edk_bce *bce = edk_open(&cfg);
     if (!bce) return EXIT_FAILED;
+    cli_run r;
+    cli_run_begin(&r, "isekit run edkdsp", edk_system(bce), o.run.max_clocks);
     int rc = edk_set_firmware_file(bce, EDK_SLOT_P0, o.firmware) == EDK_OK ? EXIT_OK : EXIT_FAILED;
     if (rc == EXIT_OK && o.host) {
         rc = run_host(&o, bce, &diag);
     } else if (rc == EXIT_OK) {
-        rc = edk_start(bce, EDK_SLOT_P0) == EDK_OK && edk_run(bce, o.max_clocks) == EDK_OK ? EXIT_OK : EXIT_FAILED;
+        rc = edk_start(bce, EDK_SLOT_P0) == EDK_OK && edk_run(bce, o.run.max_clocks) == EDK_OK ? EXIT_OK : EXIT_FAILED;
     }
-    if (*edk_last_error(bce) && rc != EXIT_OK) fprintf(stderr, "isekit run edkdsp: %s\n", edk_last_error(bce));
+    if (*edk_last_error(bce) && rc != EXIT_OK && !cli_run_interrupted(&r))
+        fprintf(stderr, "isekit run edkdsp: %s\n", edk_last_error(bce));
     print_report(bce);
+    if (cli_run_interrupted(&r)) rc = cli_run_unfinished(&r, NULL);
+    cli_run_end(&r);
     edk_close(bce);
     return rc;
 }

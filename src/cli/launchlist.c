@@ -1,13 +1,15 @@
 #include "cli/launchlist.h"
+#include "cli/engine_pending.h"
 
 #include <ctype.h>
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "asm/syntax.h"
+#include "base/file.h"
+#include "base/num.h"
 #include "base/str.h"
 #include "base/vec.h"
 
@@ -39,6 +41,8 @@ struct launch_list {
     uint64_t wait_until;     /* WAIT_CLOCKS in progress: the clock it ends, or 0 */
     bool waiting;
     int failures;
+    uint64_t limit;          /* the clock limit of the run, for waits that would pass it */
+    const step *beyond;      /* the step that waits past the limit with nothing active */
 };
 
 /* Report at `at`, a pointer into the parsed copy of the line (l->base), shown with `text`. */
@@ -53,16 +57,25 @@ static void error_at(launch_list *l, int line, const char *text, const char *at,
     va_end(ap);
 }
 
-static bool parse_number(const char **p, int64_t *v)
+/* A number (the strict parser: 0x, 0b, '_' separators) up to the next blank or comma. */
+static bool parse_number(launch_list *l, int line, const char *text, const char **p, int64_t min, int64_t *v,
+                         const char *what)
 {
     const char *s = isk_skip_blanks(*p);
-    char *end;
-    errno = 0;
-    long long x = strtoll(s, &end, 0);
-    if (end == s || errno) return false;
-    *v = x;
-    *p = end;
-    return true;
+    const char *end = s;
+    while (*end && !isspace((unsigned char)*end) && *end != ',') end++;
+    char token[80], why[200] = "";
+    if (end - s >= (ptrdiff_t)sizeof token) {
+        snprintf(why, sizeof why, "'%.20s...' is not a number", s);
+    } else if (end > s) {
+        snprintf(token, sizeof token, "%.*s", (int)(end - s), s);
+        if (isk_parse_i64(token, min, INT64_MAX, ISK_UNIT_NONE, v, why, sizeof why)) {
+            *p = end;
+            return true;
+        }
+    }
+    error_at(l, line, text, s, "expected %s%s%s", what, *why ? ": " : "", why);
+    return false;
 }
 
 /* "NAME[idx] op value" or "NAME = value": the name runs up to the operator. */
@@ -114,8 +127,9 @@ static bool parse_condition(launch_list *l, int line, const char *text, const ch
         return false;
     }
     const char *v = op + len;
-    if (!parse_number(&v, &st->value) || *isk_skip_blanks(v)) {
-        error_at(l, line, text, op + len, "expected a number after the comparison");
+    if (!parse_number(l, line, text, &v, INT64_MIN, &st->value, "a number after the comparison")) return false;
+    if (*isk_skip_blanks(v)) {
+        error_at(l, line, text, isk_skip_blanks(v), "unexpected text after the number");
         return false;
     }
     const char *name = isk_skip_blanks(s);
@@ -148,8 +162,7 @@ static bool parse_init(launch_list *l, int line, const char *text, const char *s
     const char *p = eq + 1;
     for (;;) {
         int64_t v;
-        if (!parse_number(&p, &v)) {
-            error_at(l, line, text, p, "expected a number");
+        if (!parse_number(l, line, text, &p, INT64_MIN, &v, "a number")) {
             VEC_FREE(&iv.values);
             return false;
         }
@@ -182,9 +195,14 @@ static bool parse_line(launch_list *l, int line, const char *text, const char *b
             if (!parse_condition(l, line, text, cond, &st)) return false;
         } else {
             const char *p = rest;
-            if (!parse_number(&p, &st.value) || st.value < 0 || *isk_skip_blanks(p)) {
+            if (!isdigit((unsigned char)*rest)) {
                 error_at(l, line, text, rest, "expected 'wait irq', 'wait idle', 'wait flag NAME == value' "
                                               "or 'wait CLOCKS'");
+                return false;
+            }
+            if (!parse_number(l, line, text, &p, 0, &st.value, "a number of clocks")) return false;
+            if (*isk_skip_blanks(p)) {
+                error_at(l, line, text, isk_skip_blanks(p), "unexpected text after the number of clocks");
                 return false;
             }
             st.kind = WAIT_CLOCKS;
@@ -196,8 +214,13 @@ static bool parse_line(launch_list *l, int line, const char *text, const char *b
         st.kind = WRITE;
         const char *eq = strchr(rest, '=');
         const char *v = eq ? eq + 1 : NULL;
-        if (!eq || !parse_number(&v, &st.value) || *isk_skip_blanks(v)) {
+        if (!eq) {
             error_at(l, line, text, rest, "expected NAME[index] = value");
+            return false;
+        }
+        if (!parse_number(l, line, text, &v, INT64_MIN, &st.value, "a value to write")) return false;
+        if (*isk_skip_blanks(v)) {
+            error_at(l, line, text, isk_skip_blanks(v), "unexpected text after the value");
             return false;
         }
         if (!parse_ref(l, line, text, rest, eq, &st.ref)) return false;
@@ -206,8 +229,9 @@ static bool parse_line(launch_list *l, int line, const char *text, const char *b
         if (starts_word(s, "word", &rest)) {
             const char *p = rest;
             int64_t w;
-            if (!parse_number(&p, &w) || *isk_skip_blanks(p)) {
-                error_at(l, line, text, rest, "expected an instruction word after 'word'");
+            if (!parse_number(l, line, text, &p, 0, &w, "an instruction word after 'word'")) return false;
+            if (*isk_skip_blanks(p)) {
+                error_at(l, line, text, isk_skip_blanks(p), "unexpected text after the instruction word");
                 return false;
             }
             st.word = (uint64_t)w;
@@ -217,10 +241,7 @@ static bool parse_line(launch_list *l, int line, const char *text, const char *b
         }
         if (*s == '@') {
             const char *p = s + 1;
-            if (!parse_number(&p, &st.at) || st.at < 0) {
-                error_at(l, line, text, s, "expected a clock number after '@'");
-                return false;
-            }
+            if (!parse_number(l, line, text, &p, 0, &st.at, "a clock number after '@'")) return false;
             s = isk_skip_blanks(p);
         }
         isk_encoded enc;
@@ -249,35 +270,54 @@ static void strip_comment(char *s)
     while (n && isspace((unsigned char)s[n - 1])) s[--n] = 0;
 }
 
-launch_list *launch_list_load(const char *path, isk_system *sys, isk_inst *acc, isk_diag *diag)
+static launch_list *new_list(const char *path, isk_system *sys, isk_inst *acc, isk_diag *diag)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        isk_error(diag, NULL, "%s: %s", path, strerror(errno));
-        return NULL;
-    }
     launch_list *l = isk_xcalloc(1, sizeof *l);
     l->path = isk_xstrdup(path);
     l->sys = sys;
     l->acc = acc;
     l->diag = diag;
-    char *buf = NULL;
-    size_t cap = 0;
+    l->limit = UINT64_MAX;
+    return l;
+}
+
+launch_list *launch_list_load(const char *path, isk_system *sys, isk_inst *acc, isk_diag *diag)
+{
+    char *data;
+    size_t size;
+    if (isk_file_read_text(path, &data, &size, diag) != 0) return NULL;
+    launch_list *l = new_list(path, sys, acc, diag);
     int line = 0, errors = diag->errors;
-    while (getline(&buf, &cap, f) >= 0) {
+    for (char *p = data; *p && !(diag->max_errors && diag->errors >= diag->max_errors);) {
+        char *nl = strchr(p, '\n');
+        if (nl) *nl = 0;
+        if (nl && nl > p && nl[-1] == '\r') nl[-1] = 0;     /* CRLF line ends */
         line++;
-        /* Parse a copy cut at the comment; offsets into it are columns of the original. */
-        char *text = isk_xstrdup(buf);
+        /* Parse a copy cut at the comment (and a CR); offsets into it are columns of the original. */
+        char *buf = isk_xstrdup(p);
         strip_comment(buf);
         const char *s = isk_skip_blanks(buf);
-        if (*s) parse_line(l, line, text, buf, s);
-        free(text);
+        if (*s) parse_line(l, line, p, buf, s);
+        free(buf);
+        if (!nl) break;
+        p = nl + 1;
     }
-    free(buf);
-    fclose(f);
+    free(data);
     if (diag->errors != errors) {
         launch_list_free(l);
         return NULL;
+    }
+    return l;
+}
+
+launch_list *launch_list_from_words(const char *path, isk_system *sys, isk_inst *acc, const uint64_t *words,
+                                    size_t n, isk_diag *diag)
+{
+    launch_list *l = new_list(path, sys, acc, diag);
+    for (size_t i = 0; i < n; i++) {
+        step st = { .kind = LAUNCH, .at = -1, .word = words[i] };
+        st.text = isk_xasprintf("command %zu (word 0x%" PRIx64 ")", i + 1, words[i]);
+        VEC_PUSH(&l->steps, st);
     }
     return l;
 }
@@ -306,6 +346,32 @@ static void fail(launch_list *l, const step *st, const char *fmt, ...)
     l->failures++;
 }
 
+/* Nothing in the system can change by itself: a wait that does not hold now never will. */
+static bool quiescent(launch_list *l)
+{
+    char what[256];
+    return isk_describe_activity(l->sys, what, sizeof what) == 0;
+}
+
+/* A wait that can never end: report it and abandon the list (the run then ends at once). */
+static int deadlock(launch_list *l, const step *st, const char *why)
+{
+    fail(l, st, "deadlock: %s, and nothing in the system is active (no command running, no write "
+                "pending), so the wait can never end", why);
+    return 1;
+}
+
+/* Idle until clock `until`: past the run's limit, say so at once instead of idling there. */
+static int idle_until(launch_list *l, const step *st, uint64_t until)
+{
+    if (until >= l->limit && quiescent(l)) {
+        l->beyond = st;
+        return 1;
+    }
+    isk_driver_wait_until(l->sys, until);
+    return 0;
+}
+
 /* The driver: runs at the start of every clock and plays the main processor. */
 static int drive(void *user, isk_system *sys)
 {
@@ -319,14 +385,16 @@ static int drive(void *user, isk_system *sys)
                 fail(l, st, "clock %lld has already passed", (long long)st->at);
                 return -1;
             }
-            if (st->at >= 0 && (uint64_t)st->at > now) return 0;
+            if (st->at >= 0 && (uint64_t)st->at > now) return idle_until(l, st, (uint64_t)st->at);
             l->next++;
             return isk_launch(sys, l->acc, st->word) == ISK_OK ? 0 : -1;
         case WAIT_IRQ:
-            if (!isk_interrupts(sys, 1, NULL)) return 0;
+            if (!isk_interrupts(sys, 1, NULL))
+                return quiescent(l) ? deadlock(l, st, "no interrupt is pending") : 0;
             break;
         case WAIT_FLAG:
-            if (!compare(st->cmp, isk_ref_read(&st->ref), st->value)) return 0;
+            if (!compare(st->cmp, isk_ref_read(&st->ref), st->value))
+                return quiescent(l) ? deadlock(l, st, "the condition does not hold") : 0;
             break;
         case WAIT_IDLE:
             if (isk_busy_slots(l->acc)) return 0;
@@ -334,9 +402,9 @@ static int drive(void *user, isk_system *sys)
         case WAIT_CLOCKS:
             if (!l->waiting) {
                 l->waiting = true;
-                l->wait_until = now + (uint64_t)st->value;
+                l->wait_until = (uint64_t)st->value > UINT64_MAX - now ? UINT64_MAX : now + (uint64_t)st->value;
             }
-            if (now < l->wait_until) return 0;
+            if (now < l->wait_until) return idle_until(l, st, l->wait_until);
             l->waiting = false;
             break;
         case WRITE:
@@ -356,8 +424,9 @@ static int drive(void *user, isk_system *sys)
     return 1;
 }
 
-isk_status launch_list_start(launch_list *l)
+isk_status launch_list_start(launch_list *l, uint64_t limit)
 {
+    l->limit = limit;
     for (size_t i = 0; i < l->inits.len; i++) {
         init_values *iv = &l->inits.data[i];
         for (size_t k = 0; k < iv->values.len; k++) {
@@ -377,3 +446,22 @@ isk_status launch_list_start(launch_list *l)
 }
 
 int launch_list_failures(const launch_list *l) { return l->failures; }
+
+bool launch_list_where(const launch_list *l, char *buf, size_t cap)
+{
+    const step *st = l->beyond ? l->beyond : l->next < l->steps.len ? &l->steps.data[l->next] : NULL;
+    if (!st) return false;
+    if (st->kind == LAUNCH && st->at >= 0)
+        snprintf(buf, cap, "the launch list waits at %s:%d for clock %lld: %s", l->path, st->line,
+                 (long long)st->at, st->text);
+    else if (st->kind == WAIT_CLOCKS)
+        snprintf(buf, cap, "the launch list waits at %s:%d until clock %llu: %s", l->path, st->line,
+                 (unsigned long long)l->wait_until, st->text);
+    else if (st->line)
+        snprintf(buf, cap, "the launch list is at %s:%d: %s", l->path, st->line, st->text);
+    else
+        snprintf(buf, cap, "the launch list is at %s: %s", l->path, st->text);
+    return true;
+}
+
+bool launch_list_beyond_limit(const launch_list *l) { return l->beyond != NULL; }

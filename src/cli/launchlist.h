@@ -13,20 +13,37 @@
  *     init DM0[0] = 1, 2, 3   initial contents, applied before clock 0 (no clock)
  *     expect ACR == 18        check a value now (no clock); also "expect clock == 7"
  *
- * Comments start with '#', ';' or "//". Conditions that already hold cost no clock. */
+ * Comments start with '#', ';' or "//". Conditions that already hold cost no clock. A wait
+ * that does not hold while nothing in the system is active can never end: it is reported as a
+ * deadlock with its line. */
 #ifndef ISK_CLI_LAUNCHLIST_H
 #define ISK_CLI_LAUNCHLIST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #include "isekit/sim.h"
 
 typedef struct launch_list launch_list;
 
-/* Parse `path` for accelerator `acc`; NULL after reporting every error to diag. */
+/* Parse `path` for accelerator `acc`; NULL after reporting every error to diag. The file is
+ * read as text (isk_file_read_text: bounded, binary refused); CRLF line ends are accepted. */
 launch_list *launch_list_load(const char *path, isk_system *sys, isk_inst *acc, isk_diag *diag);
+/* A list that launches these words one per clock (a launch program assembled from a .s). */
+launch_list *launch_list_from_words(const char *path, isk_system *sys, isk_inst *acc, const uint64_t *words,
+                                    size_t n, isk_diag *diag);
 void launch_list_free(launch_list *l);
-/* Apply the init lines and install the list as the system's driver. */
-isk_status launch_list_start(launch_list *l);
-/* Number of failed expectations so far. */
+/* Apply the init lines and install the list as the system's driver. `limit` is the clock the
+ * run stops at: a wait past it with nothing active ends the list at once (see
+ * launch_list_beyond_limit) instead of idling up to the limit. */
+isk_status launch_list_start(launch_list *l, uint64_t limit);
+/* Number of failures so far: failed expectations, and waits that can never end (a deadlock:
+ * the wait does not hold and nothing in the system is active, isk_describe_activity). */
 int launch_list_failures(const launch_list *l);
+/* The list stopped at a wait that ends after the clock limit. */
+bool launch_list_beyond_limit(const launch_list *l);
+/* Where the list is, for a report: "the launch list waits at FILE:LINE for clock N: TEXT". */
+bool launch_list_where(const launch_list *l, char *buf, size_t cap);
 
 #endif

@@ -8,6 +8,7 @@
 #include "base/file.h"
 #include "base/str.h"
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "elf/elf_file.h"
 #include "elf/image.h"
 
@@ -26,14 +27,37 @@ static const char *option_value(int argc, char **argv, int *i, const char *opt)
     return NULL;
 }
 
+/* NAME=NUMBER; the number through the strict parser. */
+static bool parse_defsym(const char *s, char **name, int64_t *value, char *why, size_t cap)
+{
+    const char *eq = strchr(s, '=');
+    if (!eq || eq == s) {
+        snprintf(why, cap, "'%s' is not NAME=NUMBER", s);
+        return false;
+    }
+    if (!isk_parse_i64(eq + 1, INT64_MIN, INT64_MAX, ISK_UNIT_NONE, value, why, cap)) return false;
+    if (name) *name = isk_xstrndup(s, (size_t)(eq - s));
+    return true;
+}
+
 bool tc_parse(int argc, char **argv, tc_args *a, int (*extra)(void *user, int argc, char **argv, int i), void *user)
 {
+    char cmd[40];
+    snprintf(cmd, sizeof cmd, "isekit %s", a->tool);
+    cli_args ca = { cmd, argc, argv, 1, false };
+    a->max_errors = -1;
     for (int i = 1; i < argc; i++) {
         const char *s = argv[i], *v;
         int used = extra ? extra(user, argc, argv, i) : 0;
         if (used < 0) return false;
         if (used > 0) {
             i += used - 1;
+            continue;
+        }
+        ca.i = i;
+        if (cli_max_errors(&ca, &a->max_errors)) {
+            if (ca.bad) return false;
+            i = ca.i;
             continue;
         }
         if (strcmp(s, "-m") == 0 || strcmp(s, "--model") == 0) {
@@ -50,7 +74,13 @@ bool tc_parse(int argc, char **argv, tc_args *a, int (*extra)(void *user, int ar
             a->region = argv[++i];
         } else if (strcmp(s, "--defsym") == 0) {
             if (i + 1 >= argc) goto incomplete;
-            VEC_PUSH(&a->defsyms, argv[++i]);
+            char why[200];
+            int64_t value;
+            if (!parse_defsym(argv[++i], NULL, &value, why, sizeof why)) {
+                fprintf(stderr, "isekit %s: --defsym: %s\n", a->tool, why);
+                return false;
+            }
+            VEC_PUSH(&a->defsyms, argv[i]);
         } else if ((v = option_value(argc, argv, &i, "-I"))) {
             VEC_PUSH(&a->include_dirs, v);
         } else if ((v = option_value(argc, argv, &i, "-D"))) {
@@ -105,6 +135,7 @@ isk_model *tc_start(int argc, char **argv, tc_args *a, void (*usage)(FILE *out, 
         return NULL;
     }
     if (!tc_parse(argc, argv, a, NULL, NULL)) return NULL;
+    cli_apply_max_errors(diag, a->max_errors);
     if (!a->inputs.len) {
         fprintf(stderr, "isekit %s: no input files\n\n", a->tool);
         usage(stderr, a->tool);
@@ -192,18 +223,6 @@ static char *find_library(const tc_args *a, const char *name)
     return NULL;
 }
 
-static bool parse_defsym(const char *s, char **name, int64_t *value)
-{
-    const char *eq = strchr(s, '=');
-    if (!eq || eq == s) return false;
-    char *end;
-    long long v = strtoll(eq + 1, &end, 0);
-    if (end == eq + 1 || *end) return false;
-    *name = isk_xstrndup(s, (size_t)(eq - s));
-    *value = v;
-    return true;
-}
-
 int tc_build(const tc_args *a, isk_model *m, isk_diag *diag)
 {
     isk_model_link *ml = isk_model_link_new(m, diag);
@@ -216,8 +235,9 @@ int tc_build(const tc_args *a, isk_model *m, isk_diag *diag)
     for (size_t i = 0; i < a->defsyms.len; i++) {
         char *name;
         int64_t v;
-        if (!parse_defsym(a->defsyms.data[i], &name, &v)) {
-            isk_error(diag, NULL, "--defsym needs NAME=NUMBER, got '%s'", a->defsyms.data[i]);
+        char why[200];
+        if (!parse_defsym(a->defsyms.data[i], &name, &v, why, sizeof why)) {
+            isk_error(diag, NULL, "--defsym: %s", why);
             goto out;
         }
         isk_model_link_defsym(ml, name, v);

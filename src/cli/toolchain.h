@@ -19,10 +19,11 @@ typedef struct tc_args {
     const char *format;      /* -O / --format */
     const char *region;      /* --region */
     tc_list inputs, include_dirs, defines, defsyms, lib_dirs, libs;
+    int max_errors;          /* --max-errors, -1 = not given (set by tc_parse) */
 } tc_args;
 
-/* Parse the options every tool takes; other options are errors. Returns false after printing
- * a message. `extra` may claim tool-specific options: it returns the number of arguments
+/* Parse the options every tool takes (also --max-errors N); other options are errors. Returns
+ * false after printing a message (a usage error). `extra` may claim tool-specific options: it returns the number of arguments
  * consumed (0 = not its option). */
 bool tc_parse(int argc, char **argv, tc_args *a, int (*extra)(void *user, int argc, char **argv, int i), void *user);
 void tc_free(tc_args *a);

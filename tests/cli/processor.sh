@@ -31,8 +31,9 @@ run 0 "$tmp/build" -- "$isekit" build -m "$model" "$tmp/sum.s" -o "$tmp/sum.elf"
 run 0 "$tmp/trace" -- "$isekit" run "$model" "$tmp/sum.elf" --trace
 expect_in "$tmp/trace" 'ctx 0  pc 0x0002  22210000  add r2, r2, r1'
 expect_in "$tmp/trace" 'bne r1, r0, 0x2'
-run 0 "$tmp/max" -- "$isekit" run "$model" "$tmp/sum.elf" --max-clocks 10
-expect_in "$tmp/max" '(stopped after --max-clocks 10)'
+run 3 "$tmp/max" -- "$isekit" run "$model" "$tmp/sum.elf" --max-clocks 10
+expect_in "$tmp/max" "isekit run: --max-clocks reached: stopped at clock 10"
+expect_in "$tmp/max" "context 0: 10 instructions, running at pc 0x4"
 
 # faults: an illegal instruction, a name that does not exist
 printf '        .text\n        .global _start\n_start: li r1, 1\n        .long 0xf0000000\n' >"$tmp/bad.s"

@@ -1,0 +1,69 @@
+#include "cli/options.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+void cli_usage_error(cli_args *a, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "%s: ", a->cmd);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    a->bad = true;
+}
+
+bool cli_flag(cli_args *a, const char *name) { return strcmp(a->argv[a->i], name) == 0; }
+
+bool cli_value(cli_args *a, const char *name, const char **value)
+{
+    const char *s = a->argv[a->i];
+    size_t n = strlen(name);
+    if (strncmp(s, name, n) != 0 || (s[n] && s[n] != '=')) return false;
+    if (s[n] == '=') {
+        *value = s + n + 1;
+    } else if (a->i + 1 < a->argc) {
+        *value = a->argv[++a->i];
+    } else {
+        *value = NULL;
+        cli_usage_error(a, "option '%s' needs a value", name);
+    }
+    return true;
+}
+
+bool cli_parse_u64(cli_args *a, const char *what, const char *text, uint64_t min, uint64_t max, isk_unit unit,
+                   uint64_t *out)
+{
+    char why[200];
+    if (isk_parse_u64(text, min, max, unit, out, why, sizeof why)) return true;
+    cli_usage_error(a, "%s: %s", what, why);
+    return false;
+}
+
+bool cli_u64(cli_args *a, const char *name, uint64_t min, uint64_t max, isk_unit unit, uint64_t *out)
+{
+    const char *v;
+    if (!cli_value(a, name, &v)) return false;
+    if (v) cli_parse_u64(a, name, v, min, max, unit, out);
+    return true;
+}
+
+bool cli_int(cli_args *a, const char *name, int min, int max, int *out)
+{
+    uint64_t v = 0;
+    if (!cli_u64(a, name, (uint64_t)min, (uint64_t)max, ISK_UNIT_NONE, &v)) return false;
+    if (!a->bad) *out = (int)v;
+    return true;
+}
+
+bool cli_max_errors(cli_args *a, int *max_errors)
+{
+    return cli_int(a, "--max-errors", 0, 1000000, max_errors);
+}
+
+void cli_apply_max_errors(isk_diag *diag, int max_errors)
+{
+    if (max_errors >= 0) diag->max_errors = max_errors;
+}

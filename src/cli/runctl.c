@@ -1,0 +1,196 @@
+#include "cli/runctl.h"
+#include "cli/engine_pending.h"
+
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+void cli_run_opts_init(cli_run_opts *o, uint64_t default_max_clocks)
+{
+    memset(o, 0, sizeof *o);
+    o->max_clocks = default_max_clocks;
+    o->watchdog_s = CLI_DEFAULT_WATCHDOG;
+    o->max_errors = -1;
+}
+
+bool cli_run_option(cli_args *a, cli_run_opts *o, const char *alias)
+{
+    const char *v;
+    if (cli_flag(a, "--trace")) {
+        o->trace = true;
+    } else if (cli_u64(a, "--max-clocks", 1, UINT64_MAX, ISK_UNIT_COUNT, &o->max_clocks)) {
+    } else if (alias && cli_u64(a, alias, 1, UINT64_MAX, ISK_UNIT_COUNT, &o->max_clocks)) {
+    } else if (cli_u64(a, "--watchdog", 0, 86400, ISK_UNIT_NONE, &o->watchdog_s)) {
+    } else if (cli_u64(a, "--behaviour-stack", 16384, 1ull << 30, ISK_UNIT_BYTES, &o->behaviour_stack)) {
+    } else if (cli_max_errors(a, &o->max_errors)) {
+    } else if (cli_value(a, "--param", &v)) {
+        if (v && o->nparams == CLI_MAX_LIST) cli_usage_error(a, "at most %d --param options", CLI_MAX_LIST);
+        else if (v) o->params[o->nparams++] = v;
+    } else if (cli_value(a, "--show", &v)) {
+        if (v && o->nshows == CLI_MAX_LIST) cli_usage_error(a, "at most %d --show options", CLI_MAX_LIST);
+        else if (v) o->shows[o->nshows++] = v;
+    } else {
+        return false;
+    }
+    return true;
+}
+
+void cli_run_system_options(const cli_run_opts *o, isk_system_options *so)
+{
+    so->watchdog_ms = (unsigned)(o->watchdog_s * 1000);
+    so->catch_crashes = 1;
+    so->stack_size = (size_t)o->behaviour_stack;
+}
+
+/* ---- Ctrl-C ------------------------------------------------------------------------------ */
+
+/* The handler must find the running system, and SIGINT may be delivered to any thread of the
+ * process (the engine's watchdog has one): so a process-wide pointer, set only while a run is
+ * under way. The CLI runs one system at a time. */
+static isk_system *volatile interrupted_sys;
+static volatile sig_atomic_t interrupts;
+static struct sigaction previous_sigint;
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    if (++interrupts > 1) {
+        static const char msg[] = "\nisekit: interrupted again, exiting at once\n";
+        ssize_t w = write(STDERR_FILENO, msg, sizeof msg - 1);
+        (void)w;
+        _exit(EXIT_INTERRUPTED);
+    }
+    isk_system *sys = interrupted_sys;
+    if (sys) isk_request_stop(sys);
+}
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void cli_run_begin(cli_run *r, const char *cmd, isk_system *sys, uint64_t max_clocks)
+{
+    memset(r, 0, sizeof *r);
+    r->cmd = cmd;
+    r->sys = sys;
+    uint64_t now = isk_clock(sys);
+    r->limit = max_clocks > UINT64_MAX - now ? UINT64_MAX : now + max_clocks;
+    r->slice = 4096;
+    r->progress = isatty(STDERR_FILENO);
+    r->start = r->last_shown = now_seconds();
+    r->last_clock = now;
+    interrupts = 0;
+    interrupted_sys = sys;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    sigaction(SIGINT, &sa, &previous_sigint);
+}
+
+/* Every second on a terminal: where the run is and how fast it goes. */
+static void show_progress(cli_run *r, double t)
+{
+    uint64_t clock = isk_clock(r->sys);
+    double rate = (double)(clock - r->last_clock) / (t - r->last_shown);
+    fprintf(stderr, "\r\033[K%s: clock %" PRIu64 ", %.3g clocks/s, %.0f s (Ctrl-C stops)", r->cmd, clock, rate,
+            t - r->start);
+    fflush(stderr);
+    r->shown = true;
+    r->last_shown = t;
+    r->last_clock = clock;
+}
+
+static void clear_progress(cli_run *r)
+{
+    if (!r->shown) return;
+    fprintf(stderr, "\r\033[K");
+    fflush(stderr);
+    r->shown = false;
+}
+
+isk_status cli_run_go(cli_run *r, uint64_t clocks)
+{
+    uint64_t now = isk_clock(r->sys);
+    uint64_t end = clocks && clocks < r->limit - now ? now + clocks : r->limit;
+    isk_status st = ISK_OK;
+    while (st == ISK_OK && !interrupts && (now = isk_clock(r->sys)) < end) {
+        uint64_t n = end - now < r->slice ? end - now : r->slice;
+        double t0 = now_seconds();
+        st = isk_run(r->sys, n);
+        double t = now_seconds();
+        /* slices of about 0.1 s: Ctrl-C and the progress line stay prompt at no measurable cost */
+        if (t - t0 < 0.05 && r->slice < (1ull << 40)) r->slice *= 2;
+        else if (t - t0 > 0.2 && r->slice > 1) r->slice /= 2;
+        if (r->progress && t - r->last_shown >= 1.0) show_progress(r, t);
+    }
+    return st;
+}
+
+bool cli_run_interrupted(const cli_run *r)
+{
+    (void)r;
+    return interrupts != 0;
+}
+
+bool cli_run_at_limit(const cli_run *r) { return isk_clock(r->sys) >= r->limit; }
+
+void cli_run_end(cli_run *r)
+{
+    clear_progress(r);
+    interrupted_sys = NULL;
+    sigaction(SIGINT, &previous_sigint, NULL);
+}
+
+int cli_run_unfinished(cli_run *r, const char *where)
+{
+    clear_progress(r);
+    char what[4096] = "";
+    int n = isk_describe_activity(r->sys, what, sizeof what);
+    uint64_t clock = isk_clock(r->sys);
+    if (cli_run_interrupted(r))
+        fprintf(stderr, "%s: interrupted (Ctrl-C) at clock %" PRIu64 "\n", r->cmd, clock);
+    else if (clock < r->limit)
+        fprintf(stderr, "%s: the run would reach --max-clocks (clock %" PRIu64 ") with nothing running: stopped at "
+                "clock %" PRIu64 "\n", r->cmd, r->limit, clock);
+    else
+        fprintf(stderr, "%s: --max-clocks reached: stopped at clock %" PRIu64 "\n", r->cmd, clock);
+    if (where) fprintf(stderr, "  %s\n", where);
+    if (*what) fprintf(stderr, "  still running:\n");
+    for (const char *p = what; *p;) {
+        const char *nl = strchr(p, '\n');
+        int len = nl ? (int)(nl - p) : (int)strlen(p);
+        if (len) fprintf(stderr, "    %.*s\n", len, p);
+        p += len + (nl != NULL);
+    }
+    (void)n;
+    return cli_run_interrupted(r) ? EXIT_INTERRUPTED : EXIT_LIMIT;
+}
+
+bool cli_set_params(isk_inst *inst, const cli_run_opts *o)
+{
+    for (int i = 0; i < o->nparams; i++)
+        if (isk_set_param_text(inst, o->params[i]) != ISK_OK) return false;
+    return true;
+}
+
+bool cli_show_values(isk_inst *inst, const cli_run_opts *o)
+{
+    bool ok = true;
+    for (int i = 0; i < o->nshows; i++) {
+        int64_t v;
+        if (isk_read(inst, o->shows[i], 0, &v) != ISK_OK) {
+            ok = false;
+            continue;
+        }
+        printf("%s = %" PRId64 " (0x%" PRIx64 ")\n", o->shows[i], v, (uint64_t)v);
+    }
+    return ok;
+}

@@ -1,0 +1,91 @@
+/* How every `isekit run` ends with a report: the options all runners share, a run in slices
+ * with a progress line on a terminal, Ctrl-C, the clock limit and the exit statuses.
+ *
+ * Exit statuses of the runners (docs/limits.md): 0 finished, 1 an error (a fault, a failed
+ * expectation, a deadlock, a crash in model code), 2 bad usage, 3 the clock limit reached
+ * first, 130 stopped by Ctrl-C. */
+#ifndef ISK_CLI_RUNCTL_H
+#define ISK_CLI_RUNCTL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cli/options.h"
+#include "isekit/sim.h"
+
+enum { EXIT_LIMIT = 3, EXIT_INTERRUPTED = 130 };
+
+/* The default clock limit of every runner: about a minute of simulation at typical speeds. */
+#define CLI_DEFAULT_MAX_CLOCKS 10000000000ull
+#define CLI_DEFAULT_WATCHDOG 10
+#define CLI_MAX_LIST 32
+
+typedef struct cli_run_opts {
+    uint64_t max_clocks;
+    uint64_t watchdog_s;             /* 0 = off */
+    uint64_t behaviour_stack;        /* bytes; 0 = the engine's default */
+    int max_errors;                  /* -1 = the default */
+    bool trace;
+    const char *params[CLI_MAX_LIST];
+    int nparams;
+    const char *shows[CLI_MAX_LIST];
+    int nshows;
+} cli_run_opts;
+
+void cli_run_opts_init(cli_run_opts *o, uint64_t default_max_clocks);
+/* Claim an option every runner takes: --max-clocks N (also spelt `alias` if not NULL),
+ * --watchdog SECONDS, --behaviour-stack BYTES, --max-errors N, --trace, --param K=V, --show NAME. */
+bool cli_run_option(cli_args *a, cli_run_opts *o, const char *alias);
+/* Their --help lines. */
+#define CLI_RUN_OPTIONS_HELP                                                                        \
+    "  --max-clocks N      stop after N clocks with exit status 3, naming what was still running\n" \
+    "                      (default 10G; suffixes k, M, G, T)\n"                                     \
+    "  --watchdog SECONDS  end the run when one behaviour runs this long without returning to\n"    \
+    "                      the engine (default 10, 0 = off)\n"                                        \
+    "  --behaviour-stack BYTES  the stack of each multi-clock behaviour (default 256K)\n"            \
+    "  --param KEY=VALUE   set a model parameter\n"                                                   \
+    "  --show NAME         print a register or cell after the run (e.g. GR0, LDM[5], R[2])\n"        \
+    CLI_MAX_ERRORS_HELP
+#define CLI_EXIT_HELP                                                                                \
+    "Exit status: 0 on success; 1 on an error, a fault, a crash in model code, a deadlock or a\n"   \
+    "failed expectation; 2 on bad usage; 3 when --max-clocks was reached first; 130 after\n"        \
+    "Ctrl-C (the statistics so far are printed; a second Ctrl-C exits at once).\n"
+
+/* The system options the run options imply: the watchdog, crashes in model code caught and
+ * reported, the behaviour stack. */
+void cli_run_system_options(const cli_run_opts *o, isk_system_options *so);
+
+typedef struct cli_run {
+    const char *cmd;                 /* "isekit run", for messages */
+    isk_system *sys;
+    uint64_t limit;                  /* the clock at which --max-clocks is reached */
+    uint64_t slice;                  /* clocks per slice, tuned to ~0.1 s */
+    double start, last_shown;
+    uint64_t last_clock;
+    bool progress, shown;            /* stderr is a terminal; a progress line is on it */
+} cli_run;
+
+/* Install the Ctrl-C handler for this system. */
+void cli_run_begin(cli_run *r, const char *cmd, isk_system *sys, uint64_t max_clocks);
+/* Run until finished, the limit, an error or Ctrl-C, at most `clocks` more clocks (0 = up to
+ * the limit), in slices with a progress line. Returns as isk_run. */
+isk_status cli_run_go(cli_run *r, uint64_t clocks);
+/* True once Ctrl-C was pressed. */
+bool cli_run_interrupted(const cli_run *r);
+/* True if the run stopped at the limit (the last cli_run_go returned ISK_OK there). */
+bool cli_run_at_limit(const cli_run *r);
+/* Clear the progress line, restore Ctrl-C. */
+void cli_run_end(cli_run *r);
+
+/* After the runner's statistics, for a run that did not finish (it returned ISK_OK): the
+ * message for Ctrl-C or the limit, with what was still running (isk_describe_activity) and
+ * `where` the driver stands if not NULL; the exit status (EXIT_INTERRUPTED or EXIT_LIMIT). */
+int cli_run_unfinished(cli_run *r, const char *where);
+
+/* --param KEY=VALUE, each, on an instance; false after an error. */
+bool cli_set_params(isk_inst *inst, const cli_run_opts *o);
+/* --show NAME, each: its value after the run on stdout; false if a name is unknown. */
+bool cli_show_values(isk_inst *inst, const cli_run_opts *o);
+
+#endif
