@@ -1,5 +1,4 @@
 #include "cli/launchlist.h"
-#include "cli/engine_pending.h"
 
 #include <ctype.h>
 #include <inttypes.h>

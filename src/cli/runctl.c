@@ -1,5 +1,4 @@
 #include "cli/runctl.h"
-#include "cli/engine_pending.h"
 
 #include <inttypes.h>
 #include <signal.h>
