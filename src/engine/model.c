@@ -187,6 +187,10 @@ static void b_storage(isk_builder *b, const isk_storage_decl *d)
     if (d->kind == ISK_REGFILE) B->group = (int)m->storages.len - 1;
 }
 
+/* Names are stored per register and checked for duplicates: a bound keeps a REGISTERS("r%u")
+ * on a file of millions of cells from taking seconds and gigabytes at load. */
+#define ISK_MAX_NAMED_REGISTERS 65536
+
 static void b_element(isk_builder *b, uint64_t index, const char *name)
 {
     model_builder *B = mb(b);
@@ -196,6 +200,13 @@ static void b_element(isk_builder *b, uint64_t index, const char *name)
         return;
     }
     isk_storage *s = &B->m->storages.data[B->group];
+    if (s->info.count > ISK_MAX_NAMED_REGISTERS) {
+        desc_error(B, "model '%s': REGISTER(%llu, \"%s\"): '%s' has %llu registers; only files of at most %d "
+                   "registers may name them", B->m->name, (unsigned long long)index, name, s->info.name,
+                   (unsigned long long)s->info.count, ISK_MAX_NAMED_REGISTERS);
+        B->group = -1;     /* one message for the whole file */
+        return;
+    }
     if (index >= s->info.count) {
         desc_error(B, "model '%s': REGISTER(%llu, \"%s\"): '%s' has only %llu registers", B->m->name,
                   (unsigned long long)index, name, s->info.name, (unsigned long long)s->info.count);
@@ -240,7 +251,7 @@ static void b_elements(isk_builder *b, const char *pattern)
         return;
     }
     uint64_t n = B->m->storages.data[B->group].info.count;
-    for (uint64_t i = 0; i < n; i++) {
+    for (uint64_t i = 0; i < n && B->group >= 0; i++) {
         char name[64];
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
