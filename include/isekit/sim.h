@@ -83,7 +83,8 @@ int isk_model_decode(const isk_model *m, uint64_t word, int64_t ops[ISK_MAX_OPS]
 typedef enum {
     ISK_OK = 0,
     ISK_STOPPED,             /* the driver or every processor finished */
-    ISK_FAULT,               /* a simulated program or command faulted (see isk_last_error) */
+    ISK_FAULT,               /* a simulated program or command faulted, model code crashed or hung,
+                              * or a deadlock (see isk_last_error) */
     ISK_CONFLICT,            /* a CREW conflict, resource clash or slot exhaustion (as errors) */
     ISK_FAILED               /* an error: bad arguments, a failed driver, a missing name */
 } isk_status;
@@ -182,10 +183,11 @@ void isk_request_stop(isk_system *sys);
  *   "cpu context 0: running at pc 0x40"     "cpu context 3: blocked until clock 90 at pc 0x12"
  *   "cpu context 2: sleeping at pc 0x10, waits for a wake-up"
  *   "3 writes pending"                      "1 interrupt not taken"
- * Returns the number of things that can still change the system by themselves: active slots,
- * running or blocked contexts and pending writes (one each). Sleeping contexts and untaken
- * interrupts are listed but not counted: only the driver or the host can act on them. 0 means
- * the system is quiescent: nothing changes unless the driver or the host acts. */
+ * Returns the number of things that can still change the system by themselves: active slots
+ * and running or blocked contexts (one each), pending writes (one in all). Sleeping contexts and
+ * untaken interrupts are listed but not counted: only the driver or the host can act on them.
+ * 0 means the system is quiescent: nothing changes unless the driver or the host acts. A
+ * sleeping context while nothing else is active and no driver runs is a deadlock (isk_step). */
 int isk_describe_activity(const isk_system *sys, char *buf, size_t cap);
 
 /* From a driver: it will not act before clock `clock` (e.g. a launch list's "@N command"). The
