@@ -233,7 +233,7 @@ typedef struct isk_stats {
     uint64_t clocks;
     uint64_t launches;               /* commands started, all accelerators */
     uint64_t commands_done;
-    uint64_t slot_clocks;            /* sum over clocks of busy slots */
+    uint64_t slot_clocks;            /* sum over clocks of busy slots (unfinished commands too) */
     int max_busy_slots;
     uint64_t resource_clocks[64];    /* per resource bit: clocks in which it was used */
     uint64_t crew_conflicts, resource_clashes;

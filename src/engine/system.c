@@ -625,5 +625,25 @@ isk_status isk_storage_load(isk_inst *inst, int storage, uint64_t first, const i
     return ISK_OK;
 }
 
-void isk_get_stats(const isk_system *sys, isk_stats *out) { *out = sys->stats; }
-void isk_inst_stats(const isk_inst *inst, isk_stats *out) { *out = inst->stats; }
+/* Clocks run so far by the commands still in their slots: counted in the occupancy of a run
+ * that stopped before they ended (a clock limit, Ctrl-C), as if they ended now. */
+static uint64_t unfinished_slot_clocks(const isk_inst *a)
+{
+    uint64_t n = 0;
+    for (int s = 0; s < a->nslots; s++)
+        if (a->slots[s].state != SLOT_FREE && a->slots[s].state != SLOT_DONE && a->sys->clock > a->slots[s].started)
+            n += a->sys->clock - a->slots[s].started;
+    return n;
+}
+
+void isk_get_stats(const isk_system *sys, isk_stats *out)
+{
+    *out = sys->stats;
+    for (size_t i = 0; i < sys->accelerators.len; i++) out->slot_clocks += unfinished_slot_clocks(sys->accelerators.data[i]);
+}
+
+void isk_inst_stats(const isk_inst *inst, isk_stats *out)
+{
+    *out = inst->stats;
+    if (inst->nslots) out->slot_clocks += unfinished_slot_clocks(inst);
+}

@@ -31,6 +31,7 @@ expect_in "$tmp/lim" "isekit run: --max-clocks reached: stopped at clock 1"
 expect_in "$tmp/lim" "still running:"
 expect_in "$tmp/lim" "slot 0"
 expect_in "$tmp/lim" "summary: 1 clocks, 1 launches, 0 commands completed"
+expect_in "$tmp/lim" "average occupancy 1.00"
 bounded 2 "$tmp/lim0" -- "$isekit" run example "$tmp/mac.ll" --max-clocks 0
 expect_in "$tmp/lim0" "isekit run: --max-clocks: 0 is out of range"
 # a DPU loop forever: the limit, with the tasklet still running
