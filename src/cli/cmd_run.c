@@ -159,6 +159,7 @@ static int run_launch_list(const run_options *o, isk_model *m, isk_diag *diag)
         else if (launch_list_beyond_limit(l) || st == ISK_OK)
             rc = cli_run_unfinished(&r, launch_list_where(l, where, sizeof where) ? where : NULL);
         else if (st == ISK_STOPPED && shown) rc = EXIT_OK;
+        else if (st == ISK_FAULT) cli_run_fault_hint(&r);
     }
     cli_run_end(&r);
     launch_list_free(l);

@@ -173,6 +173,12 @@ int cli_run_unfinished(cli_run *r, const char *where)
     return cli_run_interrupted(r) ? EXIT_INTERRUPTED : EXIT_LIMIT;
 }
 
+void cli_run_fault_hint(const cli_run *r)
+{
+    if (strstr(isk_last_error(r->sys), "stack overflow"))
+        fprintf(stderr, "%s: give the behaviours a larger stack with --behaviour-stack BYTES\n", r->cmd);
+}
+
 bool cli_set_params(isk_inst *inst, const cli_run_opts *o)
 {
     for (int i = 0; i < o->nparams; i++)

@@ -83,6 +83,9 @@ void cli_run_end(cli_run *r);
  * `where` the driver stands if not NULL; the exit status (EXIT_INTERRUPTED or EXIT_LIMIT). */
 int cli_run_unfinished(cli_run *r, const char *where);
 
+/* After a fault: how to get past it from the command line, where there is a way. */
+void cli_run_fault_hint(const cli_run *r);
+
 /* --param KEY=VALUE, each, on an instance; false after an error. */
 bool cli_set_params(isk_inst *inst, const cli_run_opts *o);
 /* --show NAME, each: its value after the run on stdout; false if a name is unknown. */

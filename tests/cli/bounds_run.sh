@@ -55,6 +55,32 @@ got=$?
 expect_in "$tmp/int" "isekit run dpu: interrupted (Ctrl-C) at clock"
 expect_in "$tmp/int" "dpu: tasklet  instructions"
 
+# ---- item 5: crashes in a user's model are reported with where they happened ----
+# the example with one more command, whose behaviour misbehaves as GR0 says
+sed -e 's|^MODEL_END|    INSTRUCTION("11-**-1011-0000-0000-0000-ssss", Crash, "crash {s:gr}");\nMODEL_END|' \
+    -e 's|^/\* ---- description|static int deep(volatile int n) { volatile char pad[4096]; pad[0] = (char)n; return n ? deep(n + 1) + pad[0] : 0; }\nACC_FUNCTION(Crash, s)\n{\n    int how = (int)GET(GRF, s);\n    if (how == 1) { volatile int *p = 0; *p = 1; }\n    if (how == 2) { volatile int z = 0; SET(ACC, 10 / z); }\n    if (how == 3) SET(ACC, deep(1));\n    if (how == 4) abort();\n    if (how == 5) for (;;) { }\n}\n\n/* ---- description|' \
+    -e 's|^#include <isekit/model.h>|#include <stdlib.h>\n#include <isekit/model.h>|' \
+    "$ex/example.c" >"$tmp/crash.c"
+where="clock 1, example slot 0 (Crash, word 0xcb0000, launched at clock 1), in behaviour Crash of model 'example' ($tmp/crash.c)"
+for k in 1 2 3 4 5; do
+    printf 'ldg gr0, %d\nwait idle\ncrash gr0\nwait idle\n' $k >"$tmp/c$k.ll"
+done
+"$isekit" info "$tmp/crash.c" >/dev/null 2>&1     # compiled once, outside the time bounds
+bounded 1 "$tmp/c1" -- "$isekit" run "$tmp/crash.c" "$tmp/c1.ll"
+expect_in "$tmp/c1" "error: $where: crashed: SIGSEGV"
+expect_in "$tmp/c1" "summary: 1 clocks, 2 launches, 1 commands completed"
+bounded 1 "$tmp/c2" -- "$isekit" run "$tmp/crash.c" "$tmp/c2.ll"
+expect_in "$tmp/c2" "error: $where: crashed: SIGFPE"
+bounded 1 "$tmp/c3" -- "$isekit" run "$tmp/crash.c" "$tmp/c3.ll" --behaviour-stack 1M
+expect_in "$tmp/c3" "error: $where: stack overflow: the behaviour needs more than its stack of 1048576 bytes"
+expect_in "$tmp/c3" "isekit run: give the behaviours a larger stack with --behaviour-stack BYTES"
+bounded 1 "$tmp/c4" -- "$isekit" run "$tmp/crash.c" "$tmp/c4.ll"
+expect_in "$tmp/c4" "error: $where: crashed: SIGABRT"
+bounded 1 "$tmp/c5" -- "$isekit" run "$tmp/crash.c" "$tmp/c5.ll" --watchdog 1
+expect_in "$tmp/c5" "error: $where: did not return to the engine within 1000 ms (watchdog)"
+bounded 2 "$tmp/bs" -- "$isekit" run "$tmp/crash.c" "$tmp/c5.ll" --behaviour-stack 1k
+expect_in "$tmp/bs" "isekit run: --behaviour-stack: 1k is out of range (16384 to 1073741824)"
+
 # ---- item 6: numbers and usage errors ----
 printf 'nop\n' >"$tmp/nop.ll"
 for bad in abc 1e1 3abc ''; do
