@@ -7,7 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "check.h"
+#include "guard_rig.h"
 #include "engine/model_desc.h"
 #include "isekit/model.h"
 #include "isekit/sim.h"
@@ -80,31 +80,8 @@ MODEL_END
 enum { NUL = 0x2000, DIV = 0x2001, OVERFLOW = 0x2002, ABORT = 0x2003, SPIN = 0x2004, LATE = 0x2005,
        COUNT = 0x2006 };
 
-typedef struct rig {
-    isk_diag d;
-    isk_diag_buffer out;
-    isk_model *m;
-    isk_system *sys;
-    isk_inst *acc;
-} rig;
 
-static void rig_open(rig *r, isk_system_options o)
-{
-    isk_diag_init(&r->d);
-    isk_diag_capture(&r->d, &r->out);
-    r->m = isk_model_from_entry(&isk_model_guarded, "guard_test.c", &r->d);
-    CHECK(r->m != NULL);
-    o.diag = &r->d;
-    r->sys = isk_system_new(&o);
-    r->acc = isk_system_add(r->sys, r->m, "acc0");
-}
-
-static void rig_close(rig *r)
-{
-    isk_system_free(r->sys);
-    isk_model_release(r->m);
-    isk_diag_buffer_free(&r->out);
-}
+static void open_acc(rig *r, isk_system_options o) { rig_open(r, &isk_model_guarded, "guard_test.c", "acc0", o); }
 
 static const char *report(const rig *r) { return r->out.text ? r->out.text : ""; }
 
@@ -113,12 +90,12 @@ static const char *report(const rig *r) { return r->out.text ? r->out.text : "";
 static void crash_case(uint64_t word, const char *behaviour, const char *what, size_t stack_size)
 {
     rig r;
-    rig_open(&r, (isk_system_options){ .catch_crashes = 1, .stack_size = stack_size });
-    CHECK_EQ(isk_launch(r.sys, r.acc, 0x1000 | 5), ISK_OK);       /* ldi r0, 5: a clock that works */
+    open_acc(&r, (isk_system_options){ .catch_crashes = 1, .stack_size = stack_size });
+    CHECK_EQ(isk_launch(r.sys, r.inst, 0x1000 | 5), ISK_OK);       /* ldi r0, 5: a clock that works */
     CHECK_EQ(isk_step(r.sys, 1), ISK_OK);
-    CHECK_EQ(isk_launch(r.sys, r.acc, 0x1000), ISK_OK);           /* ldi r0, 0 */
+    CHECK_EQ(isk_launch(r.sys, r.inst, 0x1000), ISK_OK);           /* ldi r0, 0 */
     CHECK_EQ(isk_step(r.sys, 1), ISK_OK);
-    CHECK_EQ(isk_launch(r.sys, r.acc, word), ISK_OK);
+    CHECK_EQ(isk_launch(r.sys, r.inst, word), ISK_OK);
     CHECK_EQ(isk_step(r.sys, 10), ISK_FAULT);
     const char *msg = isk_last_error(r.sys);
     CHECK_CONTAINS(msg, "acc0 slot 0");
@@ -132,7 +109,7 @@ static void crash_case(uint64_t word, const char *behaviour, const char *what, s
     CHECK_EQ(isk_step(r.sys, 1), ISK_FAILED);
     CHECK_CONTAINS(report(&r), "cannot run on after a crash in model code");
     int64_t v = -1;
-    CHECK_EQ(isk_read(r.acc, "R0", 0, &v), ISK_OK);                /* still readable */
+    CHECK_EQ(isk_read(r.inst, "R0", 0, &v), ISK_OK);                /* still readable */
     CHECK_EQ(v, 0);
     rig_close(&r);
 }
@@ -153,15 +130,15 @@ static void test_stack_overflow(void)
 static void test_crash_on_own_stack(void)
 {
     rig r;
-    rig_open(&r, (isk_system_options){ .catch_crashes = 1 });
-    CHECK_EQ(isk_launch(r.sys, r.acc, COUNT), ISK_OK);
-    CHECK_EQ(isk_launch(r.sys, r.acc, LATE), ISK_OK);
+    open_acc(&r, (isk_system_options){ .catch_crashes = 1 });
+    CHECK_EQ(isk_launch(r.sys, r.inst, COUNT), ISK_OK);
+    CHECK_EQ(isk_launch(r.sys, r.inst, LATE), ISK_OK);
     CHECK_EQ(isk_step(r.sys, 10), ISK_FAULT);
     CHECK_EQ(isk_clock(r.sys), 2);
     CHECK_CONTAINS(isk_last_error(r.sys), "clock 2, acc0 slot 1 (Late, word 0x2005, launched at clock 0)");
     CHECK_CONTAINS(isk_last_error(r.sys), "SIGSEGV");
     int64_t v = 0;
-    isk_read(r.acc, "R3", 0, &v);
+    isk_read(r.inst, "R3", 0, &v);
     CHECK_EQ(v, 2);                       /* Count ran clocks 0 and 1; clock 2's write never landed */
     CHECK_EQ(isk_step(r.sys, 1), ISK_FAILED);
     rig_close(&r);                        /* Count's suspended stack is freed with the system */
@@ -173,8 +150,8 @@ static void test_crash_on_own_stack(void)
 static void test_crash_outside_behaviour_is_not_caught(void)
 {
     rig r;
-    rig_open(&r, (isk_system_options){ .catch_crashes = 1 });
-    CHECK_EQ(isk_launch(r.sys, r.acc, 0x1000 | 5), ISK_OK);
+    open_acc(&r, (isk_system_options){ .catch_crashes = 1 });
+    CHECK_EQ(isk_launch(r.sys, r.inst, 0x1000 | 5), ISK_OK);
     CHECK_EQ(isk_step(r.sys, 1), ISK_OK);      /* the handlers are installed now */
     fflush(NULL);
     pid_t pid = fork();
@@ -193,10 +170,10 @@ static void test_crash_outside_behaviour_is_not_caught(void)
 static void test_watchdog(void)
 {
     rig r;
-    rig_open(&r, (isk_system_options){ .watchdog_ms = 100 });
-    CHECK_EQ(isk_launch(r.sys, r.acc, COUNT), ISK_OK);
+    open_acc(&r, (isk_system_options){ .watchdog_ms = 100 });
+    CHECK_EQ(isk_launch(r.sys, r.inst, COUNT), ISK_OK);
     CHECK_EQ(isk_step(r.sys, 3), ISK_OK);     /* a run that does not stick is left alone */
-    CHECK_EQ(isk_launch(r.sys, r.acc, SPIN), ISK_OK);
+    CHECK_EQ(isk_launch(r.sys, r.inst, SPIN), ISK_OK);
     CHECK_EQ(isk_run(r.sys, 0), ISK_FAULT);
     CHECK_CONTAINS(isk_last_error(r.sys), "clock 3, acc0 slot 1 (Spin, word 0x2004, launched at clock 3)");
     CHECK_CONTAINS(isk_last_error(r.sys), "did not return to the engine within 100 ms (watchdog)");
@@ -206,25 +183,21 @@ static void test_watchdog(void)
 
 /* ---- stopping on request ------------------------------------------------------------------ */
 
-static _Thread_local isk_system *to_stop;
-static void stop_handler(int sig) { (void)sig; isk_request_stop(to_stop); }
 
 /* From a signal handler (as for SIGINT): the run ends at the end of that clock with ISK_OK. */
 static void test_request_stop_from_handler(void)
 {
     rig r;
-    rig_open(&r, (isk_system_options){ 0 });
-    struct sigaction sa = { .sa_handler = stop_handler }, old;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGUSR1, &sa, &old);
+    open_acc(&r, (isk_system_options){ 0 });
+    struct sigaction old = stop_on_sigusr1();
     to_stop = r.sys;
-    CHECK_EQ(isk_launch(r.sys, r.acc, COUNT), ISK_OK);
+    CHECK_EQ(isk_launch(r.sys, r.inst, COUNT), ISK_OK);
     CHECK_EQ(isk_step(r.sys, 5), ISK_OK);
-    CHECK_EQ(isk_launch(r.sys, r.acc, 0x3000 | SIGUSR1), ISK_OK);   /* raises SIGUSR1 in clock 5 */
+    CHECK_EQ(isk_launch(r.sys, r.inst, 0x3000 | SIGUSR1), ISK_OK);   /* raises SIGUSR1 in clock 5 */
     CHECK_EQ(isk_run(r.sys, 0), ISK_OK);                             /* not STOPPED: Count runs on */
     CHECK_EQ(isk_clock(r.sys), 6);
     int64_t v = 0;
-    isk_read(r.acc, "R3", 0, &v);
+    isk_read(r.inst, "R3", 0, &v);
     CHECK_EQ(v, 6);                                                  /* clock 5 was complete */
     /* each request ends one run: the next one goes on */
     CHECK_EQ(isk_step(r.sys, 4), ISK_OK);
@@ -255,8 +228,8 @@ static void *stop_until_done(void *arg)
 static void test_request_stop_from_thread(void)
 {
     rig r;
-    rig_open(&r, (isk_system_options){ 0 });
-    CHECK_EQ(isk_launch(r.sys, r.acc, COUNT), ISK_OK);
+    open_acc(&r, (isk_system_options){ 0 });
+    CHECK_EQ(isk_launch(r.sys, r.inst, COUNT), ISK_OK);
     CHECK_EQ(isk_step(r.sys, 1), ISK_OK);
     stopper s = { r.sys, 0 };
     pthread_t t;
@@ -264,7 +237,7 @@ static void test_request_stop_from_thread(void)
     CHECK_EQ(isk_run(r.sys, 0), ISK_OK);
     atomic_store(&s.done, 1);
     pthread_join(t, NULL);
-    CHECK_EQ(isk_busy_slots(r.acc), 1);
+    CHECK_EQ(isk_busy_slots(r.inst), 1);
     rig_close(&r);
 }
 
@@ -273,13 +246,13 @@ static void test_request_stop_from_thread(void)
 static void test_describe_activity(void)
 {
     rig r;
-    rig_open(&r, (isk_system_options){ 0 });
+    open_acc(&r, (isk_system_options){ 0 });
     char buf[512];
     CHECK_EQ(isk_describe_activity(r.sys, buf, sizeof buf), 0);
     CHECK_STR(buf, "");
-    CHECK_EQ(isk_launch(r.sys, r.acc, COUNT), ISK_OK);
+    CHECK_EQ(isk_launch(r.sys, r.inst, COUNT), ISK_OK);
     CHECK_EQ(isk_step(r.sys, 3), ISK_OK);
-    CHECK_EQ(isk_launch(r.sys, r.acc, 0x1000 | 0x100 | 9), ISK_OK); /* ldi r1, 9 */
+    CHECK_EQ(isk_launch(r.sys, r.inst, 0x1000 | 0x100 | 9), ISK_OK); /* ldi r1, 9 */
     CHECK_EQ(isk_describe_activity(r.sys, buf, sizeof buf), 2);
     CHECK_STR(buf, "acc0 slot 0: Count (word 0x2006), launched at clock 0, in its clock 4\n"
                    "acc0 slot 1: Ldi (word 0x1109), launched at clock 3, in its clock 1\n");

@@ -3,7 +3,7 @@
 #define ISK_BUILTIN_MODEL 1
 #include <signal.h>
 
-#include "check.h"
+#include "guard_rig.h"
 #include "engine/model_desc.h"
 #include "isekit/model.h"
 #include "isekit/sim.h"
@@ -51,31 +51,11 @@ MODEL_END
 enum { NOP = 0x0000, JUMP = 0x1000, SLEEP = 0x2000, HALT = 0x2001, CRASH = 0x2002, SPIN = 0x2003,
        RAISE = 0x3000, START = 0x4000 };
 
-typedef struct rig {
-    isk_diag d;
-    isk_diag_buffer out;
-    isk_model *m;
-    isk_system *sys;
-    isk_inst *cpu;
-} rig;
 
-static void rig_open(rig *r, const struct isk_model_entry *e, isk_system_options o, const int *program)
+static void open_cpu(rig *r, const struct isk_model_entry *e, isk_system_options o, const int *program)
 {
-    isk_diag_init(&r->d);
-    isk_diag_capture(&r->d, &r->out);
-    r->m = isk_model_from_entry(e, "cpu_test.c", &r->d);
-    CHECK(r->m != NULL);
-    o.diag = &r->d;
-    r->sys = isk_system_new(&o);
-    r->cpu = isk_system_add(r->sys, r->m, "cpu");
-    for (uint64_t pc = 0; program[pc] >= 0; pc++) isk_write(r->cpu, "ROM", pc, program[pc]);
-}
-
-static void rig_close(rig *r)
-{
-    isk_system_free(r->sys);
-    isk_model_release(r->m);
-    isk_diag_buffer_free(&r->out);
+    rig_open(r, e, "cpu_test.c", "cpu", o);
+    for (uint64_t pc = 0; program[pc] >= 0; pc++) isk_write(r->inst, "ROM", pc, program[pc]);
 }
 
 /* Every context sleeps and nothing can wake one: an error naming each, not a spin. */
@@ -83,7 +63,7 @@ static void test_deadlock(void)
 {
     const int program[] = { NOP, START | 1, SLEEP, -1 };    /* context 1 starts at 0 too */
     rig r;
-    rig_open(&r, &isk_model_cpu4, (isk_system_options){ 0 }, program);
+    open_cpu(&r, &isk_model_cpu4, (isk_system_options){ 0 }, program);
     CHECK_EQ(isk_run(r.sys, 1000000), ISK_FAULT);
     CHECK(isk_clock(r.sys) < 10);
     CHECK_CONTAINS(isk_last_error(r.sys), "deadlock: cpu context 0 sleeps at pc 0x2, cpu context 1 sleeps at "
@@ -93,35 +73,31 @@ static void test_deadlock(void)
     CHECK_CONTAINS(buf, "cpu context 0: sleeping at pc 0x2, waits for a wake-up\n");
     rig_close(&r);
     /* the same in steps: the idle clock that finds it stops the step */
-    rig_open(&r, &isk_model_cpu1, (isk_system_options){ 0 }, (const int[]){ NOP, SLEEP, -1 });
+    open_cpu(&r, &isk_model_cpu1, (isk_system_options){ 0 }, (const int[]){ NOP, SLEEP, -1 });
     CHECK_EQ(isk_step(r.sys, 1000000), ISK_FAULT);
     CHECK(isk_clock(r.sys) < 10);
     CHECK_CONTAINS(isk_last_error(r.sys), "deadlock: cpu context 0 sleeps at pc 0x1; nothing can wake it");
     rig_close(&r);
     /* a context that stopped is no deadlock: the run has finished */
-    rig_open(&r, &isk_model_cpu1, (isk_system_options){ 0 }, (const int[]){ NOP, HALT, -1 });
+    open_cpu(&r, &isk_model_cpu1, (isk_system_options){ 0 }, (const int[]){ NOP, HALT, -1 });
     CHECK_EQ(isk_run(r.sys, 0), ISK_STOPPED);
     rig_close(&r);
 }
 
-static _Thread_local isk_system *to_stop;
-static void stop_handler(int sig) { (void)sig; isk_request_stop(to_stop); }
 
 /* An endless loop in the fast issue loops (CPI and round robin) stops at the clock the handler
  * ran in. */
 static void test_request_stop_in_fast_loops(void)
 {
-    struct sigaction sa = { .sa_handler = stop_handler }, old;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGUSR1, &sa, &old);
+    struct sigaction old = stop_on_sigusr1();
     const int program[] = { NOP, NOP, RAISE | SIGUSR1, NOP, JUMP | 3, -1 };
     rig r;
-    rig_open(&r, &isk_model_cpu1, (isk_system_options){ 0 }, program);
+    open_cpu(&r, &isk_model_cpu1, (isk_system_options){ 0 }, program);
     to_stop = r.sys;
     CHECK_EQ(isk_run(r.sys, 0), ISK_OK);
     CHECK_EQ(isk_clock(r.sys), 5);              /* the raise issued at clock 4, its first clock */
     rig_close(&r);
-    rig_open(&r, &isk_model_cpu4, (isk_system_options){ 0 }, program);
+    open_cpu(&r, &isk_model_cpu4, (isk_system_options){ 0 }, program);
     to_stop = r.sys;
     CHECK_EQ(isk_run(r.sys, 0), ISK_OK);
     CHECK_EQ(isk_clock(r.sys), 3);              /* one context: instructions at clocks 0, 1, 2 */
@@ -136,18 +112,18 @@ static void test_request_stop_in_fast_loops(void)
 static void test_crash_and_watchdog_in_processor(void)
 {
     rig r;
-    rig_open(&r, &isk_model_cpu1, (isk_system_options){ .catch_crashes = 1 }, (const int[]){ NOP, NOP, CRASH, -1 });
+    open_cpu(&r, &isk_model_cpu1, (isk_system_options){ .catch_crashes = 1 }, (const int[]){ NOP, NOP, CRASH, -1 });
     CHECK_EQ(isk_run(r.sys, 0), ISK_FAULT);
     CHECK_CONTAINS(isk_last_error(r.sys), "clock 4, cpu context 0, pc 0x2, in behaviour Crash of model 'cpu1' "
                                          "(cpu_test.c): crashed: SIGABRT");
-    CHECK_EQ(isk_context_of(r.cpu, 0)->state, ISK_CTX_FAULTED);
-    CHECK_EQ(isk_context_of(r.cpu, 0)->pc, 2);
+    CHECK_EQ(isk_context_of(r.inst, 0)->state, ISK_CTX_FAULTED);
+    CHECK_EQ(isk_context_of(r.inst, 0)->pc, 2);
     isk_stats st;
     isk_get_stats(r.sys, &st);
     CHECK_EQ(st.instructions, 2);
     CHECK_EQ(isk_run(r.sys, 0), ISK_FAILED);
     rig_close(&r);
-    rig_open(&r, &isk_model_cpu4, (isk_system_options){ .watchdog_ms = 50 }, (const int[]){ NOP, SPIN, -1 });
+    open_cpu(&r, &isk_model_cpu4, (isk_system_options){ .watchdog_ms = 50 }, (const int[]){ NOP, SPIN, -1 });
     CHECK_EQ(isk_run(r.sys, 0), ISK_FAULT);
     CHECK_CONTAINS(isk_last_error(r.sys), "clock 1, cpu context 0, pc 0x1, in behaviour Spin of model 'cpu4' "
                                          "(cpu_test.c): did not return to the engine within 50 ms (watchdog)");
@@ -171,7 +147,7 @@ static int far_driver(void *user, isk_system *sys)
 static void test_driver_wait_skips_idle_clocks(void)
 {
     rig r;
-    rig_open(&r, &isk_model_cpu4, (isk_system_options){ 0 }, (const int[]){ NOP, HALT, -1 });
+    open_cpu(&r, &isk_model_cpu4, (isk_system_options){ 0 }, (const int[]){ NOP, HALT, -1 });
     far f = { 0 };
     isk_set_driver(r.sys, far_driver, &f);
     CHECK_EQ(isk_run(r.sys, 0), ISK_STOPPED);
@@ -184,7 +160,7 @@ static void test_driver_wait_skips_idle_clocks(void)
     CHECK_EQ(st.idle_clocks, UINT64_C(1000000000001) - 2);
     rig_close(&r);
     /* the run's limit still holds */
-    rig_open(&r, &isk_model_cpu4, (isk_system_options){ 0 }, (const int[]){ HALT, -1 });
+    open_cpu(&r, &isk_model_cpu4, (isk_system_options){ 0 }, (const int[]){ HALT, -1 });
     f = (far){ 0 };
     isk_set_driver(r.sys, far_driver, &f);
     CHECK_EQ(isk_run(r.sys, 5000), ISK_OK);
