@@ -44,7 +44,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     isk_attach(sys, acc, 0);
     launch_list *l = launch_list_load(path, sys, acc, &d);
     if (!l && !d.errors) abort();
-    if (l && launch_list_start(l) == ISK_OK) isk_run(sys, 2000);
+    if (l && launch_list_start(l, 2000) == ISK_OK) isk_run(sys, 2000);
     launch_list_free(l);
     isk_system_free(sys);
     return 0;

@@ -1,0 +1,102 @@
+// fuzz-sources: fuzz/builtin_example.c src/cli/launchlist.c src/asm/syntax.c src/engine/*.c src/base/*.c
+// fuzz-cflags: -DISK_CORO_UCONTEXT=1
+// fuzz-seeds: fuzz/launchlist_wait_seeds.c
+// fuzz-libs: -ldl -lm -lpthread
+/* libFuzzer harness for the waits of launch lists on the example accelerator: each input byte
+ * picks a line from a menu (wait irq, wait flag, wait idle, wait N, launches at a far clock,
+ * commands that interrupt, set flags, delay or loop) and the next bytes fill in its numbers.
+ * The list runs as `isekit run` runs it, to a clock limit of 100,000. Every run must end, and
+ * end with a report: a deadlock or failed expectation reported as an error, or, at the limit,
+ * something the report can name (a wait of the list, a busy slot). The clock never passes
+ * the limit. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "cli/launchlist.h"
+
+#define LIMIT 100000
+
+static void discard(void *user, isk_severity sev, const char *msg)
+{
+    (void)user, (void)sev, (void)msg;
+}
+
+static const uint8_t *in;
+static size_t in_len, in_at;
+static unsigned take(void) { return in_at < in_len ? in[in_at++] : 0; }
+static unsigned number(void) { return take() | take() << 8; }
+
+/* One line of the list, from the menu. */
+static int line(char *out, size_t cap)
+{
+    static const char *const far[] = { "1000000000000", "18446744073709551615", "99999", "100000", "100001", "5" };
+    unsigned pick = take();
+    switch (pick % 16) {
+    case 0: return snprintf(out, cap, "wait irq\n");
+    case 1: return snprintf(out, cap, "wait flag SHM[%u] == %u\n", take() % 260, take());
+    case 2: return snprintf(out, cap, "wait flag SHM[%u] != %u\n", take() % 256, take() % 4);
+    case 3: return snprintf(out, cap, "wait idle\n");
+    case 4: return snprintf(out, cap, "wait %u\n", number());
+    case 5: return snprintf(out, cap, "@%s clracc\n", far[take() % 6]);
+    case 6: return snprintf(out, cap, "@%u mac gr0, gr1\n", number());
+    case 7: return snprintf(out, cap, "flag shm[%u], %u\n", take(), take());
+    case 8: return snprintf(out, cap, "delay %u\n", number() % 4096);
+    case 9: return snprintf(out, cap, "setloop %u\nconv acc, dm0[ar0], tm0[ar1]\n", number() % 4096);
+    case 10: return snprintf(out, cap, "write SHM[%u] = %u\n", take(), take());
+    case 11: return snprintf(out, cap, "expect clock == %u\n", number());
+    case 12: return snprintf(out, cap, "ldg gr%u, %d\n", take() % 2, (int8_t)take() % 8);
+    case 13: return snprintf(out, cap, "wait %s\n", far[take() % 6]);
+    case 14: return snprintf(out, cap, "word 0x%06x\n", number() << 8 | take());
+    default: return snprintf(out, cap, "wait flag shm[%u] == %u\nflag shm[%u], %u\n", pick >> 4, take() % 4,
+                             pick >> 4, take() % 4);
+    }
+}
+
+static isk_model *model;
+static int fd = -1;
+static char path[64];
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (!model) {
+        isk_diag d;
+        isk_diag_init(&d);
+        model = isk_model_load("example", &d);
+        fd = memfd_create("launchlist", 0);
+        if (!model || fd < 0) abort();
+        snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+    }
+    in = data;
+    in_len = size;
+    in_at = 0;
+    char text[4096];
+    size_t len = 0;
+    for (int i = 0; i < 32 && in_at < in_len && len + 128 < sizeof text; i++) len += (size_t)line(text + len, 128);
+    if (ftruncate(fd, 0) != 0 || pwrite(fd, text, len, 0) != (ssize_t)len) abort();
+
+    isk_diag d;
+    isk_diag_init(&d);
+    d.emit = discard;
+    isk_system_options so = { .diag = &d };
+    isk_system *sys = isk_system_new(&so);
+    isk_inst *acc = isk_system_add(sys, model, "acc");
+    isk_attach(sys, acc, 0);
+    launch_list *l = launch_list_load(path, sys, acc, &d);
+    if (!l && !d.errors) abort();
+    if (l && launch_list_start(l, LIMIT) == ISK_OK) {
+        isk_status st = isk_run(sys, LIMIT);
+        char what[512];
+        if (isk_clock(sys) > LIMIT) abort();
+        if (launch_list_failures(l) && !d.errors) abort();             /* a failure is reported */
+        if (st == ISK_OK && !launch_list_beyond_limit(l) && !launch_list_where(l, what, sizeof what) &&
+            isk_describe_activity(sys, what, sizeof what) == 0)
+            abort();                                                   /* at the limit: nothing to name */
+    }
+    launch_list_free(l);
+    isk_system_free(sys);
+    return 0;
+}
