@@ -865,7 +865,7 @@ static __attribute__((noinline)) void skip_idle_clocks(isk_system *sys)
 
 static void begin_clock(isk_system *sys)
 {
-    if (ISK_UNLIKELY(sys->driver_wait > sys->clock) && driver_active(sys)) {
+    if (driver_active(sys) && ISK_UNLIKELY(sys->driver_wait > sys->clock)) {
         skip_idle_clocks(sys);   /* the driver is not called before its clock */
     } else if (driver_active(sys)) {
         int r = sys->driver(sys->driver_user, sys);

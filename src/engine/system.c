@@ -353,7 +353,8 @@ static isk_status run(isk_system *sys)
     }
     if (sys->status != ISK_OK) return sys->status;
     /* A stop requested between runs ends this one before its first clock. */
-    if (atomic_exchange(&sys->stop_requested, 0)) sys->run_until = sys->clock;
+    if (atomic_load_explicit(&sys->stop_requested, memory_order_relaxed) && atomic_exchange(&sys->stop_requested, 0))
+        sys->run_until = sys->clock;
     bool guarded = sys->opt.catch_crashes || sys->opt.watchdog_ms;
     isk_system *outer = guarded ? isk_guard_enter(sys) : NULL;
     if (sys->accelerators.len == 0) {
@@ -371,7 +372,8 @@ static isk_status run(isk_system *sys)
         isk_coro_start(&sys->caller, &sys->cur_stack, isk_engine_main, sys);
     }
     if (guarded) isk_guard_leave(sys, outer);
-    atomic_store(&sys->stop_requested, 0);   /* a request during the run ended it */
+    if (atomic_load_explicit(&sys->stop_requested, memory_order_relaxed))
+        atomic_store(&sys->stop_requested, 0);   /* a request during the run ended it */
     return sys->status;
 }
 
