@@ -63,13 +63,11 @@ isk_asm *isk_asm_new(const isk_model *m, const char *output_name, const isk_asm_
 void isk_asm_free(isk_asm *a)
 {
     if (!a) return;
-    while (a->frames.len) {
-        a->conds.len = VEC_LAST(&a->frames).cond_depth;   /* no messages while freeing */
-        asm_pop_frame(a);
-    }
+    asm_abandon_frames(a, 0);
     VEC_FREE(&a->frames);
     for (size_t i = 0; i < a->keep.len; i++) free(a->keep.data[i]);
     VEC_FREE(&a->keep);
+    asm_map_free(&a->interned);
     VEC_FREE(&a->expansions);
     VEC_FREE(&a->sec_stack);
     for (size_t i = 0; i < a->syms.len; i++) free(a->syms.data[i].name);
@@ -197,7 +195,11 @@ static void run(isk_asm *a, size_t floor)
         process_line(a, line);
         free(line);
         a->work = NULL;
-        if (a->ended || isk_diag_stopped(a->diag)) {   /* past the error cap nothing more is shown */
+        if (isk_diag_stopped(a->diag)) {              /* past the error cap nothing more is shown */
+            asm_abandon_frames(a, floor);
+            break;
+        }
+        if (a->ended) {
             while (a->frames.len > floor) asm_pop_frame(a);
             break;
         }

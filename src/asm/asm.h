@@ -28,6 +28,8 @@
 
 typedef struct isk_asm isk_asm;
 
+#define ISK_ASM_MAX_EXPANDED_LINES UINT64_C(10000000)
+
 typedef struct isk_asm_options {
     const char *const *include_dirs;   /* for .include and the C preprocessor (-I) */
     size_t ninclude_dirs;
@@ -35,8 +37,10 @@ typedef struct isk_asm_options {
     size_t ndefines;
     int max_macro_depth;               /* 0 = 100 */
     /* Limits against runaway input (0 = the default): bytes of one section with contents
-     * (1 GiB; NOBITS sections may reach 4 GiB), lines expanded from macros and repeats (50
-     * million). no_files refuses .include and .S files (for untrusted text held in memory). */
+     * (1 GiB; NOBITS sections may reach 4 GiB), lines read from macro, .rept and .irp bodies at
+     * every nesting level (ISK_ASM_MAX_EXPANDED_LINES: as many as the largest .rept; an
+     * exponential macro reaches it in seconds, not hours). no_files refuses .include and .S
+     * files (for untrusted text held in memory). */
     uint64_t max_section_bytes;
     uint64_t max_expanded_lines;
     bool no_files;

@@ -189,6 +189,7 @@ struct isk_asm {
     /* input */
     VEC(asm_frame) frames;
     VEC(char *) keep;        /* buffers positions point into */
+    asm_map interned;        /* text -> its copy in keep (asm_intern) */
     VEC(asm_expansion) expansions;
     uint64_t macro_counter;  /* \@ */
     uint64_t expanded_lines; /* runaway guard */
@@ -234,6 +235,8 @@ char *asm_next_line(isk_asm *a, size_t floor);
  * statement (a macro call, .include, ...): slides a one-line frame under them. */
 void asm_defer_rest(isk_asm *a, size_t frames_before, const char *rest);
 void asm_pop_frame(isk_asm *a);
+/* Pop the frames above floor without reporting their open .if blocks (after a limit). */
+void asm_abandon_frames(isk_asm *a, size_t floor);
 /* Split a line into statements at ';' outside strings and braces: returns the next statement
  * and advances *rest, or NULL at the end. */
 char *asm_next_statement(char **rest);
@@ -248,7 +251,9 @@ void asm_error_pos(isk_asm *a, const asm_pos *pos, int col, const char *fmt, ...
 void asm_warning_pos(isk_asm *a, const asm_pos *pos, int col, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 int asm_col(const isk_asm *a, const char *at);
+/* A copy of s that lives as long as the assembler; equal texts share one copy. */
 const char *asm_intern(isk_asm *a, const char *s);
+const char *asm_intern_n(isk_asm *a, const char *s, size_t len);
 const char *asm_skip(const char *s);
 bool asm_at_end(const char *s);
 

@@ -16,7 +16,7 @@
 
 #include "asm/asm_int.h"
 
-#define MAX_REPT UINT64_C(10000000)
+#define MAX_REPT ISK_ASM_MAX_EXPANDED_LINES
 #define MAX_EXPANDED_LINE 65536
 
 void asm_body_free(asm_body *b)
@@ -492,12 +492,8 @@ bool asm_macro_call(isk_asm *a, const char *name, size_t len, const char *args)
         binding *b = isk_xcalloc(np + 1, sizeof *b);
         for (size_t k = 0; k < np; k++) b[k] = (binding){ m->params.data[k].name, value[k] };
         asm_expansion x = { asm_intern(a, m->name), a->pos, asm_col(a, name) };
-        if (x.call.text) {
-            /* The call line may not outlive its frame; notes show it later. */
-            char *copy = isk_xstrndup(x.call.text, (size_t)x.call.text_len);
-            VEC_PUSH(&a->keep, copy);
-            x.call.text = copy;
-        }
+        /* The call line may not outlive its frame; notes show it later. */
+        if (x.call.text) x.call.text = asm_intern_n(a, x.call.text, (size_t)x.call.text_len);
         VEC_PUSH(&a->expansions, x);
         int id = (int)a->expansions.len - 1;
         size_t n = 0;

@@ -92,13 +92,20 @@ bool asm_at_end(const char *s)
     return *asm_skip(s) == 0;
 }
 
+const char *asm_intern_n(isk_asm *a, const char *s, size_t len)
+{
+    /* One copy per distinct text: a runaway macro makes millions of calls from a few lines. */
+    int i;
+    if (asm_map_get(&a->interned, s, len, &i)) return a->keep.data[i];
+    char *copy = isk_xstrndup(s, len);
+    VEC_PUSH(&a->keep, copy);
+    asm_map_put(&a->interned, s, len, (int)a->keep.len - 1);
+    return copy;
+}
+
 const char *asm_intern(isk_asm *a, const char *s)
 {
-    for (size_t i = a->keep.len; i-- > 0 && i + 16 > a->keep.len;)
-        if (strcmp(a->keep.data[i], s) == 0) return a->keep.data[i];
-    char *copy = isk_xstrdup(s);
-    VEC_PUSH(&a->keep, copy);
-    return copy;
+    return asm_intern_n(a, s, strlen(s));
 }
 
 /* ---- messages ---------------------------------------------------------------------------- */
@@ -279,6 +286,14 @@ void asm_pop_frame(isk_asm *a)
     a->frames.len--;
 }
 
+void asm_abandon_frames(isk_asm *a, size_t floor)
+{
+    while (a->frames.len > floor) {
+        a->conds.len = VEC_LAST(&a->frames).cond_depth;   /* no "no .endif" for what was cut */
+        asm_pop_frame(a);
+    }
+}
+
 /* `# 12 "file.S" 2`: a line marker of the C preprocessor. */
 static bool line_marker(isk_asm *a, asm_frame *f, const char *s, size_t n)
 {
@@ -347,11 +362,11 @@ char *asm_next_line(isk_asm *a, size_t floor)
         a->pos.text_len = (int)strlen(a->pos.text);
         if (f->expansion >= 0) a->pos.expansion = f->expansion;
         asm_strip_comments(work, &f->in_comment);
-        uint64_t limit = a->opt.max_expanded_lines ? a->opt.max_expanded_lines : UINT64_C(50000000);
+        uint64_t limit = a->opt.max_expanded_lines ? a->opt.max_expanded_lines : ISK_ASM_MAX_EXPANDED_LINES;
         if (++a->expanded_lines > limit) {
             asm_error(a, NULL, "more than %" PRIu64 " lines expanded from macros and repeats; stopping", limit);
             free(work);
-            while (a->frames.len > floor) asm_pop_frame(a);
+            asm_abandon_frames(a, floor);
             return NULL;
         }
         return work;
