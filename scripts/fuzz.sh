@@ -18,8 +18,11 @@
 #   FUZZ_DIR      work directory (default build-fuzz): FUZZ_DIR/<harness>/{corpus,crashes}/
 #                 The corpus is kept between runs, so each run continues the last one.
 #   CC            compiler with libFuzzer support (default clang)
+# Every harness runs with -timeout=10 (seconds per input) and -rss_limit_mb=2048: an input that
+# hangs or exhausts memory is a finding like a crash or a sanitizer report.
 # Exit status: non-zero if a harness failed to build or found a problem; the reproducer is
-# in FUZZ_DIR/<harness>/crashes/ (run the harness binary on it to replay).
+# in FUZZ_DIR/<harness>/crashes/ (crash-*, timeout-*, oom-*, leak-*; run the harness binary on
+# it to replay). Each harness ends with a line "inputs N, findings F".
 set -eu
 cd "$(dirname "$0")/.."
 
@@ -102,11 +105,18 @@ for harness in fuzz/*_fuzz.c; do
         fi
     fi
     echo "== $name: fuzzing for ${SECS}s ($(ls "$work/corpus" | wc -l) inputs in the corpus)"
+    before=$(ls "$work/crashes" | wc -l)
     if "$work/$name" -max_total_time="$SECS" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
         -artifact_prefix="$work/crashes/" "$work/corpus" >"$work/log" 2>&1; then
-        grep -E '^stat::(number_of_executed_units|new_units_added|peak_rss_mb)' "$work/log" || true
-        echo "== $name: no problem found"
+        ok=1
     else
+        ok=0
+    fi
+    grep -E '^stat::(number_of_executed_units|average_exec_per_sec|new_units_added|peak_rss_mb)' "$work/log" || true
+    findings=$(($(ls "$work/crashes" | wc -l) - before))
+    [ "$ok" -eq 1 ] || [ "$findings" -gt 0 ] || findings=1
+    echo "== $name: inputs $(sed -n 's/^stat::number_of_executed_units: *//p' "$work/log"), findings $findings"
+    if [ "$ok" -eq 0 ]; then
         status=1
         tail -n 40 "$work/log"
         echo "== $name: FAILED; reproducer(s) in $work/crashes/, full log in $work/log" >&2
