@@ -28,7 +28,8 @@ void isk_obj_free(isk_obj *o)
     VEC_FREE(&o->secs);
     VEC_FREE(&o->syms);
     VEC_FREE(&o->phdrs);
-    free(o->hash);
+    free(o->sym_index.slots);
+    free(o->sec_index.slots);
     free(o->filename);
     free(o);
 }
@@ -39,20 +40,66 @@ void isk_obj_set_filename(isk_obj *o, const char *filename)
     o->filename = isk_xstrdup(filename ? filename : "");
 }
 
+/* ---- name indexes (symbols and sections) ---- */
+
+typedef const char *(*name_of)(const isk_obj *o, uint32_t i);
+static const char *symbol_name(const isk_obj *o, uint32_t i) { return o->syms.data[i].name; }
+static const char *section_name(const isk_obj *o, uint32_t i) { return o->secs.data[i].name; }
+
+static uint64_t hash_name(const char *s)
+{
+    uint64_t h = 1469598103934665603ull;      /* FNV-1a */
+    while (*s) h = (h ^ (uint8_t)*s++) * 1099511628211ull;
+    return h;
+}
+
+static void index_insert(const isk_obj *o, isk_name_index *x, name_of name, uint32_t idx)
+{
+    size_t mask = x->cap - 1;
+    for (size_t i = hash_name(name(o, idx)) & mask;; i = (i + 1) & mask) {
+        if (!x->slots[i]) { x->slots[i] = idx; x->used++; return; }
+        if (strcmp(name(o, x->slots[i]), name(o, idx)) == 0) return; /* keep the first */
+    }
+}
+
+/* Index entry idx of a list of `count` (entries 1..count-1 are indexed already). */
+static void index_add(const isk_obj *o, isk_name_index *x, name_of name, size_t count, uint32_t idx)
+{
+    if (!name(o, idx)[0]) return;
+    if ((x->used + 1) * 2 > x->cap) {
+        free(x->slots);
+        x->cap = x->cap ? x->cap * 2 : 64;
+        x->slots = isk_xcalloc(x->cap, sizeof *x->slots);
+        x->used = 0;
+        for (size_t i = 1; i < count; i++)
+            if (name(o, (uint32_t)i)[0] && i != idx) index_insert(o, x, name, (uint32_t)i);
+    }
+    index_insert(o, x, name, idx);
+}
+
+static uint32_t index_find(const isk_obj *o, const isk_name_index *x, name_of name, const char *key)
+{
+    if (!x->cap || !key[0]) return 0;
+    size_t mask = x->cap - 1;
+    for (size_t i = hash_name(key) & mask; x->slots[i]; i = (i + 1) & mask)
+        if (strcmp(name(o, x->slots[i]), key) == 0) return x->slots[i];
+    return 0;
+}
+
 /* ---- sections ---- */
 
 uint32_t isk_obj_add_section(isk_obj *o, const char *name, uint32_t type, uint64_t flags, uint64_t align)
 {
     VEC_PUSH(&o->secs, (isk_section){
         .name = isk_xstrdup(name), .type = type, .flags = flags, .align = align ? align : 1 });
-    return (uint32_t)(o->secs.len - 1);
+    uint32_t idx = (uint32_t)(o->secs.len - 1);
+    index_add(o, &o->sec_index, section_name, o->secs.len, idx);
+    return idx;
 }
 
 uint32_t isk_obj_find_section(const isk_obj *o, const char *name)
 {
-    for (size_t i = 1; i < o->secs.len; i++)
-        if (strcmp(o->secs.data[i].name, name) == 0) return (uint32_t)i;
-    return 0;
+    return index_find(o, &o->sec_index, section_name, name);
 }
 
 uint32_t isk_obj_section(isk_obj *o, const char *name, uint32_t type, uint64_t flags, uint64_t align)
@@ -103,45 +150,9 @@ int isk_obj_patch(isk_obj *o, uint32_t sec, uint64_t offset, const void *bytes, 
     return 0;
 }
 
-/* ---- symbol name index ---- */
-
-static uint64_t hash_name(const char *s)
-{
-    uint64_t h = 1469598103934665603ull;      /* FNV-1a */
-    while (*s) h = (h ^ (uint8_t)*s++) * 1099511628211ull;
-    return h;
-}
-
-static void hash_insert(isk_obj *o, uint32_t idx)
-{
-    size_t mask = o->hash_cap - 1;
-    for (size_t i = hash_name(o->syms.data[idx].name) & mask;; i = (i + 1) & mask) {
-        if (!o->hash[i]) { o->hash[i] = idx; o->hash_used++; return; }
-        if (strcmp(o->syms.data[o->hash[i]].name, o->syms.data[idx].name) == 0) return; /* keep the first */
-    }
-}
-
-static void hash_add(isk_obj *o, uint32_t idx)
-{
-    if (!o->syms.data[idx].name[0]) return;
-    if ((o->hash_used + 1) * 2 > o->hash_cap) {
-        free(o->hash);
-        o->hash_cap = o->hash_cap ? o->hash_cap * 2 : 64;
-        o->hash = isk_xcalloc(o->hash_cap, sizeof *o->hash);
-        o->hash_used = 0;
-        for (size_t i = 1; i < o->syms.len; i++)
-            if (o->syms.data[i].name[0] && i != idx) hash_insert(o, (uint32_t)i);
-    }
-    hash_insert(o, idx);
-}
-
 uint32_t isk_obj_lookup(const isk_obj *o, const char *name)
 {
-    if (!o->hash_cap || !name[0]) return 0;
-    size_t mask = o->hash_cap - 1;
-    for (size_t i = hash_name(name) & mask; o->hash[i]; i = (i + 1) & mask)
-        if (strcmp(o->syms.data[o->hash[i]].name, name) == 0) return o->hash[i];
-    return 0;
+    return index_find(o, &o->sym_index, symbol_name, name);
 }
 
 /* ---- symbols ---- */
@@ -152,7 +163,7 @@ uint32_t isk_obj_add_symbol(isk_obj *o, const isk_symbol *s)
     c.name = isk_xstrdup(s->name ? s->name : "");
     VEC_PUSH(&o->syms, c);
     uint32_t idx = (uint32_t)(o->syms.len - 1);
-    hash_add(o, idx);
+    index_add(o, &o->sym_index, symbol_name, o->syms.len, idx);
     return idx;
 }
 

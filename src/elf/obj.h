@@ -39,6 +39,9 @@ typedef struct isk_obj_reloc {
     int64_t addend;         /* explicit addend (RELA) */
 } isk_obj_reloc;
 
+/* Open addressing over indices into a list of named things (0 = an empty slot). */
+typedef struct isk_name_index { uint32_t *slots; size_t cap, used; } isk_name_index;
+
 typedef struct isk_section {
     char *name;
     uint32_t type;          /* SHT_PROGBITS, SHT_NOBITS, or anything else kept as opaque bytes */
@@ -87,9 +90,9 @@ typedef struct isk_obj {
     VEC(isk_section) secs;  /* [0] is the null section */
     VEC(isk_symbol) syms;   /* [0] is the null symbol */
     VEC(isk_phdr) phdrs;
-    /* Name -> first symbol index with that name (open addressing, 0 = empty slot). */
-    uint32_t *hash;
-    size_t hash_cap, hash_used;
+    /* Name -> first symbol / section index with that name, so that lookups stay O(1) with
+     * 100 k sections or symbols (kept by the obj.c functions that add them). */
+    isk_name_index sym_index, sec_index;
 } isk_obj;
 
 /* A new empty object (null section and null symbol only). */
