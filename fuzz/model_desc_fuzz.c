@@ -225,7 +225,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     if (inst) {
         isk_status st = isk_run(sys, 300);
-        if (st != ISK_OK && st != ISK_STOPPED && st != ISK_FAULT && st != ISK_FAILED) abort();
+        if (st != ISK_OK && st != ISK_STOPPED && st != ISK_FAULT && st != ISK_CONFLICT && st != ISK_FAILED) abort();
     }
     isk_system_free(sys);
     isk_model_release(m);
