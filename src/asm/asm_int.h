@@ -13,6 +13,7 @@
 #define ISK_ASM_ASM_INT_H
 
 #include "asm/asm.h"
+#include "asm/map.h"
 #include "asm/syntax.h"
 #include "base/vec.h"
 
@@ -34,17 +35,6 @@ typedef struct asm_expansion {
     asm_pos call;            /* where it was called */
     int col;
 } asm_expansion;
-
-/* ---- small string map (names -> int) ---- */
-
-typedef struct asm_map {
-    struct asm_map_slot { char *key; int value; } *slots;
-    size_t cap, used;
-    bool fold_case;
-} asm_map;
-bool asm_map_get(const asm_map *m, const char *key, size_t len, int *value);
-void asm_map_put(asm_map *m, const char *key, size_t len, int value);
-void asm_map_free(asm_map *m);
 
 /* ---- input ---- */
 

@@ -334,6 +334,7 @@ static psm_program *assemble(const char *name, const char *text, const psm_optio
     VEC_FREE(&a.lines);
     for (int r = 0; r < 16; r++) free(a.reg_alias[r]);
     isk_syntax_index_free(a.index);
+    asm_map_free(&a.symbol_map);
     if (diag->errors != errors) {
         psm_program_free(a.prog);
         return NULL;

@@ -2,6 +2,7 @@
 #ifndef ISK_ASM_PSM_INT_H
 #define ISK_ASM_PSM_INT_H
 
+#include "asm/map.h"
 #include "asm/psm.h"
 #include "asm/syntax.h"
 #include "engine/model_desc.h"
@@ -29,6 +30,7 @@ typedef struct psm_asm {
     const psm_options *opt;
     isk_diag *diag;
     psm_program *prog;
+    asm_map symbol_map;          /* name -> index in prog->symbols (200 k CONSTANTs stay linear) */
     isk_syntax_index *index;     /* the model's templates by mnemonic, for the encoder */
     VEC(psm_line) lines;
     int include_depth;

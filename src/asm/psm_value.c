@@ -25,11 +25,8 @@ int psm_register_number(const char *s, int len)
 
 psm_symbol *psm_symbol_lookup(psm_asm *a, const char *s, int len)
 {
-    for (size_t i = 0; i < a->prog->symbols.len; i++) {
-        psm_symbol *y = &a->prog->symbols.data[i];
-        if (strlen(y->name) == (size_t)len && strncmp(y->name, s, (size_t)len) == 0) return y;
-    }
-    return NULL;
+    int i;
+    return asm_map_get(&a->symbol_map, s, (size_t)len, &i) ? &a->prog->symbols.data[i] : NULL;
 }
 
 static bool all_hex(const char *s, int len)
@@ -85,6 +82,7 @@ psm_symbol *psm_symbol_define(psm_asm *a, const psm_line *l, const psm_span *s, 
     }
     psm_symbol y = { .name = isk_xstrndup(s->s, (size_t)s->len), .kind = kind, .file = l->file, .line = l->line };
     VEC_PUSH(&a->prog->symbols, y);
+    asm_map_put(&a->symbol_map, s->s, (size_t)s->len, (int)a->prog->symbols.len - 1);
     return &VEC_LAST(&a->prog->symbols);
 }
 
