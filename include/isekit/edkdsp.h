@@ -81,6 +81,9 @@ typedef struct edk_config {
     /* Per-clock trace of the system (see isk_system_options.trace); NULL = none. */
     void (*trace)(void *user, uint64_t clock, const char *who, const char *what);
     void *trace_user;
+    /* The engine's options for the BCE's system (watchdog, crashes in model code, behaviour
+     * stacks); NULL = the defaults. diag and trace above take precedence over theirs. */
+    const isk_system_options *system;
 } edk_config;
 
 typedef struct edk_bce edk_bce;

@@ -56,6 +56,9 @@ static void usage(FILE *out)
             "  --max-clocks N      without a host: clocks to run (default 100k); reaching them is\n"
             "                      the normal end of a run without a host (status 0)\n"
             "  --trace             print every clock's events\n"
+            "  --watchdog SECONDS  end the run when one behaviour runs this long without returning to\n"
+            "                      the engine (default 10, 0 = off)\n"
+            "  --behaviour-stack BYTES  the stack of each multi-clock behaviour (default 256K)\n"
             CLI_MAX_ERRORS_HELP
             "  -h, --help          this text\n\n"
             "Exit status: 0 on success (with a host: its return value is 0); 1 on an error, a failed\n"
@@ -81,9 +84,8 @@ static bool parse_args(int argc, char **argv, edk_cli *o)
             continue;
         cli_usage_error(&a, "unknown option '%s'", argv[a.i]);
     }
-    /* the BCE builds its own system (edk_open): these would have no effect yet */
-    if (!a.bad && (o->run.nshows || o->run.behaviour_stack || o->run.watchdog_s != CLI_DEFAULT_WATCHDOG))
-        cli_usage_error(&a, "--show, --watchdog and --behaviour-stack do not apply to the EdkDSP BCE");
+    /* the BCE's instances are the host's to read (edk_read_dmem ...): no --show */
+    if (!a.bad && o->run.nshows) cli_usage_error(&a, "--show does not apply to the EdkDSP BCE");
     if (!a.bad && !o->firmware) cli_usage_error(&a, "--firmware is required");
     for (int i = 0; i < o->run.nparams && i < MAX_PARAMS; i++) o->params[i] = o->run.params[i];
     return !a.bad;
@@ -149,8 +151,10 @@ int cmd_run_edkdsp(int argc, char **argv)
     isk_diag diag;
     isk_diag_init(&diag);
     cli_apply_max_errors(&diag, o.run.max_errors);
+    isk_system_options so = { 0 };
+    cli_run_system_options(&o.run, &so);
     edk_config cfg = { .core = o.core, .params = o.params, .timeout_clocks = o.timeout, .diag = &diag,
-                       .trace = o.run.trace ? print_trace : NULL };
+                       .trace = o.run.trace ? print_trace : NULL, .system = &so };
     edk_bce *bce = edk_open(&cfg);
     if (!bce) return EXIT_FAILED;
     cli_run r;

@@ -14,6 +14,11 @@ expect_in "$tmp/seed" 'DFU operations: 1'
 expect_in "$tmp/seed" 'VMUL'
 run 0 "$tmp/seed6" -- "$isekit" run edkdsp --core kcpsm6 --param latency_vmul=4 --firmware "$ex/fw_seed.psm" --host "$ex/host_seed.c"
 expect_in "$tmp/seed6" '      21  0'          # 2 + 16 - 1 + 4 clocks, no error
+# the runners' engine options reach the BCE's system (edk_config.system); --show does not apply
+run 0 "$tmp/seedwd" -- "$isekit" run edkdsp --firmware "$ex/fw_seed.psm" --host "$ex/host_seed.c" --watchdog 5 --behaviour-stack 64K
+expect_in "$tmp/seedwd" 'all results correct'
+run 2 "$tmp/seedshow" -- "$isekit" run edkdsp --firmware "$ex/fw_seed.psm" --show A[0]
+expect_in "$tmp/seedshow" 'isekit run edkdsp: --show does not apply to the EdkDSP BCE'
 
 # firmware as an image and a C header; the header compiles into a host-side array
 run 0 "$tmp/psm" -- "$isekit" psm "$ex/fw_seed.psm" -o "$tmp/fw.hex" -o "$tmp/fw.mem" -o "$tmp/fw_exl.h"
