@@ -163,10 +163,19 @@ static bool environment_value(psm_asm *a, const char *s, int len, int64_t *v)
     if (!text || !*text) return refuse(a, s - 1, "environment variable '%.*s' is not set", s, len);
     const char *p = text;
     while (*p == ' ') p++;
-    if (!psm_value(a, &p, v)) return false;
-    while (*p == ' ') p++;
-    if (*p) return refuse(a, s - 1, "environment variable '%.*s' does not hold one value", s, len);
-    return true;
+    /* A variable naming another (A=%A) would recurse without end. */
+    bool ok = !strchr(p, '%') && psm_value(a, &p, v);
+    if (strchr(p, '%')) snprintf(a->value_error, sizeof a->value_error, "it names another variable");
+    while (ok && *p == ' ') p++;
+    if (ok && !*p) return true;
+    /* The reason points into the variable's text, not into the line: show the text instead and
+     * point at the %NAME. */
+    char why[sizeof a->value_error];
+    snprintf(why, sizeof why, "%s", ok ? "it holds more than one value" : a->value_error);
+    snprintf(a->value_error, sizeof a->value_error, "environment variable '%.*s' holds '%.20s', not a value: %.60s",
+             len < 20 ? len : 20, s, text, why);
+    a->value_error_at = s - 1;
+    return false;
 }
 
 bool psm_value(psm_asm *a, const char **p, int64_t *v)
