@@ -416,6 +416,59 @@ static void test_many_errors(void)
     done(&r);
 }
 
+/* Issue 9: CR LF, NUL bytes, the error cap (and the work stopping there), linear arguments. */
+static void test_bounds(void)
+{
+    result r;
+    assemble(&r, example, "x:\r\n        mac gr0, gr1\r\n        .byte 1 ; .byte 2\r\n");
+    CHECK(r.o);
+    const isk_section *t = section(&r, ".text");
+    CHECK(t && t->size == 6 && t->data[4] == 1 && t->data[5] == 2);   /* a 4-byte mac, then .byte */
+    CHECK(symbol(&r, "x") != NULL);                                   /* "x:\r" is the label x */
+    done(&r);
+
+    static const char nul[] = "# ERRORS EXPECTED\n        mac g\0r0, gr1\n";
+    isk_diag_init(&r.d);
+    isk_diag_capture(&r.d, &r.b);
+    isk_asm *a = isk_asm_new(example, "t.o", NULL, &r.d);
+    isk_asm_text(a, "t.s", nul, sizeof nul - 1);
+    r.o = isk_asm_finish(a);
+    isk_asm_free(a);
+    CHECK(!r.o);
+    CHECK_CONTAINS(messages(&r), "t.s:2:14: error: a NUL byte: assembly cannot contain one\n"
+                                 "            mac g\\x00r0, gr1\n"
+                                 "                 ^\n");
+    done(&r);
+
+    /* Each leaf of an exponential macro errors: the cap of 50 ends the work, not only the
+     * report (2^100 calls otherwise). */
+    assemble(&r, example, "# ERRORS EXPECTED\n.macro m\n m\n m\n.endm\n m\n");
+    CHECK(!r.o);
+    CHECK_EQ(r.d.errors, ISK_DIAG_MAX_ERRORS + 1);
+    CHECK_CONTAINS(messages(&r), "error: too many errors (more than 50); stopping here");
+    done(&r);
+
+    /* 20 000 arguments, then 20 000 .irp values: each argument at its own size. */
+    size_t n = 20000;
+    char *text = malloc(64 + 4 * n), *p = text;
+    p += sprintf(p, ".macro m a:vararg\n.byte \\a\n.endm\nm 1");
+    for (size_t i = 1; i < n; i++) p += sprintf(p, ",%zu", i % 7);
+    sprintf(p, "\n");
+    assemble(&r, tiny, text);
+    CHECK(r.o && section(&r, ".text") && section(&r, ".text")->size == n);
+    CHECK(r.o && section(&r, ".text")->data[n - 1] == (n - 1) % 7);
+    done(&r);
+    memcpy(text, ".irp x,", 7);
+    p = text + 7;
+    for (size_t i = 0; i < n; i++) p += sprintf(p, "%s%zu", i ? "," : "", i % 7);
+    sprintf(p, "\n.byte \\x\n.endr\n");
+    assemble(&r, tiny, text);
+    CHECK(r.o && section(&r, ".text") && section(&r, ".text")->size == n);
+    CHECK(r.o && section(&r, ".text")->data[n - 1] == (n - 1) % 7);
+    done(&r);
+    free(text);
+}
+
 static void test_files(void)
 {
     char dir[] = "/tmp/isekit-asm-XXXXXX";
@@ -528,6 +581,7 @@ int main(void)
     test_symbols_and_relocations();
     test_operand_choice();
     test_many_errors();
+    test_bounds();
     test_files();
     test_line_api();
     isk_model_release(example);
