@@ -164,7 +164,8 @@ void isk_set_ports(isk_inst *inst, isk_port_read_fn rd, isk_port_write_fn wr, vo
  * slot, no pending write, no running or blocked context, no driver still running), so nothing can
  * ever wake it; the error names each sleeping context and its PC. */
 isk_status isk_step(isk_system *sys, uint64_t clocks);
-/* Run until finished; max_clocks = 0 means no limit. */
+/* Run until finished (ISK_STOPPED, also when everything finishes in the last allowed clock) or
+ * for at most max_clocks clocks (ISK_OK: the limit came first); max_clocks = 0 means no limit. */
 isk_status isk_run(isk_system *sys, uint64_t max_clocks);
 /* From a port handler, a driver or a trace hook during isk_step/isk_run: return to the caller
  * when the current clock ends, as if the run had asked for exactly that many clocks (isk_run

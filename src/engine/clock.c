@@ -893,11 +893,13 @@ static __attribute__((noinline)) void clock_loop(isk_system *sys)
 {
     while (sys->status == ISK_OK) {
         if (sys->phase == PHASE_BEGIN) {
-            if (sys->clock >= sys->run_until) break;
+            /* finished before the limit: a run that ends in its last allowed clock has ended */
             if (sys->run_to_end && finished(sys)) {
                 if (sys->processors.len) check_deadlock(sys);
+                sys->reached_end = true;
                 break;
             }
+            if (sys->clock >= sys->run_until) break;
             if (runs_alone(sys)) {
                 uint64_t before = sys->clock;
                 run_alone(sys, sys->processors.data[0]);

@@ -387,10 +387,11 @@ isk_status isk_step(isk_system *sys, uint64_t clocks)
 isk_status isk_run(isk_system *sys, uint64_t max_clocks)
 {
     sys->run_to_end = true;
+    sys->reached_end = false;
     sys->run_until = max_clocks ? sys->clock + max_clocks : UINT64_MAX;
     isk_status st = run(sys);
     if (st != ISK_OK) return st;
-    return sys->clock >= sys->run_until ? ISK_OK : ISK_STOPPED;
+    return sys->reached_end ? ISK_STOPPED : ISK_OK;
 }
 
 void isk_stop_after_clock(isk_system *sys)

@@ -121,6 +121,7 @@ struct isk_system {
     int cur_slot;                    /* -1: a processor instruction */
     uint64_t run_until;
     bool run_to_end;
+    bool reached_end;                /* the last isk_run ended because everything finished */
     isk_status status;
     char last_error[512];
     jmp_buf *fault_jmp;              /* the live clock loop's, for faults on its stack */

@@ -32,6 +32,12 @@ expect_in "$tmp/lim" "still running:"
 expect_in "$tmp/lim" "slot 0"
 expect_in "$tmp/lim" "summary: 1 clocks, 1 launches, 0 commands completed"
 expect_in "$tmp/lim" "average occupancy 1.00"
+# a list that ends in the last allowed clock has finished (wait 5 ends in clock 5: 6 clocks)
+printf 'wait 5\n' >"$tmp/w5.ll"
+bounded 0 "$tmp/w5" -- "$isekit" run example "$tmp/w5.ll" --max-clocks 6
+expect_in "$tmp/w5" "summary: 6 clocks"
+bounded 3 "$tmp/w5b" -- "$isekit" run example "$tmp/w5.ll" --max-clocks 5
+expect_in "$tmp/w5b" "the launch list waits at $tmp/w5.ll:1 until clock 5: wait 5"
 bounded 2 "$tmp/lim0" -- "$isekit" run example "$tmp/mac.ll" --max-clocks 0
 expect_in "$tmp/lim0" "isekit run: --max-clocks: 0 is out of range"
 # a DPU loop forever: the limit, with the tasklet still running
