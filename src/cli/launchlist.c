@@ -386,7 +386,8 @@ static int drive(void *user, isk_system *sys)
             }
             if (st->at >= 0 && (uint64_t)st->at > now) return idle_until(l, st, (uint64_t)st->at);
             l->next++;
-            return isk_launch(sys, l->acc, st->word) == ISK_OK ? 0 : -1;
+            if (isk_launch(sys, l->acc, st->word) != ISK_OK) return -1;
+            return l->next == l->steps.len;   /* the last step: the list has finished */
         case WAIT_IRQ:
             if (!isk_interrupts(sys, 1, NULL))
                 return quiescent(l) ? deadlock(l, st, "no interrupt is pending") : 0;
@@ -409,7 +410,7 @@ static int drive(void *user, isk_system *sys)
         case WRITE:
             isk_ref_write(&st->ref, st->value);
             l->next++;
-            return 0;
+            return l->next == l->steps.len;
         case EXPECT:
             if (!compare(st->cmp, isk_ref_read(&st->ref), st->value))
                 fail(l, st, "the value is %lld", (long long)isk_ref_read(&st->ref));

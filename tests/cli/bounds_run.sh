@@ -37,6 +37,10 @@ printf 'wait 5\n' >"$tmp/w5.ll"
 bounded 0 "$tmp/w5" -- "$isekit" run example "$tmp/w5.ll" --max-clocks 6
 expect_in "$tmp/w5" "summary: 6 clocks"
 bounded 3 "$tmp/w5b" -- "$isekit" run example "$tmp/w5.ll" --max-clocks 5
+# a list whose last step is a launch has finished once it launched (found by launchlist_wait_fuzz)
+printf 'wait 9\nflag shm[7], 8\n' >"$tmp/wl.ll"
+bounded 0 "$tmp/wl" -- "$isekit" run example "$tmp/wl.ll" --max-clocks 10
+expect_in "$tmp/wl" "summary: 10 clocks, 1 launches, 1 commands completed"
 expect_in "$tmp/w5b" "the launch list waits at $tmp/w5.ll:1 until clock 5: wait 5"
 bounded 2 "$tmp/lim0" -- "$isekit" run example "$tmp/mac.ll" --max-clocks 0
 expect_in "$tmp/lim0" "isekit run: --max-clocks: 0 is out of range"
