@@ -9,21 +9,11 @@
  * end with a report: a deadlock or failed expectation reported as an error, or, at the limit,
  * something the report can name (a wait of the list, a busy slot). The clock never passes
  * the limit. */
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
-#include "cli/launchlist.h"
+#include "launchlist_rig.h"
 
 #define LIMIT 100000
-
-static void discard(void *user, isk_severity sev, const char *msg)
-{
-    (void)user, (void)sev, (void)msg;
-}
 
 static const uint8_t *in;
 static size_t in_len, in_at;
@@ -56,47 +46,25 @@ static int line(char *out, size_t cap)
     }
 }
 
-static isk_model *model;
-static int fd = -1;
-static char path[64];
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    if (!model) {
-        isk_diag d;
-        isk_diag_init(&d);
-        model = isk_model_load("example", &d);
-        fd = memfd_create("launchlist", 0);
-        if (!model || fd < 0) abort();
-        snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
-    }
     in = data;
     in_len = size;
     in_at = 0;
     char text[4096];
     size_t len = 0;
     for (int i = 0; i < 32 && in_at < in_len && len + 128 < sizeof text; i++) len += (size_t)line(text + len, 128);
-    if (ftruncate(fd, 0) != 0 || pwrite(fd, text, len, 0) != (ssize_t)len) abort();
-
-    isk_diag d;
-    isk_diag_init(&d);
-    d.emit = discard;
-    isk_system_options so = { .diag = &d };
-    isk_system *sys = isk_system_new(&so);
-    isk_inst *acc = isk_system_add(sys, model, "acc");
-    isk_attach(sys, acc, 0);
-    launch_list *l = launch_list_load(path, sys, acc, &d);
-    if (!l && !d.errors) abort();
-    if (l && launch_list_start(l, LIMIT) == ISK_OK) {
-        isk_status st = isk_run(sys, LIMIT);
+    list_run r;
+    list_open(&r, text, len, 0);
+    if (r.l && launch_list_start(r.l, LIMIT) == ISK_OK) {
+        isk_status st = isk_run(r.sys, LIMIT);
         char what[512];
-        if (isk_clock(sys) > LIMIT) abort();
-        if (launch_list_failures(l) && !d.errors) abort();             /* a failure is reported */
-        if (st == ISK_OK && !launch_list_beyond_limit(l) && !launch_list_where(l, what, sizeof what) &&
-            isk_describe_activity(sys, what, sizeof what) == 0)
-            abort();                                                   /* at the limit: nothing to name */
+        if (isk_clock(r.sys) > LIMIT) abort();
+        if (launch_list_failures(r.l) && !r.d.errors) abort();         /* a failure is reported */
+        if (st == ISK_OK && !launch_list_beyond_limit(r.l) && !launch_list_where(r.l, what, sizeof what) &&
+            isk_describe_activity(r.sys, what, sizeof what) == 0)
+            abort();                                                 /* at the limit: nothing to name */
     }
-    launch_list_free(l);
-    isk_system_free(sys);
+    list_close(&r);
     return 0;
 }

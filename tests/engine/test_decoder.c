@@ -6,6 +6,7 @@
 #include "engine/model_desc.h"
 #include "isekit/model.h"
 #include "isekit/sim.h"
+#include "loaded_model.h"
 
 STATE_BEGIN                     /* no storage: a declared one would have to be named */
 STATE_END
@@ -92,21 +93,6 @@ MODEL_BEGIN(wide, "a 64-bit word")
 MODEL_END
 
 /* ---- helpers --------------------------------------------------------------------------------- */
-
-typedef struct loaded { isk_model *m; isk_diag d; isk_diag_buffer out; } loaded;
-
-static void load(loaded *l, const struct isk_model_entry *e)
-{
-    isk_diag_init(&l->d);
-    isk_diag_capture(&l->d, &l->out);
-    l->m = isk_model_from_entry(e, "test", &l->d);
-}
-
-static void unload(loaded *l)
-{
-    isk_model_release(l->m);
-    isk_diag_buffer_free(&l->out);
-}
 
 static int decode(isk_model *m, uint64_t w, int64_t ops[ISK_MAX_OPS])
 {

@@ -10,6 +10,7 @@
 #include "engine/model_desc.h"
 #include "isekit/model.h"
 #include "isekit/sim.h"
+#include "loaded_model.h"
 
 /* A, B and C on consecutive lines: the check can then name B's line exactly. */
 STATE_BEGIN
@@ -116,21 +117,6 @@ static const struct isk_model_entry in_header_entry = { ISK_ABI_VERSION, "by_han
                                                         describe_in_header, NULL, NULL, 0, 0 };
 
 /* ---- helpers --------------------------------------------------------------------------------- */
-
-typedef struct loaded { isk_model *m; isk_diag d; isk_diag_buffer out; } loaded;
-
-static void load(loaded *l, const struct isk_model_entry *e)
-{
-    isk_diag_init(&l->d);
-    isk_diag_capture(&l->d, &l->out);
-    l->m = isk_model_from_entry(e, "test", &l->d);
-}
-
-static void unload(loaded *l)
-{
-    isk_model_release(l->m);
-    isk_diag_buffer_free(&l->out);
-}
 
 /* The model is refused with exactly `errors` errors, the first containing `message`. */
 static void refused(const struct isk_model_entry *e, int errors, const char *message)
