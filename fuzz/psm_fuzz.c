@@ -1,4 +1,4 @@
-// fuzz-sources: fuzz/builtin_kcpsm3.c fuzz/builtin_kcpsm6.c src/asm/psm_*.c src/asm/syntax.c src/engine/model.c src/engine/format.c src/engine/kinds.c src/engine/decode.c src/engine/dynload.c src/base/*.c
+// fuzz-sources: fuzz/builtin_kcpsm3.c fuzz/builtin_kcpsm6.c src/asm/psm_*.c src/asm/map.c src/asm/syntax.c src/engine/model.c src/engine/format.c src/engine/kinds.c src/engine/decode.c src/engine/dynload.c src/base/*.c
 // fuzz-seeds: fuzz/psm_seeds.c
 // fuzz-libs: -ldl -lm
 /* libFuzzer harness for the PicoBlaze front end. The first byte chooses the core (bit 0:
