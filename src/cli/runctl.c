@@ -152,7 +152,7 @@ int cli_run_unfinished(cli_run *r, const char *where)
 {
     clear_progress(r);
     char what[4096] = "";
-    int n = isk_describe_activity(r->sys, what, sizeof what);
+    isk_describe_activity(r->sys, what, sizeof what);
     uint64_t clock = isk_clock(r->sys);
     if (cli_run_interrupted(r))
         fprintf(stderr, "%s: interrupted (Ctrl-C) at clock %" PRIu64 "\n", r->cmd, clock);
@@ -169,7 +169,6 @@ int cli_run_unfinished(cli_run *r, const char *where)
         if (len) fprintf(stderr, "    %.*s\n", len, p);
         p += len + (nl != NULL);
     }
-    (void)n;
     return cli_run_interrupted(r) ? EXIT_INTERRUPTED : EXIT_LIMIT;
 }
 

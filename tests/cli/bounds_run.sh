@@ -57,7 +57,12 @@ expect_in "$tmp/loop3" "R[0] = "
 # Ctrl-C: stops at the end of a clock, prints the statistics so far, exits 130
 "$isekit" run dpu "$tmp/loop.s" >"$tmp/int" 2>&1 &
 pid=$!
-sleep 1
+# once the run has caught SIGINT (bit 1 of SigCgt), whatever the machine's speed; at most 30 s
+for i in $(seq 300); do
+    mask=$(sed -n 's/^SigCgt:[[:space:]]*//p' /proc/$pid/status 2>/dev/null)
+    [ -n "$mask" ] && [ $((0x$mask & 2)) -ne 0 ] && break
+    sleep 0.1
+done
 kill -INT $pid
 wait $pid
 got=$?
