@@ -24,8 +24,9 @@
 extern "C" {
 #endif
 
-/* Bumped whenever the layout of isk_hdr, the ops tables or the declaration structs change;
- * the engine refuses a model compiled against another version. */
+/* Bumped whenever the layout of isk_hdr, the ops tables or the declaration structs change
+ * (tests/engine/test_abi.c records each version's layout and fails on a change without a new
+ * version); the engine refuses a model compiled against another version. */
 #define ISK_ABI_VERSION 2
 
 /* Most operands an instruction format may have (fields passed to a behaviour). */

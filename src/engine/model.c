@@ -577,8 +577,9 @@ static void check_resources(const isk_model *m, isk_diag *diag)
 isk_model *isk_model_from_entry(const struct isk_model_entry *e, const char *source, isk_diag *diag)
 {
     if (e->abi_version != ISK_ABI_VERSION) {
-        isk_error(diag, NULL, "%s: model built for isekit model ABI %d, this isekit uses %d; rebuild it", source,
-                  e->abi_version, ISK_ABI_VERSION);
+        isk_loc at = { .file = source };
+        isk_error(diag, &at, "model built for isekit model ABI %d, but this isekit uses ABI %d: rebuild the model "
+                  "against this isekit's include/isekit/model.h", e->abi_version, ISK_ABI_VERSION);
         return NULL;
     }
     isk_model *m = isk_xcalloc(1, sizeof *m);

@@ -53,4 +53,10 @@ expect_in "$tmp/huge-raised.out" "Big memory"
 bounded 1 "$tmp/huge-bad.out" -- env ISEKIT_MAX_STORAGE=lots "$isekit" info "$tmp/huge.c"
 expect_in "$tmp/huge-bad.out" "ISEKIT_MAX_STORAGE=lots: 'lots' is not a number"
 
+# A model built against an older ABI (compiled with the version of an older isekit) is refused.
+sed 's|^#include <isekit/model.h>|&\n#undef ISK_ABI_VERSION\n#define ISK_ABI_VERSION 1|' "$tmp/titles.c" >"$tmp/old.c"
+sed -i 's|MEMORY(TM, "data MEMORY")|MEMORY(TM, "Tile memory")|' "$tmp/old.c"
+bounded 1 "$tmp/old.out" -- "$isekit" info "$tmp/old.c"
+expect_in "$tmp/old.out" "$tmp/old.c: error: model built for isekit model ABI 1, but this isekit uses ABI"
+
 finish bounds_model

@@ -1,0 +1,126 @@
+/* The model ABI: ISK_ABI_VERSION names one layout of everything a model and the engine share
+ * through memory (a model compiled into a shared object calls no isekit symbol: it reaches the
+ * engine only through these structures). A change of any of them without a new version fails
+ * here, and a model built for another version is refused when it loads. */
+#define ISK_BUILTIN_MODEL 1
+#include <stddef.h>
+
+#include "check.h"
+#include "isekit/model.h"
+#include "isekit/sim.h"
+#include "loaded_model.h"
+
+/* The layout as numbers: each structure's size, then each member's offset, and the constants
+ * and enumerations a model compiles in. */
+static uint64_t fingerprint(void)
+{
+#define S(T) sizeof(T)
+#define O(T, m) offsetof(T, m)
+    static const size_t layout[] = {
+        S(isk_context), O(isk_context, pc), O(isk_context, ready_at), O(isk_context, last_issue),
+        O(isk_context, insns), O(isk_context, blocked), O(isk_context, state), O(isk_context, user),
+        S(struct isk_engine_ops), O(struct isk_engine_ops, boundary), O(struct isk_engine_ops, write),
+        O(struct isk_engine_ops, use_resources), O(struct isk_engine_ops, interrupt),
+        O(struct isk_engine_ops, fault), O(struct isk_engine_ops, index_fault), O(struct isk_engine_ops, launch),
+        O(struct isk_engine_ops, invalidate_code), O(struct isk_engine_ops, port_write),
+        O(struct isk_engine_ops, port_read), O(struct isk_engine_ops, trace), O(struct isk_engine_ops, param),
+        S(struct isk_hdr), O(struct isk_hdr, trap), O(struct isk_hdr, checking), O(struct isk_hdr, clock),
+        O(struct isk_hdr, pc), O(struct isk_hdr, next_pc), O(struct isk_hdr, context), O(struct isk_hdr, ncontexts),
+        O(struct isk_hdr, contexts), O(struct isk_hdr, ops), O(struct isk_hdr, engine), O(struct isk_hdr, user),
+        O(struct isk_hdr, attention),
+        S(isk_behaviour_info), O(isk_behaviour_info, name), O(isk_behaviour_info, params),
+        O(isk_behaviour_info, nparams), O(isk_behaviour_info, fn),
+        S(isk_storage_decl), O(isk_storage_decl, name), O(isk_storage_decl, title), O(isk_storage_decl, kind),
+        O(isk_storage_decl, sign), O(isk_storage_decl, width), O(isk_storage_decl, latency),
+        O(isk_storage_decl, frac), O(isk_storage_decl, cell_bytes), O(isk_storage_decl, count),
+        O(isk_storage_decl, offset), O(isk_storage_decl, shared), O(isk_storage_decl, seq), O(isk_storage_decl, line),
+        S(isk_kind_decl), O(isk_kind_decl, name), O(isk_kind_decl, type), O(isk_kind_decl, names),
+        O(isk_kind_decl, exact_case), O(isk_kind_decl, scale), O(isk_kind_decl, min), O(isk_kind_decl, max),
+        O(isk_kind_decl, hex), O(isk_kind_decl, pc_bias), O(isk_kind_decl, reloc),
+        S(isk_insn_decl), O(isk_insn_decl, format), O(isk_insn_decl, behaviour), O(isk_insn_decl, syntax),
+        O(isk_insn_decl, fields), O(isk_insn_decl, priority), O(isk_insn_decl, alias), O(isk_insn_decl, relocs),
+        S(isk_processor_decl), O(isk_processor_decl, code), O(isk_processor_decl, contexts),
+        O(isk_processor_decl, issue), O(isk_processor_decl, cpi), O(isk_processor_decl, distance),
+        O(isk_processor_decl, reset_pc), O(isk_processor_decl, code_bytes), O(isk_processor_decl, pc_unit_bytes),
+        S(isk_elf_decl), O(isk_elf_decl, machine), O(isk_elf_decl, elfclass), O(isk_elf_decl, big_endian),
+        O(isk_elf_decl, flags), O(isk_elf_decl, abi_mask), O(isk_elf_decl, abi_shift),
+        S(isk_region_decl), O(isk_region_decl, name), O(isk_region_decl, base), O(isk_region_decl, size),
+        O(isk_region_decl, sections), O(isk_region_decl, storage), O(isk_region_decl, code),
+        S(isk_reloc_decl), O(isk_reloc_decl, type), O(isk_reloc_decl, name), O(isk_reloc_decl, bytes),
+        O(isk_reloc_decl, fields), O(isk_reloc_decl, pcrel), O(isk_reloc_decl, shift), O(isk_reloc_decl, min),
+        O(isk_reloc_decl, max), O(isk_reloc_decl, convert),
+        S(struct isk_builder_ops), O(struct isk_builder_ops, model), O(struct isk_builder_ops, word_bits),
+        O(struct isk_builder_ops, slots), O(struct isk_builder_ops, storage), O(struct isk_builder_ops, element),
+        O(struct isk_builder_ops, end_group), O(struct isk_builder_ops, resource), O(struct isk_builder_ops, kind),
+        O(struct isk_builder_ops, instruction), O(struct isk_builder_ops, processor),
+        O(struct isk_builder_ops, param), O(struct isk_builder_ops, init), O(struct isk_builder_ops, elf),
+        O(struct isk_builder_ops, region), O(struct isk_builder_ops, reloc), O(struct isk_builder_ops, elements),
+        O(struct isk_builder_ops, line),
+        S(struct isk_builder), O(struct isk_builder, ops), O(struct isk_builder, engine),
+        S(struct isk_model_entry), O(struct isk_model_entry, abi_version), O(struct isk_model_entry, name),
+        O(struct isk_model_entry, state_size), O(struct isk_model_entry, describe), O(struct isk_model_entry, file),
+        O(struct isk_model_entry, state_file), O(struct isk_model_entry, state_line),
+        O(struct isk_model_entry, storages),
+        ISK_MAX_OPS, ISK_MAX_LATENCY, ISK_WRITE_BYTES(1), ISK_WRITE_CODE,
+        ISK_CTX_STOPPED, ISK_CTX_RUNNING, ISK_CTX_BLOCKED, ISK_CTX_SLEEPING, ISK_CTX_FAULTED,
+        ISK_ISSUE_CPI, ISK_ISSUE_REVOLVER, ISK_ISSUE_BARREL,
+        ISK_KIND_INT, ISK_KIND_NAMES, ISK_KIND_PCREL, ISK_KIND_ABS,
+    };
+#undef S
+#undef O
+    uint64_t h = 0xcbf29ce484222325ull;           /* FNV-1a over the numbers */
+    for (size_t i = 0; i < sizeof layout / sizeof *layout; i++)
+        for (int b = 0; b < 8; b++) h = (h ^ ((uint64_t)layout[i] >> (8 * b) & 0xff)) * 0x100000001b3ull;
+    return h;
+}
+
+/* The layout of each version, as the fingerprint above computes it on LP64 Linux (x86-64 and
+ * aarch64 lay these structures out alike). A change of the layout makes the check below fail:
+ * bump ISK_ABI_VERSION in include/isekit/model.h and add a row for the new version. */
+static const struct { int version; uint64_t layout; } versions[] = {
+    { 2, 0xb521e1924b3bea35ull },
+};
+
+STATE_BEGIN
+    DECLARE_REGISTER(INT(8)) R;
+STATE_END
+
+MODEL_BEGIN(abi_test, "a model of the current ABI")
+    WORD_BITS(8);
+    SLOTS(1);
+    REG(R, "R");
+MODEL_END
+
+int main(void)
+{
+    uint64_t now = fingerprint();
+    int found = 0;
+    for (size_t i = 0; i < sizeof versions / sizeof *versions; i++)
+        if (versions[i].version == ISK_ABI_VERSION) {
+            found = 1;
+            if (versions[i].layout != now)
+                fprintf(stderr, "the model ABI's layout changed (fingerprint 0x%016llx, version %d recorded "
+                        "0x%016llx): bump ISK_ABI_VERSION and record the new layout in %s\n",
+                        (unsigned long long)now, ISK_ABI_VERSION, (unsigned long long)versions[i].layout, __FILE__);
+            CHECK(versions[i].layout == now);
+        }
+    CHECK(found);
+
+    /* the current version loads; the one before it and the one after are refused */
+    loaded l;
+    load(&l, &isk_model_abi_test);
+    CHECK(l.m != NULL);
+    unload(&l);
+    for (int delta = -1; delta <= 1; delta += 2) {
+        struct isk_model_entry other = isk_model_abi_test;
+        other.abi_version = ISK_ABI_VERSION + delta;
+        load(&l, &other);
+        CHECK(l.m == NULL);
+        char want[160];
+        snprintf(want, sizeof want, "test: error: model built for isekit model ABI %d, but this isekit uses ABI %d",
+                 ISK_ABI_VERSION + delta, ISK_ABI_VERSION);
+        CHECK_CONTAINS(l.out.text, want);
+        unload(&l);
+    }
+    return CHECK_DONE();
+}
