@@ -1,11 +1,13 @@
 /* The assembler's driver: inputs, lines, statements, labels and the public API. */
 #include <ctype.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "asm/asm_int.h"
 #include "base/file.h"
+#include "base/num.h"
 #include "base/str.h"
 #include "elf/elf_file.h"
 
@@ -37,6 +39,21 @@ static int find_nop(const isk_model *m)
     return -1;
 }
 
+/* The bound on expanded text: an environment variable, like ISEKIT_MAX_INPUT, so that every
+ * command that assembles obeys it without an option each. */
+static uint64_t max_expansion_env(isk_diag *diag)
+{
+    const char *env = getenv(ISK_ASM_MAX_EXPANSION_ENV);
+    uint64_t v = ISK_ASM_MAX_EXPANDED_BYTES;
+    char why[160];
+    if (env && *env && !isk_parse_u64(env, 1, UINT64_C(1) << 40, ISK_UNIT_BYTES, &v, why, sizeof why)) {
+        isk_warning(diag, NULL, "%s: %s; using %" PRIu64 " bytes", ISK_ASM_MAX_EXPANSION_ENV, why,
+                    (uint64_t)ISK_ASM_MAX_EXPANDED_BYTES);
+        v = ISK_ASM_MAX_EXPANDED_BYTES;
+    }
+    return v;
+}
+
 isk_asm *isk_asm_new(const isk_model *m, const char *output_name, const isk_asm_options *opt, isk_diag *diag)
 {
     isk_asm *a = isk_xcalloc(1, sizeof *a);
@@ -44,6 +61,7 @@ isk_asm *isk_asm_new(const isk_model *m, const char *output_name, const isk_asm_
     a->diag = diag;
     a->errors_at_start = diag->errors;
     if (opt) a->opt = *opt;
+    if (!a->opt.max_expanded_bytes) a->opt.max_expanded_bytes = max_expansion_env(diag);
     a->index = isk_syntax_index_new(m);
     a->insn_bytes = isk_asm_insn_bytes(m);
     a->pc_unit = isk_asm_pc_unit_bytes(m);

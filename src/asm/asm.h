@@ -29,6 +29,11 @@
 typedef struct isk_asm isk_asm;
 
 #define ISK_ASM_MAX_EXPANDED_LINES UINT64_C(10000000)
+/* Bytes of text read from those bodies: what expansion costs grows with the text (an
+ * exponential macro whose arguments grow, `m \n-1`, ran 33 s within the line bound); 128 MiB
+ * is about two seconds of the slowest text, expressions. $ISEKIT_MAX_EXPANSION raises it. */
+#define ISK_ASM_MAX_EXPANDED_BYTES (UINT64_C(128) << 20)
+#define ISK_ASM_MAX_EXPANSION_ENV "ISEKIT_MAX_EXPANSION"
 
 typedef struct isk_asm_options {
     const char *const *include_dirs;   /* for .include and the C preprocessor (-I) */
@@ -39,10 +44,12 @@ typedef struct isk_asm_options {
     /* Limits against runaway input (0 = the default): bytes of one section with contents
      * (1 GiB; NOBITS sections may reach 4 GiB), lines read from macro, .rept and .irp bodies at
      * every nesting level (ISK_ASM_MAX_EXPANDED_LINES: as many as the largest .rept; an
-     * exponential macro reaches it in seconds, not hours). no_files refuses .include and .S
+     * exponential macro reaches it in seconds, not hours), bytes of those lines
+     * (ISK_ASM_MAX_EXPANDED_BYTES, or $ISEKIT_MAX_EXPANSION). no_files refuses .include and .S
      * files (for untrusted text held in memory). */
     uint64_t max_section_bytes;
     uint64_t max_expanded_lines;
+    uint64_t max_expanded_bytes;
     bool no_files;
 } isk_asm_options;
 

@@ -182,7 +182,7 @@ struct isk_asm {
     asm_map interned;        /* text -> its copy in keep (asm_intern) */
     VEC(asm_expansion) expansions;
     uint64_t macro_counter;  /* \@ */
-    uint64_t expanded_lines; /* runaway guard */
+    uint64_t expanded_lines, expanded_bytes; /* runaway guards */
     bool ended;              /* .end seen in this input */
 
     /* the current statement, for messages */

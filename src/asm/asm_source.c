@@ -57,10 +57,21 @@ static void report(isk_asm *a, isk_severity sev, const asm_pos *pos, int col, co
     }
     isk_loc loc = { pos->file, pos->line, col, pos->text, pos->text_len };
     isk_diag_vreport(d, sev, pos->file ? &loc : NULL, fmt, ap);
-    for (int e = pos->expansion, guard = 0; e >= 0 && guard < 8; e = a->expansions.data[e].call.expansion, guard++) {
+    /* The innermost calls, then (past 8) the outermost one: the call the user wrote. */
+    int e = pos->expansion;
+    for (int shown = 0; e >= 0; e = a->expansions.data[e].call.expansion) {
         const asm_expansion *x = &a->expansions.data[e];
+        if (shown == 8 && x->call.expansion >= 0) {
+            int skipped = 0;
+            while (a->expansions.data[e].call.expansion >= 0) e = a->expansions.data[e].call.expansion, skipped++;
+            x = &a->expansions.data[e];
+            isk_loc call = { x->call.file, x->call.line, x->col, x->call.text, x->call.text_len };
+            isk_note(d, &call, "in expansion of macro '%s' (%d levels of expansion not shown)", x->name, skipped);
+            break;
+        }
         isk_loc call = { x->call.file, x->call.line, x->col, x->call.text, x->call.text_len };
         isk_note(d, &call, "in expansion of macro '%s'", x->name);
+        shown++;
     }
 }
 
@@ -287,15 +298,23 @@ char *asm_next_line(isk_asm *a, size_t floor)
             continue;
         }
         const asm_body_line *l = &f->lines[f->next++];
-        char *work = isk_xstrdup(l->text);
+        size_t len = strlen(l->text);
+        char *work = isk_xstrndup(l->text, len);
         a->pos = l->pos;
         a->pos.text = l->display ? l->display : l->text;
         a->pos.text_len = (int)strlen(a->pos.text);
         if (f->expansion >= 0) a->pos.expansion = f->expansion;
         asm_strip_comments(work, &f->in_comment);
         uint64_t limit = a->opt.max_expanded_lines ? a->opt.max_expanded_lines : ISK_ASM_MAX_EXPANDED_LINES;
-        if (++a->expanded_lines > limit) {
-            asm_error(a, NULL, "more than %" PRIu64 " lines expanded from macros and repeats; stopping", limit);
+        uint64_t bytes = a->opt.max_expanded_bytes ? a->opt.max_expanded_bytes : ISK_ASM_MAX_EXPANDED_BYTES;
+        a->expanded_bytes += len + 1;
+        bool too_many = ++a->expanded_lines > limit, too_long = a->expanded_bytes > bytes;
+        if (too_many || too_long) {
+            if (too_many)
+                asm_error(a, NULL, "more than %" PRIu64 " lines expanded from macros and repeats; stopping", limit);
+            else
+                asm_error(a, NULL, "more than %" PRIu64 " bytes of text expanded from macros and repeats; stopping "
+                          "(set %s to raise it)", bytes, ISK_ASM_MAX_EXPANSION_ENV);
             free(work);
             asm_abandon_frames(a, floor);
             return NULL;

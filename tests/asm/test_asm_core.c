@@ -448,6 +448,27 @@ static void test_bounds(void)
     CHECK_CONTAINS(messages(&r), "error: too many errors (more than 50); stopping here");
     done(&r);
 
+    /* An exponential macro without errors, its argument growing at each level: the bound on
+     * expanded bytes ends it (the line bound alone let `m 60` run 33 s), naming the limit, how
+     * to raise it, the innermost calls and the call the user wrote. */
+    static const char grow[] = "# ERRORS EXPECTED\n.macro m n\n.if \\n > 0\n m \\n-1\n m \\n-1\n.endif\n.endm\n"
+                               " m 60\n";
+    isk_diag_init(&r.d);
+    isk_diag_capture(&r.d, &r.b);
+    isk_asm_options small = { .max_expanded_bytes = 100000 };
+    a = isk_asm_new(example, "t.o", &small, &r.d);
+    isk_asm_text(a, "t.s", grow, sizeof grow - 1);
+    r.o = isk_asm_finish(a);
+    isk_asm_free(a);
+    CHECK(!r.o);
+    CHECK_EQ(r.d.errors, 1);
+    CHECK_CONTAINS(messages(&r), "t.s:3: error: more than 100000 bytes of text expanded from macros and repeats; "
+                                 "stopping (set ISEKIT_MAX_EXPANSION to raise it)\n");
+    CHECK_CONTAINS(messages(&r), "t.s:4:2: note: in expansion of macro 'm'\n");
+    CHECK_CONTAINS(messages(&r), "levels of expansion not shown)\n     m 60\n     ^\n");
+    CHECK(strstr(messages(&r), "t.s:8:2: note: in expansion of macro 'm' (") != NULL);
+    done(&r);
+
     /* 20 000 arguments, then 20 000 .irp values: each argument at its own size. */
     size_t n = 20000;
     char *text = malloc(64 + 4 * n), *p = text;

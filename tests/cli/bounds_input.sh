@@ -29,6 +29,14 @@ expect_in rept.out "rept.s:3: error: more than 10000000 lines expanded from macr
 printf '.macro m\n.rept 1000\nnop\n.endr\n.endm\n.rept 20000\nm\n.endr\n' >nested.s
 bounded 1 nested.out -- "$isekit" as -m dpu nested.s -o nested.o
 expect_in nested.out "more than 10000000 lines expanded from macros and repeats"
+# An exponential macro without errors whose argument grows at each level: the bound on expanded
+# text ends it (the line bound alone took 33 s), naming the macro, the call and how to raise it.
+printf '.macro m n\n.if \\n > 0\n m \\n-1\n m \\n-1\n.endif\n.endm\n m 60\n' >grow.s
+bounded 1 grow.out -- "$isekit" as -m dpu grow.s -o grow.o
+expect_in grow.out "grow.s:4: error: more than 134217728 bytes of text expanded from macros and repeats; stopping (set ISEKIT_MAX_EXPANSION to raise it)"
+expect_in grow.out "grow.s:7:2: note: in expansion of macro 'm' (51 levels of expansion not shown)"
+bounded 1 grow.out -- env ISEKIT_MAX_EXPANSION=64KiB "$isekit" as -m dpu grow.s -o grow.o
+expect_in grow.out "more than 65536 bytes of text expanded"
 head -c 100000000 /dev/urandom >random.s
 bounded 1 random.out -- "$isekit" run dpu random.s
 expect_in random.out "random.s: error: this looks like a binary file, not assembly"
