@@ -31,6 +31,11 @@ typedef struct isk_diag {
     int max_errors;          /* stop after this many errors (isk_diag_init: ISK_DIAG_MAX_ERRORS;
                                 0 = no limit): later ones are counted, not shown, and the tools
                                 stop working once isk_diag_stopped() says so */
+    int max_file_errors;     /* the same for one input file (isk_diag_begin_file), after which
+                                the tools go on with the next file (ISK_DIAG_MAX_FILE_ERRORS;
+                                0 = no limit) */
+    const char *file;        /* the input being read (isk_diag_begin_file), and its errors */
+    int file_errors;
     /* Where formatted messages go; NULL = stderr. `msg` is one complete message with its
      * trailing newline, source line and caret included. */
     void (*emit)(void *user, isk_severity sev, const char *msg);
@@ -41,11 +46,29 @@ typedef struct isk_diag {
 /* The default error cap, as gcc's -fmax-errors: an input with thousands of mistakes (a binary
  * file, a runaway macro) says so once instead of flooding the terminal. */
 #define ISK_DIAG_MAX_ERRORS 50
+/* Per input file, as clang's -ferror-limit: a file full of mistakes (or not a source at all)
+ * shows 20 of them, "too many errors in FILE; skipping the rest of it", and the other files
+ * still get their turn within the total. */
+#define ISK_DIAG_MAX_FILE_ERRORS 20
 
 void isk_diag_init(isk_diag *d);
+/* One number for both caps (what --max-errors N sets): up to n errors in all, and in one file
+ * (0 = no cap). */
+void isk_diag_set_max_errors(isk_diag *d, int n);
 /* True once more than max_errors errors were reported: the sink has said "too many errors"
  * and whoever is working for it should stop. */
 int isk_diag_stopped(const isk_diag *d);
+
+/* Errors from now on are those of input `file` (the caller keeps the string alive until
+ * isk_diag_end_file); they nest, as an included file inside its includer: */
+typedef struct isk_diag_file { const char *file; int errors; } isk_diag_file;
+isk_diag_file isk_diag_begin_file(isk_diag *d, const char *file);
+void isk_diag_end_file(isk_diag *d, isk_diag_file outer);
+/* True once the current file passed max_file_errors (the sink has said "too many errors in
+ * FILE; skipping the rest of it": stop reading it) or the total cap was passed. */
+int isk_diag_file_stopped(const isk_diag *d);
+/* True if the next error would not be shown (a cap is reached): callers skip their notes. */
+int isk_diag_full(const isk_diag *d);
 void isk_diag_report(isk_diag *d, isk_severity sev, const isk_loc *loc, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 void isk_diag_vreport(isk_diag *d, isk_severity sev, const isk_loc *loc, const char *fmt, va_list ap);

@@ -213,7 +213,7 @@ static void run(isk_asm *a, size_t floor)
         process_line(a, line);
         free(line);
         a->work = NULL;
-        if (isk_diag_stopped(a->diag)) {              /* past the error cap nothing more is shown */
+        if (isk_diag_file_stopped(a->diag)) {         /* past a cap nothing more is shown from here */
             asm_abandon_frames(a, floor);
             break;
         }
@@ -231,8 +231,10 @@ bool isk_asm_text(isk_asm *a, const char *name, const char *text, size_t len)
     char *copy = isk_xstrndup(text, len);
     VEC_PUSH(&a->keep, copy);
     size_t floor = a->frames.len;
+    isk_diag_file outer = isk_diag_begin_file(a->diag, asm_intern(a, name));
     asm_push_file(a, name, copy, len, false);
     run(a, floor);
+    isk_diag_end_file(a->diag, outer);
     return a->diag->errors == errors;
 }
 
@@ -254,8 +256,10 @@ bool isk_asm_file(isk_asm *a, const char *path)
     }
     VEC_PUSH(&a->keep, buf);
     size_t floor = a->frames.len;
+    isk_diag_file outer = isk_diag_begin_file(a->diag, asm_intern(a, path));
     asm_push_file(a, path, buf, len, cpp);
     run(a, floor);
+    isk_diag_end_file(a->diag, outer);
     return a->diag->errors == errors;
 }
 

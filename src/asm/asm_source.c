@@ -51,7 +51,7 @@ int asm_col(const isk_asm *a, const char *at)
 static void report(isk_asm *a, isk_severity sev, const asm_pos *pos, int col, const char *fmt, va_list ap)
 {
     isk_diag *d = a->diag;
-    if (sev == ISK_ERROR && d->max_errors && d->errors >= d->max_errors) {
+    if (sev == ISK_ERROR && isk_diag_full(d)) {
         isk_diag_vreport(d, sev, NULL, fmt, ap);        /* counted, not shown */
         return;
     }

@@ -222,7 +222,7 @@ static void run_pass(psm_asm *a, line_state *ls, bool second)
         free(a->reg_alias[r]);
         a->reg_alias[r] = NULL;
     }
-    for (size_t i = 0; i < a->lines.len && !isk_diag_stopped(a->diag); i++) {
+    for (size_t i = 0; i < a->lines.len && !isk_diag_file_stopped(a->diag); i++) {
         const psm_line *l = &a->lines.data[i];
         const psm_parsed *p = &ls[i].p;
         a->cur = l;
@@ -322,13 +322,15 @@ static psm_program *assemble(const char *name, const char *text, const psm_optio
     a.prog->words = isk_xcalloc(a.prog->size, sizeof *a.prog->words);
     a.prog->used = isk_xcalloc(a.prog->size, 1);
     int errors = diag->errors;
+    isk_diag_file outer = isk_diag_begin_file(diag, name);   /* its INCLUDEs count with it */
     psm_read_source(&a, name, text, NULL, NULL);
     line_state *ls = isk_xcalloc(a.lines.len + 1, sizeof *ls);
-    for (size_t i = 0; i < a.lines.len && !isk_diag_stopped(diag); i++)
+    for (size_t i = 0; i < a.lines.len && !isk_diag_file_stopped(diag); i++)
         ls[i].ok = psm_split_line(&a, &a.lines.data[i], &ls[i].p);
     run_pass(&a, ls, false);
     if (diag->errors == errors) run_pass(&a, ls, true);
     if (diag->errors == errors) fill_default_jump(&a);
+    isk_diag_end_file(diag, outer);
     free(ls);
     for (size_t i = 0; i < a.lines.len; i++) free(a.lines.data[i].text);
     VEC_FREE(&a.lines);

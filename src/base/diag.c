@@ -8,11 +8,49 @@ void isk_diag_init(isk_diag *d)
 {
     memset(d, 0, sizeof *d);
     d->max_errors = ISK_DIAG_MAX_ERRORS;
+    d->max_file_errors = ISK_DIAG_MAX_FILE_ERRORS;
+}
+
+void isk_diag_set_max_errors(isk_diag *d, int n)
+{
+    d->max_errors = d->max_file_errors = n > 0 ? n : 0;
 }
 
 int isk_diag_stopped(const isk_diag *d)
 {
     return d->max_errors > 0 && d->errors > d->max_errors;
+}
+
+isk_diag_file isk_diag_begin_file(isk_diag *d, const char *file)
+{
+    isk_diag_file outer = { d->file, d->file_errors };
+    d->file = file;
+    d->file_errors = 0;
+    return outer;
+}
+
+void isk_diag_end_file(isk_diag *d, isk_diag_file outer)
+{
+    /* An included file's errors are its includer's too. */
+    int inner = d->file_errors;
+    d->file = outer.file;
+    d->file_errors = outer.errors + (outer.file ? inner : 0);
+}
+
+static int file_capped(const isk_diag *d)
+{
+    return d->file && d->max_file_errors > 0 && d->file_errors > d->max_file_errors;
+}
+
+int isk_diag_file_stopped(const isk_diag *d)
+{
+    return file_capped(d) || isk_diag_stopped(d);
+}
+
+int isk_diag_full(const isk_diag *d)
+{
+    return (d->max_errors > 0 && d->errors >= d->max_errors) ||
+           (d->file && d->max_file_errors > 0 && d->file_errors >= d->max_file_errors);
 }
 
 /* Length of the valid UTF-8 sequence at s (at most n bytes), or 0. */
@@ -102,13 +140,20 @@ static size_t format_caret(char *out, size_t cap, const isk_loc *loc)
 
 void isk_diag_vreport(isk_diag *d, isk_severity sev, const isk_loc *loc, const char *fmt, va_list ap)
 {
-    if (sev == ISK_ERROR) d->errors++;
+    if (sev == ISK_ERROR) d->errors++, d->file_errors += d->file != NULL;
     else if (sev == ISK_WARNING) d->warnings++;
-    if (sev == ISK_ERROR && isk_diag_stopped(d)) {
-        if (d->errors == d->max_errors + 1) {
-            char msg[160];
-            snprintf(msg, sizeof msg, "error: too many errors (more than %d); stopping here (--max-errors N "
-                     "raises the cap, 0 removes it)\n", d->max_errors);
+    if (sev == ISK_ERROR && (isk_diag_stopped(d) || file_capped(d))) {
+        char msg[560];
+        msg[0] = 0;
+        if (isk_diag_stopped(d)) {
+            if (d->errors == d->max_errors + 1)
+                snprintf(msg, sizeof msg, "error: too many errors (more than %d); stopping here (--max-errors N "
+                         "raises the cap, 0 removes it)\n", d->max_errors);
+        } else if (d->file_errors == d->max_file_errors + 1) {
+            snprintf(msg, sizeof msg, "%.400s: error: too many errors in this file (more than %d); skipping the "
+                     "rest of it (--max-errors N raises the cap, 0 removes it)\n", d->file, d->max_file_errors);
+        }
+        if (msg[0]) {
             snprintf(d->last, sizeof d->last, "%.*s", (int)strcspn(msg, "\n"), msg);
             if (d->emit) d->emit(d->user, ISK_ERROR, msg);
             else fputs(msg, stderr);

@@ -287,7 +287,9 @@ launch_list *launch_list_load(const char *path, isk_system *sys, isk_inst *acc, 
     if (isk_file_read_text(path, &data, &size, diag) != 0) return NULL;
     launch_list *l = new_list(path, sys, acc, diag);
     int line = 0, errors = diag->errors;
-    for (char *p = data; *p && !(diag->max_errors && diag->errors >= diag->max_errors);) {
+    isk_diag_file outer = isk_diag_begin_file(diag, l->path);
+    /* Read up to the cap of this file ("too many errors in this file") or of the run. */
+    for (char *p = data; *p && !isk_diag_file_stopped(diag);) {
         char *nl = strchr(p, '\n');
         if (nl) *nl = 0;
         if (nl && nl > p && nl[-1] == '\r') nl[-1] = 0;     /* CRLF line ends */
@@ -301,6 +303,7 @@ launch_list *launch_list_load(const char *path, isk_system *sys, isk_inst *acc, 
         if (!nl) break;
         p = nl + 1;
     }
+    isk_diag_end_file(diag, outer);
     free(data);
     if (diag->errors != errors) {
         launch_list_free(l);

@@ -65,5 +65,5 @@ bool cli_max_errors(cli_args *a, int *max_errors)
 
 void cli_apply_max_errors(isk_diag *diag, int max_errors)
 {
-    if (max_errors >= 0) diag->max_errors = max_errors;
+    if (max_errors >= 0) isk_diag_set_max_errors(diag, max_errors);
 }

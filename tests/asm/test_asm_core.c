@@ -440,12 +440,58 @@ static void test_bounds(void)
                                  "                 ^\n");
     done(&r);
 
-    /* Each leaf of an exponential macro errors: the cap of 50 ends the work, not only the
-     * report (2^100 calls otherwise). */
+    /* Each leaf of an exponential macro errors: the cap of 20 per file ends the work, not
+     * only the report (2^100 calls otherwise). */
     assemble(&r, example, "# ERRORS EXPECTED\n.macro m\n m\n m\n.endm\n m\n");
     CHECK(!r.o);
-    CHECK_EQ(r.d.errors, ISK_DIAG_MAX_ERRORS + 1);
+    CHECK_EQ(r.d.errors, ISK_DIAG_MAX_FILE_ERRORS + 1);
+    CHECK_CONTAINS(messages(&r), "t.s: error: too many errors in this file (more than 20); skipping the rest of it");
+    done(&r);
+
+    /* Three files of 30 errors each: 20 shown of the first, 20 of the second (the cap is per
+     * file), then the total cap of 50 stops the third after 8 more. */
+    isk_diag_init(&r.d);
+    isk_diag_capture(&r.d, &r.b);
+    a = isk_asm_new(example, "t.o", NULL, &r.d);
+    char thirty[30 * 6 + 1] = "";
+    for (int i = 0; i < 30; i++) strcat(thirty, "frob\n");
+    isk_asm_text(a, "one.s", thirty, strlen(thirty));
+    isk_asm_text(a, "two.s", thirty, strlen(thirty));
+    isk_asm_text(a, "three.s", thirty, strlen(thirty));
+    r.o = isk_asm_finish(a);
+    isk_asm_free(a);
+    CHECK(!r.o);
+    CHECK_CONTAINS(messages(&r), "one.s:20:1: error: unknown instruction 'frob'");
+    CHECK(!strstr(messages(&r), "one.s:21:1"));
+    CHECK_CONTAINS(messages(&r), "one.s: error: too many errors in this file (more than 20); skipping the rest of it "
+                                 "(--max-errors N raises the cap, 0 removes it)\ntwo.s:1:1: error:");
+    CHECK_CONTAINS(messages(&r), "two.s: error: too many errors in this file (more than 20)");
+    CHECK_CONTAINS(messages(&r), "three.s:8:1: error: unknown instruction 'frob'");
+    CHECK(!strstr(messages(&r), "three.s:9:1"));
     CHECK_CONTAINS(messages(&r), "error: too many errors (more than 50); stopping here");
+    CHECK(!strstr(messages(&r), "three.s: error: too many errors in this file"));
+    done(&r);
+
+    /* One number for both caps, as --max-errors sets them; an included file counts with its
+     * includer, and 0 removes the caps. */
+    isk_diag_init(&r.d);
+    isk_diag_set_max_errors(&r.d, 3);
+    CHECK(r.d.max_errors == 3 && r.d.max_file_errors == 3);
+    isk_diag_file outer = isk_diag_begin_file(&r.d, "a.s");
+    isk_diag_capture(&r.d, &r.b);
+    isk_error(&r.d, NULL, "first");
+    isk_diag_file inner = isk_diag_begin_file(&r.d, "inc.s");
+    isk_error(&r.d, NULL, "second");
+    CHECK(r.d.file_errors == 1 && !isk_diag_file_stopped(&r.d));
+    isk_diag_end_file(&r.d, inner);
+    CHECK(r.d.file_errors == 2 && !isk_diag_full(&r.d));
+    isk_error(&r.d, NULL, "third");
+    CHECK(isk_diag_full(&r.d) && !isk_diag_file_stopped(&r.d));
+    isk_diag_end_file(&r.d, outer);
+    CHECK(r.d.file == NULL);
+    isk_diag_set_max_errors(&r.d, 0);
+    for (int i = 0; i < 100; i++) isk_error(&r.d, NULL, "more");
+    CHECK(!isk_diag_full(&r.d) && !isk_diag_stopped(&r.d));
     done(&r);
 
     /* An exponential macro without errors, its argument growing at each level: the bound on

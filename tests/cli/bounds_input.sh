@@ -16,12 +16,29 @@ awk 'BEGIN { print ".macro m a:vararg"; print ".byte \\a"; print ".endm"; printf
 bounded 0 args.out -- "$isekit" as -m dpu args.s -o args.o
 [ "$(wc -c <args.o)" -gt 100000 ] || fail "the 100 k-argument call did not emit its bytes"
 
-# 2. An exponential macro that errors at every leaf stops at the error cap; so does a cap set
-# on the command line; a binary file says so once.
+# 2. An exponential macro that errors at every leaf stops at the error cap of its file (20), the
+# next file still gets its turn, the total cap (50) ends the run; --max-errors sets both.
 printf '.macro m\n m\n m\n.endm\n m\n' >e.s
 bounded 1 e.out -- "$isekit" as -m dpu e.s
-expect_in e.out "too many errors (more than 50); stopping here"
-[ "$(grep -c ': error: ' e.out)" -eq 50 ] || fail "e.s: not 50 errors shown"
+expect_in e.out "e.s: error: too many errors in this file (more than 20); skipping the rest of it"
+[ "$(grep -c '^e.s:[0-9]*:[0-9]*: error: ' e.out)" -eq 20 ] || fail "e.s: not 20 errors shown"
+awk 'BEGIN { for (i = 0; i < 30; i++) print "frob" }' >frob.s
+cp frob.s frob2.s
+cp frob.s frob3.s
+bounded 1 files.out -- "$isekit" as -m dpu e.s frob.s frob2.s frob3.s
+[ "$(grep -c '^frob.s:[0-9]*:1: error: ' files.out)" -eq 20 ] || fail "frob.s: not 20 errors shown after e.s"
+expect_in files.out "frob2.s:8:1: error: unknown instruction 'frob'"
+[ "$(grep -c '^frob2.s:[0-9]*:1: error: ' files.out)" -eq 8 ] || fail "frob2.s: not 8 errors within the total"
+expect_in files.out "error: too many errors (more than 50); stopping here"
+if grep -q '^frob3.s' files.out; then fail "frob3.s read after the total cap"; fi
+bounded 1 files.out -- "$isekit" as -m dpu --max-errors 100 e.s frob.s
+[ "$(grep -c '^e.s:[0-9]*:[0-9]*: error: ' files.out)" -eq 100 ] || fail "--max-errors 100: not 100 errors of e.s"
+cp frob.s frob.ll
+bounded 1 files.out -- "$isekit" run example frob.ll
+expect_in files.out "frob.ll: error: too many errors in this file (more than 20); skipping the rest of it"
+awk 'BEGIN { for (i = 0; i < 30; i++) print "FROB s0" }' >frob.psm
+bounded 1 files.out -- "$isekit" psm frob.psm
+expect_in files.out "frob.psm: error: too many errors in this file (more than 20); skipping the rest of it"
 # Without errors, the expansion limit counts every line of every nesting level.
 printf '.rept 3\n.rept 4000000\nnop\n.endr\n.endr\n' >rept.s
 bounded 1 rept.out -- "$isekit" as -m dpu rept.s -o rept.o
