@@ -2,8 +2,9 @@
  *
  *   storage        dpu.h: IRAM, WRAM, MRAM, atomic bits, 24 threads of registers and flags
  *   forms          forms.h: operand forms, conditions, the revolver rule
- *   families       insns/<family>.h: what each mnemonic family computes
- *   behaviours     isa_behaviours.inc: one per real signature (generated from the TSV)
+ *   families       insns/<family>.h: what each mnemonic family computes (op_<family>)
+ *   instructions   isa_instructions.inc: one line per signature (generated from the TSV),
+ *                  expanded below into a behaviour (DPU_FORM_<form>) and an INSTRUCTION
  *   description    below: parameters, storage names, kinds and instructions (generated),
  *                  the processor, the ELF format, memory regions and relocations
  *
@@ -20,7 +21,15 @@
 #include "dpu.h"
 #include "forms.h"
 
-#include "isa_conditions.inc"
+/* The generated tables. A variant of the model built from another copy of the TSV
+ * (tests/dpu/tests.cmake) names its own files and adds its families (DPU_EXTRA_FAMILIES). */
+#ifndef DPU_ISA_CONDITIONS
+#define DPU_ISA_CONDITIONS "isa_conditions.inc"
+#define DPU_ISA_KINDS "isa_kinds.inc"
+#define DPU_ISA_INSTRUCTIONS "isa_instructions.inc"
+#endif
+
+#include DPU_ISA_CONDITIONS
 
 #include "insns/arith.h"
 #include "insns/logic.h"
@@ -31,8 +40,16 @@
 #include "insns/dma.h"
 #include "insns/sync.h"
 #include "insns/control.h"
+#ifdef DPU_EXTRA_FAMILIES
+#include DPU_EXTRA_FAMILIES
+#endif
 
-#include "isa_behaviours.inc"
+/* One behaviour per real signature: its form applied to its family's operation (forms.h). */
+#define DPU_INSTRUCTION(name, family, form, dest, cls, ...) DPU_FORM_##form(name, family, dest, cls)
+#define DPU_ALIAS(...)
+#include DPU_ISA_INSTRUCTIONS
+#undef DPU_INSTRUCTION
+#undef DPU_ALIAS
 
 /* ---- reset --------------------------------------------------------------------------------- */
 
@@ -79,7 +96,7 @@ static uint64_t dpu_va_to_value(uint64_t va)
     return v;
 }
 
-#include "isa_instructions.inc"
+#include DPU_ISA_KINDS
 
 /* ---- the description --------------------------------------------------------------------------- */
 
@@ -111,7 +128,13 @@ MODEL_BEGIN(dpu, "UPMEM DPU (SDK 2025.1 ISA)")
     REG(CF, "Carry flags");
 
     dpu_declare_kinds(B);
-    dpu_declare_instructions(B);
+    /* Every signature, real or sugar (an alias of a real one's behaviour). */
+#define DPU_DECLARE(name, format, ...) INSTRUCTION(format, name, __VA_ARGS__)
+#define DPU_INSTRUCTION(name, family, form, dest, cls, ...) DPU_DECLARE(name, __VA_ARGS__);
+#define DPU_ALIAS(name, ...) DPU_DECLARE(name, __VA_ARGS__, .alias = 1);
+#include DPU_ISA_INSTRUCTIONS
+#undef DPU_INSTRUCTION
+#undef DPU_ALIAS
 
     /* One instruction per clock over the running threads, round robin. The DPU's own rule (a
      * thread issues at most every 11 cycles) is applied by ISSUE() in cycle mode only. */

@@ -1,4 +1,4 @@
-/* The DPU's operand forms (semantics.md 2): what every ALU family shares.
+/* The DPU's operand forms (semantics.md 2): what every instruction of a form shares.
  *
  * A behaviour computes one 32-bit value X with its family operation (insns/<family>.h), then the form
  * decides what is written and whether it branches:
@@ -10,10 +10,13 @@
  *
  * The condition is evaluated before the instruction writes its flags (it sees ZF_in), the
  * flags come from X (never from the 0/1 of a set form), and a taken branch happens after the
- * write-back. The generated behaviours (isa_behaviours.inc) read like this:
+ * write-back. Forms are functions of values (dpu_end, dpu_put, dpu_load_safe, ...); the table of
+ * DPU_FORM_<form> macros at the end turns (behaviour, family, form) into a behaviour:
  *
- *   BEHAVIOUR(add_rrici, rc, ra, imm, cc, pc)
- *   { ISSUE(); ALU(add, RV(ra), imm); TAKEN(add_nz_cc, cc); PUT_R(rc, X); FLAGS(); BRANCH(pc); }
+ *   DPU_FORM_alu_rrici(add_rrici, add, r, add_nz_cc)
+ *   -> BEHAVIOUR(add_rrici, c, a, i, cc, pc)
+ *      { dpu_issue(S); dpu_end(S, DPU_END_BRANCH, DPU_DEST_r, c, dpu_alu_value(S, op_add, RV(a), RV(a), i),
+ *                             dpu_cc_add_nz_cc, cc, pc); }
  */
 #ifndef ISEKIT_MODEL_DPU_FORMS_H
 #define ISEKIT_MODEL_DPU_FORMS_H
@@ -52,18 +55,43 @@ typedef struct dpu_alu {
     uint8_t writes;    /* W_* */
 } dpu_alu;
 
-/* Family operations: op_<name>(S, x, a, b) sets x->x and what the conditions need. */
-#define DPU_OP(name) static inline void op_##name(struct isk_state *S, dpu_alu *x, uint32_t a, uint32_t b)
+/* What an instruction hands to its form: x for the condition and the flags, v for the
+ * destination (v = X for the ALU families; the sum of a shift-add, the pair of a step). */
+typedef struct dpu_result {
+    dpu_alu x;
+    uint64_t v;
+} dpu_result;
 
-#define X (x_.x)
-/* X = op(a, b); S = a (the register source) */
-#define ALU(op, A, B) const uint32_t a_ = (uint32_t)(A); dpu_alu x_ = { .s = a_ }; \
-    op_##op(S, &x_, a_, (uint32_t)(B))
-/* the same with another source for S (the rir forms: X = imm - ra, S = ra) */
-#define ALU_S(op, A, B, SRC) dpu_alu x_ = { .s = (uint32_t)(SRC) }; op_##op(S, &x_, (uint32_t)(A), (uint32_t)(B))
-#define UNARY(op, A) ALU(op, A, 0)
-/* a value that writes no flags (time, movd, ...) */
-#define VALUE(v) dpu_alu x_ = { .x = (uint32_t)(v) }
+/* ALU family operations: op_<name>(S, x, a, b) sets x->x and what the conditions need. */
+#define DPU_OP(name) static inline void op_##name(struct isk_state *S, dpu_alu *x, uint32_t a, uint32_t b)
+typedef void dpu_op(struct isk_state *S, dpu_alu *x, uint32_t a, uint32_t b);
+
+/* X = op(a, b), with s the source the s* conditions test (ra; for imm - ra also ra) */
+ISK_INLINE dpu_result dpu_alu_value(struct isk_state *S, dpu_op *op, uint32_t s, uint32_t a, uint32_t b)
+{
+    dpu_result r = { .x = { .s = s } };
+    op(S, &r.x, a, b);
+    r.v = r.x.x;
+    return r;
+}
+
+/* a value that writes no flags (movd, swapd, stop); s = X */
+ISK_INLINE dpu_result dpu_value(uint64_t v)
+{
+    return (dpu_result){ .x = { .x = (uint32_t)v, .s = (uint32_t)v }, .v = v };
+}
+
+/* a pair written as it is (movd, swapd): the condition sees X = 0 */
+ISK_INLINE dpu_result dpu_moved(uint64_t v)
+{
+    return (dpu_result){ .v = v };
+}
+
+/* a status X of acquire, release, boot, ...: ZF only */
+ISK_INLINE dpu_result dpu_status(uint32_t v)
+{
+    return (dpu_result){ .x = { .x = v, .writes = W_Z }, .v = v };
+}
 
 /* ---- conditions ------------------------------------------------------------------------------ */
 
@@ -129,23 +157,59 @@ ISK_INLINE bool dpu_cond(const dpu_alu *x, int meaning, bool zf)
     }
 }
 
-/* taken_: the condition of this instruction, evaluated on X before the flags change. */
-#define TAKEN(cls, cc) const bool taken_ = dpu_cond(&x_, dpu_cc_##cls[(cc) & 63], ZF_IN)
-#define BRANCH(pc) do { if (taken_) JUMP(pc); } while (0)
-
 ISK_INLINE void dpu_flags(struct isk_state *S, const dpu_alu *x)
 {
     if (x->writes & W_Z) CELLS(ZF)[S->isk.context] = x->x == 0;
     if ((x->writes & W_ZC) == W_ZC) CELLS(CF)[S->isk.context] = x->carry;
 }
-#define FLAGS() dpu_flags(S, &x_)
+
+/* ---- destinations ------------------------------------------------------------------------------ */
+
+/* What the destination operand is (from the syntax: rc/sc a register, dc a pair written whole
+ * (d), or from a 32-bit value sign- (s) or zero-extended (u)); none for the z forms. */
+enum dpu_dest { DPU_DEST_none, DPU_DEST_r, DPU_DEST_s, DPU_DEST_u, DPU_DEST_d };
+
+ISK_INLINE void dpu_put(struct isk_state *S, enum dpu_dest d, int64_t c, uint64_t v)
+{
+    switch (d) {
+    case DPU_DEST_r: PUT_R(c, v); break;
+    case DPU_DEST_s: PUT_S(c, v); break;
+    case DPU_DEST_u: PUT_U(c, v); break;
+    case DPU_DEST_d: PUT_D(c, v); break;
+    case DPU_DEST_none: break;
+    }
+}
+
+/* ---- the ends of the forms ------------------------------------------------------------------- */
+
+/* plain: c = v; set: c = cond(X) ? 1 : 0; branch: c = v and PC = pc if cond(X). The condition
+ * is evaluated before the flags change (it sees ZF_in); a taken branch follows the write-back. */
+enum dpu_end { DPU_END_PLAIN, DPU_END_SET, DPU_END_BRANCH };
+
+ISK_INLINE void dpu_end(struct isk_state *S, enum dpu_end end, enum dpu_dest d, int64_t c, dpu_result r,
+                        const uint8_t *cls, int64_t cc, int64_t pc)
+{
+    const bool taken = end != DPU_END_PLAIN && dpu_cond(&r.x, cls[cc & 63], ZF_IN);
+    dpu_put(S, d, c, end == DPU_END_SET ? (uint64_t)taken : r.v);
+    dpu_flags(S, &r.x);
+    if (end == DPU_END_BRANCH && taken) JUMP(pc);
+}
+
+#define DPU_PLAIN(D, c, r) dpu_end(S, DPU_END_PLAIN, DPU_DEST_##D, (c), (r), NULL, 0, 0)
+#define DPU_SET(D, c, K, cc, r) dpu_end(S, DPU_END_SET, DPU_DEST_##D, (c), (r), dpu_cc_##K, (cc), 0)
+#define DPU_BRANCH(D, c, K, cc, pc, r) dpu_end(S, DPU_END_BRANCH, DPU_DEST_##D, (c), (r), dpu_cc_##K, (cc), (pc))
+
+/* X of an ALU family F: register sources (S = a), and imm - ra (the rir forms: S = ra) */
+#define DPU_ALU(F, A, B) dpu_alu_value(S, op_##F, (A), (A), (uint32_t)(B))
+#define DPU_ALU_S(F, I, R) dpu_alu_value(S, op_##F, (R), (uint32_t)(I), (R))
 
 /* ---- issue: the revolver rule ---------------------------------------------------------------- */
 
-/* Every instruction starts here. The engine issues one instruction per clock, round robin over
- * the ready threads; in cycle mode the DPU's rule "a thread issues at most every 11 cycles" is
- * applied here, so that the functional mode can leave it out. Idle cycles are accounted as
- * waiting for DMA when a transfer was in flight, else as revolver/dependency idle. */
+/* Every instruction starts here (DPU_BEHAVIOUR, the one place). The engine issues one
+ * instruction per clock, round robin over the ready threads; in cycle mode the DPU's rule "a
+ * thread issues at most every 11 cycles" is applied here, so that the functional mode can leave
+ * it out. Idle cycles are accounted as waiting for DMA when a transfer was in flight, else as
+ * revolver/dependency idle. */
 ISK_INLINE void dpu_issue(struct isk_state *S)
 {
     S->insns++;
@@ -160,6 +224,113 @@ ISK_INLINE void dpu_issue(struct isk_state *S)
     S->last_issue = now;
     S->isk.contexts[S->isk.context].ready_at = now + DPU_REVOLVER;
 }
-#define ISSUE() dpu_issue(S)
+
+/* ---- the forms: one behaviour per signature ---------------------------------------------------- *
+ *
+ * isa_instructions.inc has one line per signature of instructions.tsv:
+ *
+ *   DPU_INSTRUCTION(add_rrici, add, alu_rrici, r, add_nz_cc, "<format>", "<syntax>", .fields = ...)
+ *                   behaviour  family  form   dest  condition class
+ *
+ * dpu.c expands each real line once into a behaviour, DPU_FORM_<form>(behaviour, family, dest,
+ * class): the form's operands, in the order of the format's fields, and a call of the form's
+ * functions with the family's operation op_<family> (insns/<file>.h). The compiler inlines both,
+ * so each behaviour is as specialised as if written by hand. Then it expands every line again
+ * into INSTRUCTION(...). A form ignores the family or class it does not use (none). */
+
+#define DPU_UNPAREN(...) __VA_ARGS__
+#define DPU_BEHAVIOUR_(N, ...) BEHAVIOUR(N, __VA_ARGS__)
+#define DPU_BEHAVIOUR(N, params, body) DPU_BEHAVIOUR_(N, DPU_UNPAREN params) { dpu_issue(S); body; }
+
+/* ALU families, register and immediate sources (f forms are plain: the condition is false) */
+#define DPU_FORM_alu_rrr(N, F, D, K)    DPU_BEHAVIOUR(N, (c, a, b), DPU_PLAIN(D, c, DPU_ALU(F, RV(a), RV(b))))
+#define DPU_FORM_alu_rrrc(N, F, D, K)   DPU_BEHAVIOUR(N, (c, a, b, cc), DPU_SET(D, c, K, cc, DPU_ALU(F, RV(a), RV(b))))
+#define DPU_FORM_alu_rrrci(N, F, D, K)  DPU_BEHAVIOUR(N, (c, a, b, cc, pc), \
+                                                      DPU_BRANCH(D, c, K, cc, pc, DPU_ALU(F, RV(a), RV(b))))
+#define DPU_FORM_alu_zrr(N, F, D, K)    DPU_BEHAVIOUR(N, (a, b), DPU_PLAIN(none, 0, DPU_ALU(F, RV(a), RV(b))))
+/* a set form without destination: only the flags remain */
+#define DPU_FORM_alu_zrrc(N, F, D, K)   DPU_BEHAVIOUR(N, (a, b, cc), DPU_PLAIN(none, 0, DPU_ALU(F, RV(a), RV(b))))
+#define DPU_FORM_alu_zrrci(N, F, D, K)  DPU_BEHAVIOUR(N, (a, b, cc, pc), \
+                                                      DPU_BRANCH(none, 0, K, cc, pc, DPU_ALU(F, RV(a), RV(b))))
+#define DPU_FORM_alu_rri(N, F, D, K)    DPU_BEHAVIOUR(N, (c, a, i), DPU_PLAIN(D, c, DPU_ALU(F, RV(a), i)))
+#define DPU_FORM_alu_rric(N, F, D, K)   DPU_BEHAVIOUR(N, (c, a, i, cc), DPU_SET(D, c, K, cc, DPU_ALU(F, RV(a), i)))
+#define DPU_FORM_alu_rrici(N, F, D, K)  DPU_BEHAVIOUR(N, (c, a, i, cc, pc), \
+                                                      DPU_BRANCH(D, c, K, cc, pc, DPU_ALU(F, RV(a), i)))
+#define DPU_FORM_alu_zri(N, F, D, K)    DPU_BEHAVIOUR(N, (a, i), DPU_PLAIN(none, 0, DPU_ALU(F, RV(a), i)))
+#define DPU_FORM_alu_zric(N, F, D, K)   DPU_BEHAVIOUR(N, (a, i, cc), DPU_PLAIN(none, 0, DPU_ALU(F, RV(a), i)))
+#define DPU_FORM_alu_zrici(N, F, D, K)  DPU_BEHAVIOUR(N, (a, i, cc, pc), \
+                                                      DPU_BRANCH(none, 0, K, cc, pc, DPU_ALU(F, RV(a), i)))
+/* X = imm - ra: the s* conditions test the register */
+#define DPU_FORM_alu_rir(N, F, D, K)    DPU_BEHAVIOUR(N, (c, i, a), DPU_PLAIN(D, c, DPU_ALU_S(F, i, RV(a))))
+#define DPU_FORM_alu_rirc(N, F, D, K)   DPU_BEHAVIOUR(N, (c, i, a, cc), DPU_SET(D, c, K, cc, DPU_ALU_S(F, i, RV(a))))
+#define DPU_FORM_alu_rirci(N, F, D, K)  DPU_BEHAVIOUR(N, (c, i, a, cc, pc), \
+                                                      DPU_BRANCH(D, c, K, cc, pc, DPU_ALU_S(F, i, RV(a))))
+#define DPU_FORM_alu_zir(N, F, D, K)    DPU_BEHAVIOUR(N, (i, a), DPU_PLAIN(none, 0, DPU_ALU_S(F, i, RV(a))))
+#define DPU_FORM_alu_zirc(N, F, D, K)   DPU_BEHAVIOUR(N, (i, a, cc), DPU_PLAIN(none, 0, DPU_ALU_S(F, i, RV(a))))
+#define DPU_FORM_alu_zirci(N, F, D, K)  DPU_BEHAVIOUR(N, (i, a, cc, pc), \
+                                                      DPU_BRANCH(none, 0, K, cc, pc, DPU_ALU_S(F, i, RV(a))))
+/* one source */
+#define DPU_FORM_unary_rr(N, F, D, K)   DPU_BEHAVIOUR(N, (c, a), DPU_PLAIN(D, c, DPU_ALU(F, RV(a), 0)))
+#define DPU_FORM_unary_rrc(N, F, D, K)  DPU_BEHAVIOUR(N, (c, a, cc), DPU_SET(D, c, K, cc, DPU_ALU(F, RV(a), 0)))
+#define DPU_FORM_unary_rrci(N, F, D, K) DPU_BEHAVIOUR(N, (c, a, cc, pc), DPU_BRANCH(D, c, K, cc, pc, DPU_ALU(F, RV(a), 0)))
+#define DPU_FORM_unary_zr(N, F, D, K)   DPU_BEHAVIOUR(N, (a), DPU_PLAIN(none, 0, DPU_ALU(F, RV(a), 0)))
+#define DPU_FORM_unary_zrc(N, F, D, K)  DPU_BEHAVIOUR(N, (a, cc), DPU_PLAIN(none, 0, DPU_ALU(F, RV(a), 0)))
+#define DPU_FORM_unary_zrci(N, F, D, K) DPU_BEHAVIOUR(N, (a, cc, pc), DPU_BRANCH(none, 0, K, cc, pc, DPU_ALU(F, RV(a), 0)))
+/* a value without sources (time) or from rb (time_cfg) */
+#define DPU_FORM_value_r(N, F, D, K)    DPU_BEHAVIOUR(N, (c), DPU_PLAIN(D, c, DPU_ALU(F, 0, 0)))
+#define DPU_FORM_value_rci(N, F, D, K)  DPU_BEHAVIOUR(N, (c, cc, pc), DPU_BRANCH(D, c, K, cc, pc, DPU_ALU(F, 0, 0)))
+#define DPU_FORM_value_zci(N, F, D, K)  DPU_BEHAVIOUR(N, (cc, pc), DPU_BRANCH(none, 0, K, cc, pc, DPU_ALU(F, 0, 0)))
+#define DPU_FORM_value_rr(N, F, D, K)   DPU_BEHAVIOUR(N, (c, b), DPU_PLAIN(D, c, DPU_ALU(F, 0, RV(b))))
+#define DPU_FORM_value_rrci(N, F, D, K) DPU_BEHAVIOUR(N, (c, b, cc, pc), DPU_BRANCH(D, c, K, cc, pc, DPU_ALU(F, 0, RV(b))))
+/* stack-checked add/sub (adds, subs): insns/arith.h */
+#define DPU_FORM_safe_ssi(N, F, D, K)   DPU_BEHAVIOUR(N, (c, a, i), dpu_safe_alu(S, op_##F, DPU_SIGN_##F, c, RV(a), (uint32_t)i))
+#define DPU_FORM_safe_sss(N, F, D, K)   DPU_BEHAVIOUR(N, (c, a, b), dpu_safe_alu(S, op_##F, DPU_SIGN_##F, c, RV(a), RV(b)))
+/* c = rb +- shift(ra, n): insns/shift.h */
+#define DPU_FORM_shadd_rrri(N, F, D, K) DPU_BEHAVIOUR(N, (c, b, a, n), DPU_PLAIN(D, c, op_##F(RV(b), RV(a), n)))
+#define DPU_FORM_shadd_rrrici(N, F, D, K) DPU_BEHAVIOUR(N, (c, b, a, n, cc, pc), \
+                                                        DPU_BRANCH(D, c, K, cc, pc, op_##F(RV(b), RV(a), n)))
+#define DPU_FORM_shadd_zrrici(N, F, D, K) DPU_BEHAVIOUR(N, (b, a, n, cc, pc), \
+                                                        DPU_BRANCH(none, 0, K, cc, pc, op_##F(RV(b), RV(a), n)))
+/* mul_step, div_step on a pair: insns/mul.h */
+#define DPU_FORM_step_rrrici(N, F, D, K) DPU_BEHAVIOUR(N, (c, a, b, n, cc, pc), \
+                                                       DPU_BRANCH(D, c, K, cc, pc, op_##F(RV(a), DV(b), n)))
+/* movd, swapd: X = 0 for the condition */
+#define DPU_FORM_pair_rrci(N, F, D, K)  DPU_BEHAVIOUR(N, (c, b, cc, pc), \
+                                                      DPU_BRANCH(D, c, K, cc, pc, dpu_moved(op_##F(DV(b)))))
+/* WRAM loads and stores at ra + off, or stack-checked at sa + off: insns/wram.h */
+#define DPU_FORM_load_erri(N, F, D, K)  DPU_BEHAVIOUR(N, (e, c, a, off), dpu_put(S, DPU_DEST_##D, c, op_##F(S, RV(a) + off, e)))
+#define DPU_FORM_load_ersi(N, F, D, K)  DPU_BEHAVIOUR(N, (e, c, a, off), \
+                                                      dpu_load_safe(S, op_##F, DPU_SIZE_##F, DPU_DEST_##D, c, RV(a), off, e))
+#define DPU_FORM_store_erii(N, F, D, K) DPU_BEHAVIOUR(N, (e, a, off, i), op_##F(S, RV(a) + off, (uint64_t)i, e))
+#define DPU_FORM_store_erir(N, F, D, K) DPU_BEHAVIOUR(N, (e, a, off, b), op_##F(S, RV(a) + off, RV(b), e))
+#define DPU_FORM_store_erid(N, F, D, K) DPU_BEHAVIOUR(N, (e, a, off, b), op_##F(S, RV(a) + off, DV(b), e))
+#define DPU_FORM_store_id_erii(N, F, D, K) DPU_BEHAVIOUR(N, (e, a, off, i), \
+                                                         op_##F(S, RV(a) + off, (uint64_t)((int64_t)TID | i), e))
+#define DPU_FORM_store_esii(N, F, D, K) DPU_BEHAVIOUR(N, (e, a, off, i), \
+                                                      dpu_store_safe(S, op_##F, DPU_SIZE_##F, RV(a), off, (uint64_t)i, e))
+#define DPU_FORM_store_esir(N, F, D, K) DPU_BEHAVIOUR(N, (e, a, off, b), \
+                                                      dpu_store_safe(S, op_##F, DPU_SIZE_##F, RV(a), off, RV(b), e))
+#define DPU_FORM_store_esid(N, F, D, K) DPU_BEHAVIOUR(N, (e, a, off, b), \
+                                                      dpu_store_safe(S, op_##F, DPU_SIZE_##F, RV(a), off, DV(b), e))
+/* DMA: insns/dma.h */
+#define DPU_FORM_dma_rri(N, F, D, K)    DPU_BEHAVIOUR(N, (a, b, i), op_##F(S, RV(a), RV(b), (uint32_t)i))
+/* atomic bits and thread control on ra + imm, a status X: insns/sync.h */
+#define DPU_FORM_status_rici(N, F, D, K) DPU_BEHAVIOUR(N, (a, i, cc, pc), \
+                                                       DPU_BRANCH(none, 0, K, cc, pc, dpu_status(op_##F(S, RV(a) + i))))
+/* stop: the condition on X = 1 picks the PC a later resume continues at */
+#define DPU_FORM_stop_ci(N, F, D, K)    DPU_BEHAVIOUR(N, (cc, pc), DPU_BRANCH(none, 0, K, cc, pc, dpu_value(1)); op_##F(S))
+/* calls and jumps (z: no link): insns/control.h */
+#define DPU_FORM_call_rri(N, F, D, K)   DPU_BEHAVIOUR(N, (c, a, off), dpu_put(S, DPU_DEST_##D, c, op_##F(S, RV(a) + off)))
+#define DPU_FORM_call_rrr(N, F, D, K)   DPU_BEHAVIOUR(N, (c, a, b), dpu_put(S, DPU_DEST_##D, c, op_##F(S, RV(a) + RV(b))))
+#define DPU_FORM_call_zri(N, F, D, K)   DPU_BEHAVIOUR(N, (a, off), (void)op_##F(S, RV(a) + off))
+#define DPU_FORM_call_zrr(N, F, D, K)   DPU_BEHAVIOUR(N, (a, b), (void)op_##F(S, RV(a) + RV(b)))
+#define DPU_FORM_fault_i(N, F, D, K)    DPU_BEHAVIOUR(N, (i), op_##F(S, i))
+/* no effect (isa.py: nop, tell, time zero, time_cfg zero, rb, shift-add to zero), and the
+ * branch of time_cfg zero, rb, cc, pc on X = 0 */
+#define DPU_FORM_none(N, F, D, K)       DPU_BEHAVIOUR(N, (), (void)0)
+#define DPU_FORM_none_r(N, F, D, K)     DPU_BEHAVIOUR(N, (a), (void)a)
+#define DPU_FORM_none_ri(N, F, D, K)    DPU_BEHAVIOUR(N, (a, i), (void)a; (void)i)
+#define DPU_FORM_none_rri(N, F, D, K)   DPU_BEHAVIOUR(N, (b, a, n), (void)b; (void)a; (void)n)
+#define DPU_FORM_branch_zrci(N, F, D, K) DPU_BEHAVIOUR(N, (b, cc, pc), DPU_BRANCH(none, 0, K, cc, pc, dpu_value(0)); (void)b)
 
 #endif

@@ -1,21 +1,26 @@
 #!/usr/bin/env python3
 """Generate the DPU instruction table of the isekit model from the reference data.
 
-    python3 models/dpu/gen_isa.py            (run from anywhere; rewrites models/dpu/isa_*.inc)
+    python3 models/dpu/gen_isa.py       (from anywhere: rewrites models/dpu/isa_*.inc)
+    python3 models/dpu/gen_isa.py --tsv my.tsv --out DIR    (a variant: tests/dpu/tests.cmake)
 
-Inputs (facts, copied from the DPU reference pack into models/dpu/data/):
+Inputs (facts, from the DPU reference pack, in models/dpu/data/):
   instructions.tsv  one row per signature: encoding (mask/match, field placement), syntax,
-                    immediate ranges, relocations, sugar mapping
+                    immediate ranges, relocations, sugar mapping; and two columns of ours:
+                    family (the C operation op_<family> of insns/*.h) and c_form (the form
+                    DPU_FORM_<c_form> of forms.h that applies it), '-' for sugar
   conditions.tsv    the condition classes: code -> name (+ assembler aliases)
 
-Outputs (committed, so that the build never runs this script):
-  isa_conditions.inc   per class: code -> meaning table used by the behaviours
-  isa_behaviours.inc   one BEHAVIOUR per real signature, composed from the families of insns/
-  isa_instructions.inc the operand kinds and one INSTRUCTION per signature (real and sugar)
+Outputs (committed; tests/dpu/tests.cmake regenerates them and fails if they differ):
+  isa_conditions.inc   per class: code -> meaning table used by the forms
+  isa_kinds.inc        the operand kinds and the instruction relocations
+  isa_instructions.inc one DPU_INSTRUCTION (real) or DPU_ALIAS (sugar) line per signature
 
-The behaviours are one-liners: each names its family operation (insns/*.h) and the generic
-operand form (forms.h). Everything that is a fact about bits comes from the TSV files.
+No semantics live here: a line names the behaviour, family, form, destination and condition
+class, and dpu.c expands it into a behaviour (DPU_FORM_<form>) and an INSTRUCTION. Everything
+that is a fact about bits comes from the TSV files.
 """
+import argparse
 import csv
 import os
 import re
@@ -26,13 +31,19 @@ DATA = os.path.join(HERE, 'data')
 
 # ---- reading -----------------------------------------------------------------------------
 
-def read_tsv(name):
-    with open(os.path.join(DATA, name), newline='') as f:
+ARGS = argparse.ArgumentParser(description='Generate models/dpu/isa_*.inc from the TSV tables.')
+ARGS.add_argument('--tsv', default=os.path.join(DATA, 'instructions.tsv'), help='the instruction table')
+ARGS.add_argument('--conditions', default=os.path.join(DATA, 'conditions.tsv'), help='the condition table')
+ARGS.add_argument('--out', default=HERE, help='where to write the isa_*.inc files')
+OPTS = ARGS.parse_args()
+
+
+def read_tsv(path):
+    with open(path, newline='') as f:
         return list(csv.DictReader(f, delimiter='\t'))
 
-ROWS = read_tsv('instructions.tsv')
-CONDS = read_tsv('conditions.tsv')
-
+ROWS = read_tsv(OPTS.tsv)
+CONDS = read_tsv(OPTS.conditions)
 
 def operands(row):
     """The syntax column as a list of (name, type) or literal tokens ('zero', 'false')."""
@@ -244,170 +255,39 @@ def ident(sig):
         s += '_' + form
     return s
 
-# ---- behaviours -----------------------------------------------------------------------------------
+# ---- what a behaviour is made of -----------------------------------------------------------------
 
-BINARY = {'add', 'addc', 'sub', 'subc', 'rsub', 'rsubc', 'and', 'or', 'xor', 'nand', 'nor', 'nxor', 'andn', 'orn',
-          'lsl', 'lsr', 'asr', 'rol', 'ror', 'lsl1', 'lsr1', 'lslx', 'lsrx', 'lsl1x', 'lsr1x', 'cmpb4', 'hash'}
-UNARY = {'clz', 'clo', 'cls', 'cao', 'extsb', 'extsh', 'extub', 'extuh', 'sats'}
-SHIFT_ADD = {'lsl_add', 'lsl_sub', 'lsr_add', 'rol_add'}
-LOADS = {'lbs': (1, 1), 'lbu': (1, 0), 'lhs': (2, 1), 'lhu': (2, 0), 'lw': (4, 0)}
-STORES = {'sb': 1, 'sh': 2, 'sw': 4}
-
-
-def split_mnemonic(mn):
-    if mn.endswith('.s') or mn.endswith('.u'):
-        return mn[:-2], mn[-1]
-    return mn, ''
+def destination(row):
+    """The destination operand's kind, for dpu_put: r (rc, sc), d (a pair, written whole), s / u
+    (a pair from a 32-bit value, .s/.u mnemonics), none (z forms, stores, ...)."""
+    for name, typ in operands(row):
+        if name in ('rc', 'sc'):
+            return 'r'
+        if name == 'dc':
+            mn = row['mnemonic']
+            return mn[-1] if mn.endswith('.s') or mn.endswith('.u') else 'd'
+    return 'none'
 
 
-def val(name, typ):
-    if typ in ('r', 'rk', 'rk-nozero', 'k', 's', 'sk'):
-        return 'RV(%s)' % name
-    if typ == 'd':
-        return 'DV(%s)' % name
-    return name
+def condition_class(row):
+    return next((typ for name, typ in operands(row) if name == 'cc'), 'none')
 
 
-def put(dest, ext, value):
-    """Write the 32-bit value to the destination operand (name, type) or nothing for zero."""
-    name, typ = dest
-    if name == 'zero':
-        return ''
-    if typ == 'd':
-        return 'PUT_%s(%s, %s); ' % ('S' if ext == 's' else 'U', name, value)
-    return 'PUT_R(%s, %s); ' % (name, value)
-
-
-def alu_form(row, compute):
-    """The generic operand forms (semantics.md 2): plain, set (c), branch (ci), false (f)."""
-    ops = operands(row)
-    base, ext = split_mnemonic(row['mnemonic'])
-    dest = ops[0]
-    cc = [(n, t) for n, t in ops if n == 'cc']
-    has_pc = any(n == 'pc' for n, _ in ops)
-    body = compute + ' '
-    if not cc:
-        body += put(dest, ext, 'X')
-        body += 'FLAGS();'
-    elif has_pc:
-        body += 'TAKEN(%s, cc); ' % cc[0][1] + put(dest, ext, 'X') + 'FLAGS(); BRANCH(pc);'
-    elif dest[0] == 'zero':     # a set form without destination: only the flags remain
-        body += 'FLAGS(); (void)cc;'
-    else:
-        body += 'TAKEN(%s, cc); ' % cc[0][1] + put(dest, ext, 'taken_') + 'FLAGS();'
-    return body
-
-
-def behaviour(row):
-    """C body of the behaviour of a real row."""
-    mn = row['mnemonic']
-    form = row['form']
-    ops = operands(row)
-    base, ext = split_mnemonic(mn)
-    named = [(n, t) for n, t in ops if t is not None]
-    by = dict(named)
-    srcs = [(n, t) for n, t in ops[1:] if t is not None and n not in ('cc', 'pc')]
-
-    if base in BINARY or base.startswith('mul_') and base != 'mul_step':
-        if form in ('ssi', 'sss'):
-            return 'SAFE_ALU(%s, sc, %s, %s);' % (base, val('sa', by['sa']), val(*srcs[1]))
-        a, b = srcs
-        op = base
-        if a[1] in ('r', 'rk', 'k', 'rk-nozero') or a[0] == 'rb':
-            compute = 'ALU(%s, %s, %s);' % (op, val(*a), val(*b))
-        else:   # rir/zir forms: imm - ra; the s* conditions test the register
-            compute = 'ALU_S(%s, %s, %s, %s);' % (op, val(*a), val(*b), val(*b))
-        return alu_form(row, compute)
-
-    if base in UNARY:
-        return alu_form(row, 'UNARY(%s, %s);' % (base, val(*srcs[0])))
-
-    if base in SHIFT_ADD:
-        if form == 'zrri':
-            return '/* no effect (isa.py) */'
-        compute = 'SHIFT_ADD(%s, RV(rb), RV(ra), shift);' % base
-        dest = ops[0]
-        if dest[0] == 'zero':
-            compute += ' (void)sum_;'
-        if 'cc' in by:
-            return compute + ' TAKEN(%s, cc); ' % by['cc'] + put(dest, ext, 'sum_') + 'FLAGS(); BRANCH(pc);'
-        return compute + ' ' + put(dest, ext, 'sum_') + 'FLAGS();'
-
-    if base in LOADS or base == 'ld':
-        dest = ops[1]
-        safe = form == 'ersi'
-        addr = 'safe_addr_' if safe else 'RV(ra) + off'
-        if base == 'ld':
-            value = 'LOAD64(%s, endian)' % addr
-            w = 'PUT_D(dc, %s);' % value
-            size = 8
-        else:
-            size, sgn = LOADS[base]
-            value = 'LOAD(%s, %d, %d, endian)' % (addr, size, sgn)
-            w = put(dest, ext, value).strip()
-        if safe:
-            return 'SAFE(RV(sa), off, %d); %s SAFE_END(%d);' % (size, w, size)
-        return w
-
-    if base in STORES or base == 'sd' or base.endswith('_id'):
-        sbase = base[:-3] if base.endswith('_id') else base
-        size = STORES.get(sbase, 8)
-        safe = form.startswith('es')
-        addr = 'safe_addr_' if safe else 'RV(ra) + off'
-        if form.endswith('ir'):
-            value = 'RV(rb)' if size < 8 else 'DV(db)'
-        elif base.endswith('_id'):
-            value = '(uint64_t)((int64_t)TID | imm)'
-        else:
-            value = '(uint64_t)imm'
-        st = 'STORE64(%s, %s, endian);' % (addr, value) if size == 8 else \
-             'STORE(%s, %d, %s, endian);' % (addr, size, value)
-        if safe:
-            return 'SAFE(RV(sa), off, %d); %s SAFE_END(%d);' % (size, st, size)
-        return st
-
-    if base in ('ldma', 'ldmai', 'sdma'):
-        return 'DMA_%s(RV(ra), RV(rb), immDma);' % base.upper()
-    if base in ('acquire', 'release'):
-        return '%s(RV(ra) + imm); TAKEN(%s, cc); FLAGS(); BRANCH(pc);' % (base.upper(), by['cc'])
-    if base in ('boot', 'resume', 'clr_run', 'read_run'):
-        return 'THREAD_%s(RV(ra) + imm); TAKEN(%s, cc); FLAGS(); BRANCH(pc);' % (base.upper(), by['cc'])
-    if base == 'stop':
-        return 'STOP(cc, pc);'
-    if base == 'fault':
-        return 'FAULT_INSN(imm);'
-    if base == 'nop':
-        return '/* nothing */'
-    if base == 'tell':
-        return '(void)ra; (void)off; /* no effect (isa.py) */'
-    if base == 'time':
-        if form == 'z':
-            return '/* no effect (isa.py) */'
-        compute = 'VALUE(TIME_READ());'
-        if form in ('r',):
-            return compute + ' ' + put(ops[0], ext, 'X').strip()
-        return compute + ' TAKEN(true_cc, cc); ' + put(ops[0], ext, 'X') + 'BRANCH(pc);'
-    if base == 'time_cfg':
-        if form == 'zr':
-            return '(void)rb; /* no effect (isa.py) */'
-        if form == 'zrci':
-            return 'VALUE(0); TAKEN(true_cc, cc); BRANCH(pc); (void)rb;'
-        compute = 'VALUE(TIME_CONFIG(RV(rb)));'
-        if form == 'rr':
-            return compute + ' ' + put(ops[0], ext, 'X').strip()
-        return compute + ' TAKEN(true_cc, cc); ' + put(ops[0], ext, 'X') + 'BRANCH(pc);'
-    if base == 'call':
-        target = 'RV(ra) + %s' % ('RV(rb)' if form.endswith('rr') else 'off')
-        if form.startswith('z'):
-            return 'GOTO(%s);' % target
-        return 'CALL(rc, %s);' % target
-    if base in ('movd', 'swapd'):
-        value = 'DV(db)' if base == 'movd' else 'SWAP_HALVES(DV(db))'
-        return 'VALUE(0); TAKEN(true_false_cc, cc); PUT_D(dc, %s); BRANCH(pc);' % value
-    if base in ('mul_step', 'div_step'):
-        return '%s(RV(ra), DV(db), shift); TAKEN(%s, cc); PUT_D(dc, pair_); FLAGS(); BRANCH(pc);' % (
-            base.upper(), by['cc'])
-    sys.exit('no behaviour template for ' + row['sig'])
+def instruction_line(row):
+    fmt = format_string(row)
+    syn = syntax_template(row)
+    opts = ['.fields = %s' % c_str(fields_string(row))] if row['fields'] != '-' else []
+    if row['relocations'] != '-':
+        opts.append('.relocs = %s' % c_str(row['relocations'].replace(':', '=')))
+    rest = '%s, %s%s' % (c_str(fmt), c_str(syn), ''.join(', ' + o for o in opts))
+    if row['kind'] == 'sugar':
+        return 'DPU_ALIAS(%s, %s)\n' % (ident(row['base_sig']), rest)
+    if not re.fullmatch(r'\w+', row['c_form']) or not re.fullmatch(r'\w+|-', row['family']):
+        sys.exit('%s: family %r, c_form %r: a real row names its C operation and form' %
+                 (row['sig'], row['family'], row['c_form']))
+    family = 'none' if row['family'] == '-' else row['family']
+    return 'DPU_INSTRUCTION(%s, %s, %s, %s, %s, %s)\n' % (ident(row['sig']), family, row['c_form'],
+                                                       destination(row), condition_class(row), rest)
 
 # ---- ordering -----------------------------------------------------------------------------------
 
@@ -424,7 +304,7 @@ def order_key(row):
 
 # ---- output ---------------------------------------------------------------------------------------
 
-HEADER = '/* Generated by models/dpu/gen_isa.py from models/dpu/data/instructions.tsv and conditions.tsv:\n * do not edit. */\n'
+HEADER = '/* Generated by models/dpu/gen_isa.py from %s and %s:\n * do not edit. */\n'
 
 
 def c_str(s):
@@ -432,13 +312,16 @@ def c_str(s):
 
 
 def main():
+    header = HEADER % (os.path.basename(OPTS.tsv), os.path.basename(OPTS.conditions))
     real = [r for r in ROWS if r['kind'] == 'real']
     sugar = [r for r in ROWS if r['kind'] == 'sugar']
-    by_sig = {r['sig']: r for r in ROWS}
-    assert len(real) == 973 and len(sugar) == 105, (len(real), len(sugar))
+    sigs = {r['sig'] for r in real}
+    for r in sugar:
+        if r['base_sig'] not in sigs:
+            sys.exit('%s: sugar of %s, which is not a real row' % (r['sig'], r['base_sig']))
 
     # conditions
-    out = [HEADER, '/* Condition classes: code -> meaning (enum dpu_cc in forms.h). */\n']
+    out = [header, '/* Condition classes: code -> meaning (enum dpu_cc in forms.h). */\n']
     for cls in sorted(CLASSES):
         if cls == 'no_cc':
             continue
@@ -446,15 +329,7 @@ def main():
         out.append('static const uint8_t dpu_cc_%s[64] = { %s };\n' % (cls, entries))
     write('isa_conditions.inc', ''.join(out))
 
-    # behaviours
-    out = [HEADER, '/* One behaviour per real signature of instructions.tsv (%d). */\n' % len(real)]
-    for r in real:
-        params = ', '.join(field_order(r))
-        out.append('BEHAVIOUR(%s%s) { ISSUE(); %s }\n' % (ident(r['sig']), ', ' + params if params else '',
-                                                        behaviour(r)))
-    write('isa_behaviours.inc', ''.join(out))
-
-    # kinds and instructions
+    # instructions: per mnemonic, register forms before immediate forms
     groups = {}
     for r in ROWS:
         groups.setdefault(r['mnemonic'], []).append(r)
@@ -463,19 +338,17 @@ def main():
         rs = groups[mn]
         rs.sort(key=lambda r: (order_key(r), r['kind'] != 'sugar'))
         order += rs
-    lines = []
-    for r in order:
-        fmt = format_string(r)
-        syn = syntax_template(r)
-        beh = ident(r['sig'] if r['kind'] == 'real' else r['base_sig'])
-        opts = ['.fields = %s' % c_str(fields_string(r))] if r['fields'] != '-' else []
-        if r['relocations'] != '-':
-            opts.append('.relocs = %s' % c_str(r['relocations'].replace(':', '=')))
-        if r['kind'] == 'sugar':
-            opts.append('.alias = 1')
-        lines.append('    INSTRUCTION(%s, %s, %s%s);\n' % (c_str(fmt), beh, c_str(syn),
-                                                         ''.join(', ' + o for o in opts)))
-    out = [HEADER]
+    out = [header]
+    out.append('/* The %d signatures of %s: %d real (DPU_INSTRUCTION: behaviour, family, form, destination,\n'
+               ' * condition class, then INSTRUCTION\'s format, syntax and options), %d sugar (DPU_ALIAS of a\n'
+               ' * real behaviour). Per mnemonic, register forms come before immediate forms (the assembler\n'
+               ' * tries them in this order). dpu.c includes this file twice (forms.h). */\n' %
+               (len(ROWS), os.path.basename(OPTS.tsv), len(real), len(sugar)))
+    out += [instruction_line(r) for r in order]
+    text = ''.join(out)
+
+    # Kinds are collected while the syntax templates are built: write them after the instructions.
+    out = [header]
     out.append('/* Operand kinds: registers, conditions (with the assembler\'s aliases and ?/! prefixes),\n'
                ' * immediates with the ranges the LLVM assembler accepts. */\n')
     out.append('static void dpu_declare_kinds(isk_builder *B)\n{\n')
@@ -493,19 +366,13 @@ def main():
             out.append('    KIND_INT(%s, .min = %s, .max = %s%s);\n' % (c_str(name), cint(lo), cint(hi),
                                                                      ', .hex = 1' if typ[0] == 'u' else ''))
     out.append('}\n\n')
-    out.append('/* The %d signatures: %d real, %d sugar (.alias = 1). Per mnemonic, register forms come\n'
-               ' * before immediate forms (the assembler tries them in this order). */\n' %
-               (len(ROWS), len(real), len(sugar)))
-    out.append('static void dpu_declare_instructions(isk_builder *B)\n{\n')
-    out += lines
-    out.append('}\n\n')
     out.append('/* Instruction relocations (elf-abi.md 5): the scatter of each is that of the operands using it\n'
-               ' * in instructions.tsv; values are S + A translated from the ELF virtual address. */\n')
+               ' * in the table; values are S + A translated from the ELF virtual address. */\n')
     out.append('static void dpu_declare_instruction_relocations(isk_builder *B)\n{\n')
     out += relocations()
     out.append('}\n')
-    # Kinds are collected while the syntax templates are built: write instructions last.
-    write('isa_instructions.inc', ''.join(out))
+    write('isa_kinds.inc', ''.join(out))
+    write('isa_instructions.inc', text)
 
 
 RELOC_NUMBERS = {   # elf-abi.md 5 (ELFRelocs/DPU.def)
@@ -554,10 +421,10 @@ def cint(v):
 
 
 def write(name, text):
-    path = os.path.join(HERE, name)
+    os.makedirs(OPTS.out, exist_ok=True)
+    path = os.path.join(OPTS.out, name)
     with open(path, 'w') as f:
         f.write(text)
-    print('wrote', path)
 
 
 if __name__ == '__main__':

@@ -22,10 +22,6 @@ DPU_OP(rsubc) { dpu_add(x, b, ~a, CF_IN); }        /* X = b + ~a + CF */
  * bits 15:0 are the pointer. If pointer +- v leaves 0..65535, the result keeps bits 23:0 with
  * the thread id in bits 31:25, the flags come from that value, and a memory fault is raised. */
 enum { DPU_SIGN_add = 1, DPU_SIGN_sub = -1 };
-#define SAFE_ALU(op, sc, SA, V) do { const uint32_t sv_ = (uint32_t)(V); ALU(op, SA, sv_); \
-        const bool bad_ = dpu_safe_check(S, &x_, a_, sv_, DPU_SIGN_##op); \
-        PUT_R(sc, x_.x); FLAGS(); if (bad_) dpu_safe_fault(S, (uint32_t)(sc), a_, sv_, DPU_SIGN_##op); } while (0)
-
 static inline bool dpu_safe_check(struct isk_state *S, dpu_alu *x, uint32_t sa, uint32_t v, int sign)
 {
     const int64_t t = (int64_t)(sa & 0xffff) + sign * (int64_t)(int32_t)v;
@@ -38,4 +34,14 @@ static void dpu_safe_fault(struct isk_state *S, uint32_t sc, uint32_t sa, uint32
 {
     FAULT(DPU_FAULT_MEMORY, "memory fault: stack check of %s s%u: pointer 0x%x %c %d leaves 0..0xffff",
           sign > 0 ? "adds" : "subs", (unsigned)sc, (unsigned)(sa & 0xffff), sign > 0 ? '+' : '-', (int)v);
+}
+
+/* The form of adds/subs (DPU_FORM_safe_ssi, DPU_FORM_safe_sss): sc = sa +- v, then the check. */
+ISK_INLINE void dpu_safe_alu(struct isk_state *S, dpu_op *op, int sign, int64_t sc, uint32_t sa, uint32_t v)
+{
+    dpu_result r = dpu_alu_value(S, op, sa, sa, v);
+    const bool bad = dpu_safe_check(S, &r.x, sa, v, sign);
+    PUT_R(sc, r.x.x);
+    dpu_flags(S, &r.x);
+    if (bad) dpu_safe_fault(S, (uint32_t)sc, sa, v, sign);
 }

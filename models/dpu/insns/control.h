@@ -1,9 +1,13 @@
 /* Calls, jumps, faults, the time counter (semantics.md 14, 15, 16). */
 
-/* call rc, ra, off: rc = PC + 1 (the next instruction's index), PC = ra + off. A target outside
- * the IRAM faults when the thread next issues. */
-#define CALL(rc, T) do { const uint32_t t_ = (uint32_t)(T); PUT_R(rc, PC + 1); JUMP(t_); } while (0)
-#define GOTO(T) JUMP((uint32_t)(T))
+/* call rc, ra, off: PC = ra + off, and the link rc = PC + 1 (the next instruction's index) is
+ * returned; `call zero, ...` drops it (a jump). A target outside the IRAM faults when the thread
+ * next issues. */
+static inline uint32_t op_call(struct isk_state *S, uint32_t target)
+{
+    JUMP(target);
+    return (uint32_t)(PC + 1);
+}
 
 /* fault imm: stops the DPU with a program fault carrying imm (the runtime's codes). */
 static const char *dpu_fault_name(int64_t code)
@@ -22,7 +26,10 @@ static const char *dpu_fault_name(int64_t code)
     default: return "program fault";
     }
 }
-#define FAULT_INSN(imm) FAULT((int)(imm), "fault %lld (%s)", (long long)(imm), dpu_fault_name(imm))
+static inline void op_fault(struct isk_state *S, int64_t imm)
+{
+    FAULT((int)imm, "fault %lld (%s)", (long long)imm, dpu_fault_name(imm));
+}
 
 /* The performance counter T (36 bits): counts cycles (mode 1, the default), instructions
  * (mode 2) or nothing (mode 3). `time` returns T[35:4]. */
@@ -35,7 +42,7 @@ static inline uint64_t dpu_counter(struct isk_state *S)
     default: return S->time_base & mask;
     }
 }
-#define TIME_READ() ((uint32_t)(dpu_counter(S) >> 4))
+DPU_OP(time) { (void)a; (void)b; x->x = (uint32_t)(dpu_counter(S) >> 4); }
 
 /* time_cfg rc, rb: rc = the old T[35:4]; rb[0] resets T, rb[2:1] is the mode (0 keeps it). */
 static inline uint32_t dpu_time_config(struct isk_state *S, uint32_t rb)
@@ -47,4 +54,4 @@ static inline uint32_t dpu_time_config(struct isk_state *S, uint32_t rb)
     S->time_origin = S->time_mode == 2 ? S->insns : S->isk.clock;
     return (uint32_t)(old >> 4);
 }
-#define TIME_CONFIG(RB) dpu_time_config(S, (uint32_t)(RB))
+DPU_OP(time_cfg) { (void)a; x->x = dpu_time_config(S, b); }

@@ -46,6 +46,15 @@ static void dpu_dma(struct isk_state *S, int dir, uint32_t ra, uint32_t rb, uint
     }
 }
 
-#define DMA_LDMA(RA, RB, imm) dpu_dma(S, DMA_TO_WRAM, (RA), (RB), (uint32_t)(imm))
-#define DMA_SDMA(RA, RB, imm) dpu_dma(S, DMA_TO_MRAM, (RA), (RB), (uint32_t)(imm))
-#define DMA_LDMAI(RA, RB, imm) dpu_dma(S, DMA_TO_IRAM, (RA), (RB), (uint32_t)(imm))
+static inline void op_ldma(struct isk_state *S, uint32_t ra, uint32_t rb, uint32_t imm)
+{
+    dpu_dma(S, DMA_TO_WRAM, ra, rb, imm);
+}
+static inline void op_sdma(struct isk_state *S, uint32_t ra, uint32_t rb, uint32_t imm)
+{
+    dpu_dma(S, DMA_TO_MRAM, ra, rb, imm);
+}
+static inline void op_ldmai(struct isk_state *S, uint32_t ra, uint32_t rb, uint32_t imm)
+{
+    dpu_dma(S, DMA_TO_IRAM, ra, rb, imm);
+}

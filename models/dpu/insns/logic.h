@@ -9,3 +9,7 @@ DPU_LOGIC(nor, ~(a | b))
 DPU_LOGIC(nxor, ~(a ^ b))
 DPU_LOGIC(andn, ~a & b)
 DPU_LOGIC(orn, ~a | b)
+
+/* Pair moves movd dc, db and swapd dc, db (the halves exchanged); their condition sees X = 0. */
+static inline uint64_t op_movd(uint64_t db) { return db; }
+static inline uint64_t op_swapd(uint64_t db) { return SWAP_HALVES(db); }

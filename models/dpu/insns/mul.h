@@ -15,28 +15,22 @@ DPU_MUL(uh, uh) DPU_MUL(uh, ul) DPU_MUL(ul, uh) DPU_MUL(ul, ul)
 /* mul_step dc, ra, db, n (semantics.md 8.1): one step of the shift-and-add multiply.
  *   t = db.e >> 1;  dc.o = db.o + (ra << n) if db.e is odd, else db.o;  dc.e = t
  * X = t (ZF and the boot_cc condition); S = ra. */
-static inline uint64_t dpu_mul_step(dpu_alu *x, uint32_t ra, uint64_t db, unsigned n)
+static inline dpu_result op_mul_step(uint32_t ra, uint64_t db, int64_t n)
 {
     const uint32_t e = (uint32_t)(db >> 32), o = (uint32_t)db;
     const uint32_t t = e >> 1;
     const uint32_t lo = (e & 1) ? o + (ra << (n & 31)) : o;
-    x->x = t;
-    x->s = ra;
-    x->writes = W_Z;
-    return ((uint64_t)t << 32) | lo;
+    return (dpu_result){ .x = { .x = t, .s = ra, .writes = W_Z }, .v = ((uint64_t)t << 32) | lo };
 }
-#define MUL_STEP(RA, DB, n) dpu_alu x_ = { 0 }; const uint64_t pair_ = dpu_mul_step(&x_, (RA), (DB), (unsigned)(n))
 
 /* div_step dc, ra, db, n (semantics.md 8.2): one step of the restoring divide.
  *   t = ra << n;  if db.o >= t: dc.e = (db.e << 1) | 1, dc.o = db.o - t;  else dc.e = db.e << 1
  * No flags; div_cc tests S = ra. */
-static inline uint64_t dpu_div_step(dpu_alu *x, uint32_t ra, uint64_t db, unsigned n)
+static inline dpu_result op_div_step(uint32_t ra, uint64_t db, int64_t n)
 {
     const uint32_t e = (uint32_t)(db >> 32), o = (uint32_t)db;
     const uint32_t t = ra << (n & 31);
-    x->s = ra;
-    x->writes = W_NONE;
-    if (o >= t) return ((uint64_t)((e << 1) | 1) << 32) | (uint32_t)(o - t);
-    return ((uint64_t)(e << 1) << 32) | o;
+    const dpu_alu x = { .s = ra, .writes = W_NONE };
+    if (o >= t) return (dpu_result){ .x = x, .v = ((uint64_t)((e << 1) | 1) << 32) | (uint32_t)(o - t) };
+    return (dpu_result){ .x = x, .v = ((uint64_t)(e << 1) << 32) | o };
 }
-#define DIV_STEP(RA, DB, n) dpu_alu x_ = { 0 }; const uint64_t pair_ = dpu_div_step(&x_, (RA), (DB), (unsigned)(n))

@@ -22,15 +22,14 @@ DPU_SHIFT(lsr1x, n ? (a << (32 - n)) | ((UINT32_C(1) << (32 - n)) - 1) : UINT32_
 
 /* Shift-and-add, operands rc, rb, ra, n (semantics.md 5.3): rc = rb +- shift(ra, n); ZF comes
  * from the shifted value; CF is not written; the s* conditions test ra. */
-static inline uint32_t shadd_lsl_add(uint32_t rb, uint32_t sh) { return rb + sh; }
-static inline uint32_t shadd_lsl_sub(uint32_t rb, uint32_t sh) { return rb - sh; }
-static inline uint32_t shadd_lsr_add(uint32_t rb, uint32_t sh) { return rb + sh; }
-static inline uint32_t shadd_rol_add(uint32_t rb, uint32_t sh) { return rb + sh; }
-static inline uint32_t shval_lsl_add(uint32_t ra, unsigned n) { return ra << (n & 31); }
-static inline uint32_t shval_lsl_sub(uint32_t ra, unsigned n) { return ra << (n & 31); }
-static inline uint32_t shval_lsr_add(uint32_t ra, unsigned n) { return ra >> (n & 31); }
-static inline uint32_t shval_rol_add(uint32_t ra, unsigned n) { return rol32(ra, n); }
-
-#define SHIFT_ADD(op, RB, RA, n) const uint32_t ra_ = (uint32_t)(RA); \
-    dpu_alu x_ = { .s = ra_, .x = shval_##op(ra_, (unsigned)(n)), .writes = W_Z }; \
-    const uint32_t sum_ = shadd_##op((uint32_t)(RB), x_.x)
+static inline dpu_result dpu_shift_add(uint32_t ra, uint32_t shifted, uint32_t sum)
+{
+    return (dpu_result){ .x = { .x = shifted, .s = ra, .writes = W_Z }, .v = sum };
+}
+#define DPU_SHIFT_ADD(name, shifted, sum) \
+    static inline dpu_result op_##name(uint32_t rb, uint32_t ra, int64_t n) \
+    { const uint32_t sh = (shifted); return dpu_shift_add(ra, sh, (sum)); }
+DPU_SHIFT_ADD(lsl_add, ra << (n & 31), rb + sh)
+DPU_SHIFT_ADD(lsl_sub, ra << (n & 31), rb - sh)
+DPU_SHIFT_ADD(lsr_add, ra >> (n & 31), rb + sh)
+DPU_SHIFT_ADD(rol_add, rol32(ra, (unsigned)n), rb + sh)

@@ -12,8 +12,8 @@ static inline uint32_t dpu_atomic(struct isk_state *S, uint32_t v, int set)
     SET(ATOMIC, i, set);
     return old;
 }
-#define ACQUIRE(V) dpu_alu x_ = { .writes = W_Z }; x_.x = dpu_atomic(S, (uint32_t)(V), 1)
-#define RELEASE(V) dpu_alu x_ = { .writes = W_Z }; x_.x = dpu_atomic(S, (uint32_t)(V), 0)
+static inline uint32_t op_acquire(struct isk_state *S, uint32_t v) { return dpu_atomic(S, v, 1); }
+static inline uint32_t op_release(struct isk_state *S, uint32_t v) { return dpu_atomic(S, v, 0); }
 
 /* The running thread stops: a later resume continues at the next PC, a boot at 0. */
 static inline void dpu_stop_self(struct isk_state *S)
@@ -45,11 +45,11 @@ static uint32_t dpu_thread_op(struct isk_state *S, uint32_t v, int op)
     else if (running) STOP_CONTEXT(t);
     return op == RUN_CLEAR ? running : 0;
 }
-#define THREAD_BOOT(V) dpu_alu x_ = { .writes = W_Z }; x_.x = dpu_thread_op(S, (uint32_t)(V), RUN_BOOT)
-#define THREAD_RESUME(V) dpu_alu x_ = { .writes = W_Z }; x_.x = dpu_thread_op(S, (uint32_t)(V), RUN_RESUME)
-#define THREAD_CLR_RUN(V) dpu_alu x_ = { .writes = W_Z }; x_.x = dpu_thread_op(S, (uint32_t)(V), RUN_CLEAR)
-#define THREAD_READ_RUN(V) dpu_alu x_ = { .writes = W_Z }; x_.x = dpu_thread_op(S, (uint32_t)(V), RUN_READ)
+static inline uint32_t op_boot(struct isk_state *S, uint32_t v) { return dpu_thread_op(S, v, RUN_BOOT); }
+static inline uint32_t op_resume(struct isk_state *S, uint32_t v) { return dpu_thread_op(S, v, RUN_RESUME); }
+static inline uint32_t op_clr_run(struct isk_state *S, uint32_t v) { return dpu_thread_op(S, v, RUN_CLEAR); }
+static inline uint32_t op_read_run(struct isk_state *S, uint32_t v) { return dpu_thread_op(S, v, RUN_READ); }
 
-/* stop cc, pc: if cc holds on X = 1, PC = pc first; then the thread's RUN bit is cleared. */
-#define STOP(cc, pc) do { VALUE(1); x_.s = 1; if (dpu_cond(&x_, dpu_cc_boot_cc[(cc) & 63], ZF_IN)) JUMP(pc); \
-                          dpu_stop_self(S); } while (0)
+/* stop cc, pc: if cc holds on X = 1, PC = pc first (DPU_FORM_stop_ci); then the thread's RUN
+ * bit is cleared. */
+static inline void op_stop(struct isk_state *S) { dpu_stop_self(S); }

@@ -57,10 +57,24 @@ ISK_INLINE uint32_t dpu_load(struct isk_state *S, uint32_t addr, unsigned size, 
     return size == 1 ? (uint32_t)(int32_t)(int8_t)(uint8_t)v : (uint32_t)(int32_t)(int16_t)(uint16_t)v;
 }
 
-#define LOAD(A, size, sign, endian) dpu_load(S, (uint32_t)(A), (size), (sign), (int)(endian))
-#define LOAD64(A, endian) dpu_wram_read(S, (uint32_t)(A), 8, (int)(endian))
-#define STORE(A, size, V, endian) dpu_wram_write(S, (uint32_t)(A), (size), (uint64_t)(V), (int)(endian))
-#define STORE64(A, V, endian) dpu_wram_write(S, (uint32_t)(A), 8, (uint64_t)(V), (int)(endian))
+/* The families: op_<name>(S, address, endian) loads, op_<name>(S, address, value, endian)
+ * stores; DPU_SIZE_<name> is the access size the stack check of the safe forms uses. */
+#define DPU_LOAD_OP(name, size, sign) enum { DPU_SIZE_##name = (size) }; \
+    static inline uint64_t op_##name(struct isk_state *S, uint32_t addr, int64_t endian) \
+    { return (size) == 8 ? dpu_wram_read(S, addr, 8, (int)endian) : dpu_load(S, addr, (size), (sign), (int)endian); }
+DPU_LOAD_OP(lbs, 1, 1)
+DPU_LOAD_OP(lbu, 1, 0)
+DPU_LOAD_OP(lhs, 2, 1)
+DPU_LOAD_OP(lhu, 2, 0)
+DPU_LOAD_OP(lw, 4, 0)
+DPU_LOAD_OP(ld, 8, 0)
+#define DPU_STORE_OP(name, size) enum { DPU_SIZE_##name = (size) }; \
+    static inline void op_##name(struct isk_state *S, uint32_t addr, uint64_t v, int64_t endian) \
+    { dpu_wram_write(S, addr, (size), v, (int)endian); }
+DPU_STORE_OP(sb, 1)
+DPU_STORE_OP(sh, 2)
+DPU_STORE_OP(sw, 4)
+DPU_STORE_OP(sd, 8)
 
 /* Safe (stack-checked) forms (semantics.md 10.2): sa is a stack descriptor, pointer p = sa[15:0],
  * limit = sa[31:16]. With c = p + off + k - limit (k = 0, 2, 4, 8 for 1, 2, 4, 8 bytes), c < 0
@@ -83,6 +97,24 @@ static inline void dpu_stack_fault(struct isk_state *S, uint32_t sa, int32_t off
           (unsigned)(sa >> 16));
 }
 
-#define SAFE(SA, OFF, size) const uint32_t safe_sa_ = (uint32_t)(SA); const int32_t safe_off_ = (int32_t)(OFF); \
-    uint32_t safe_addr_; const bool safe_bad_ = dpu_safe_addr(safe_sa_, safe_off_, (size), &safe_addr_)
-#define SAFE_END(size) do { if (safe_bad_) dpu_stack_fault(S, safe_sa_, safe_off_, (size)); } while (0)
+/* The safe forms (DPU_FORM_load_ersi, DPU_FORM_store_es*): the access, then the fault. */
+typedef uint64_t dpu_load_op(struct isk_state *S, uint32_t addr, int64_t endian);
+typedef void dpu_store_op(struct isk_state *S, uint32_t addr, uint64_t v, int64_t endian);
+
+ISK_INLINE void dpu_load_safe(struct isk_state *S, dpu_load_op *op, unsigned size, enum dpu_dest d, int64_t c,
+                              uint32_t sa, int64_t off, int64_t endian)
+{
+    uint32_t addr;
+    const bool bad = dpu_safe_addr(sa, (int32_t)off, size, &addr);
+    dpu_put(S, d, c, op(S, addr, endian));
+    if (bad) dpu_stack_fault(S, sa, (int32_t)off, size);
+}
+
+ISK_INLINE void dpu_store_safe(struct isk_state *S, dpu_store_op *op, unsigned size, uint32_t sa, int64_t off,
+                               uint64_t v, int64_t endian)
+{
+    uint32_t addr;
+    const bool bad = dpu_safe_addr(sa, (int32_t)off, size, &addr);
+    op(S, addr, v, endian);
+    if (bad) dpu_stack_fault(S, sa, (int32_t)off, size);
+}
