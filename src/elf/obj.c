@@ -192,13 +192,20 @@ static bool is_section_symbol(const isk_obj *o, uint32_t i, uint32_t sec)
 
 uint32_t isk_obj_section_symbol(isk_obj *o, uint32_t sec)
 {
-    /* Remembered per section: an assembler asks once per relocation against a local label. */
+    /* Remembered per section: an assembler asks once per relocation against a local label.
+     * Each symbol is looked at once in all, whatever section asks (a scan per section made
+     * 30 k sections with relocations quadratic). */
+    if (!o->syms_scanned) o->syms_scanned = 1;
+    for (; o->syms_scanned < o->syms.len; o->syms_scanned++) {
+        const isk_symbol *y = &o->syms.data[o->syms_scanned];
+        if (y->type == STT_SECTION && y->shndx < o->secs.len &&
+            !is_section_symbol(o, o->secs.data[y->shndx].section_symbol, y->shndx))
+            o->secs.data[y->shndx].section_symbol = o->syms_scanned;
+    }
     isk_section *s = &o->secs.data[sec];
     if (is_section_symbol(o, s->section_symbol, sec)) return s->section_symbol;
-    for (uint32_t i = 1; i < o->syms.len; i++)
-        if (is_section_symbol(o, i, sec)) return s->section_symbol = i;
-    return s->section_symbol =
-               isk_obj_add_symbol(o, &(isk_symbol){ .name = "", .shndx = sec, .bind = STB_LOCAL, .type = STT_SECTION });
+    uint32_t i = isk_obj_add_symbol(o, &(isk_symbol){ .name = "", .shndx = sec, .bind = STB_LOCAL, .type = STT_SECTION });
+    return o->secs.data[sec].section_symbol = i;
 }
 
 void isk_obj_add_reloc(isk_obj *o, uint32_t sec, uint64_t offset, uint32_t type, uint32_t sym, int64_t addend)

@@ -93,6 +93,7 @@ typedef struct isk_obj {
     /* Name -> first symbol / section index with that name, so that lookups stay O(1) with
      * 100 k sections or symbols (kept by the obj.c functions that add them). */
     isk_name_index sym_index, sec_index;
+    uint32_t syms_scanned;  /* symbols below this one were seen by isk_obj_section_symbol */
 } isk_obj;
 
 /* A new empty object (null section and null symbol only). */

@@ -106,6 +106,10 @@ awk 'BEGIN { for (i = 0; i < 200000; i++) printf "CONSTANT k%d, %02X\n", i, i % 
 bounded 0 const.out -- "$isekit" psm const.psm -o const.hex
 awk 'BEGIN { for (i = 0; i < 60000; i++) printf ".section s%d\n.byte 1\n", i }' >sec.s
 bounded 0 sec.out -- "$isekit" as -m dpu sec.s -o sec.o
+# Each of 30 k sections with a relocation (and its .rela section): section symbols are found in
+# one pass over the symbols (a scan per section took 1.1 s, now 0.14 s).
+awk 'BEGIN { for (i = 0; i < 30000; i++) printf ".section s%d\nl%d: .byte 1\n.long l%d\n", i, i, i }' >secrel.s
+bounded 0 secrel.out -- "$isekit" as -m dpu secrel.s -o secrel.o
 awk 'BEGIN { for (i = 0; i < 100000; i++) printf ".section s%d\n.byte 1\n", i }' >sec.s
 bounded 1 sec.out -- "$isekit" as -m dpu sec.s -o sec.o
 expect_in sec.out "too many sections"

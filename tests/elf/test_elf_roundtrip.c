@@ -205,8 +205,32 @@ static void file_errors(void)
     isk_diag_buffer_free(&buf);
 }
 
+/* isk_obj_section_symbol finds a section symbol added by anyone (a reader, in any order,
+ * before or after other sections ask) and adds one only where none exists. */
+static void section_symbols(void)
+{
+    isk_obj *o = isk_obj_new("s.o", ELFCLASS32, 0, 0xf5, ET_REL);
+    uint32_t a = isk_obj_section(o, ".a", SHT_PROGBITS, SHF_ALLOC, 1);
+    uint32_t b = isk_obj_section(o, ".b", SHT_PROGBITS, SHF_ALLOC, 1);
+    uint32_t c = isk_obj_section(o, ".c", SHT_PROGBITS, SHF_ALLOC, 1);
+    isk_obj_symbol(o, "x");
+    uint32_t sb = isk_obj_add_symbol(o, &(isk_symbol){ .name = "", .shndx = b, .type = STT_SECTION });
+    uint32_t sa = isk_obj_section_symbol(o, a);
+    CHECK(sa > sb && o->syms.data[sa].type == STT_SECTION && o->syms.data[sa].shndx == a);
+    CHECK_EQ(isk_obj_section_symbol(o, b), sb);
+    uint32_t sc = isk_obj_add_symbol(o, &(isk_symbol){ .name = "", .shndx = c, .type = STT_SECTION });
+    isk_obj_add_symbol(o, &(isk_symbol){ .name = "", .shndx = c, .type = STT_SECTION });
+    CHECK_EQ(isk_obj_section_symbol(o, c), sc);          /* the first one, as a scan finds it */
+    CHECK_EQ(isk_obj_section_symbol(o, a), sa);
+    size_t n = o->syms.len;
+    for (uint32_t k = 0; k < 3; k++) isk_obj_section_symbol(o, a + k);
+    CHECK_EQ(o->syms.len, n);                              /* nothing added twice */
+    isk_obj_free(o);
+}
+
 int main(void)
 {
+    section_symbols();
     for (int cls = ELFCLASS32; cls <= ELFCLASS64; cls++)
         for (int be = 0; be <= 1; be++) {
             roundtrip(cls, be, ET_REL);
