@@ -4,7 +4,7 @@
 set -e
 need=""
 have() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
-for pkg in gcc make cmake libelf-dev libedit-dev pkg-config; do
+for pkg in gcc make cmake libelf-dev libedit-dev pkg-config python3; do
     have "$pkg" || need="$need $pkg"
 done
 [ -z "$need" ] && exit 0

@@ -24,6 +24,10 @@ typedef struct dpu_harness {
 /* The raw cells of a storage of the DPU (host access between runs). */
 #define CELLS_OF(h, X) ((h)->S->X.v)
 
+/* The model the harness loads: the built-in DPU, or a variant (test_variant.c). */
+#ifndef DH_MODEL
+#define DH_MODEL "dpu"
+#endif
 static isk_model *harness_model;      /* loaded once per test program */
 
 static inline void dh_open_chip(dpu_harness *h, const char *mode, const char *chip)
@@ -31,9 +35,9 @@ static inline void dh_open_chip(dpu_harness *h, const char *mode, const char *ch
     memset(h, 0, sizeof *h);
     isk_diag_init(&h->diag);
     isk_diag_capture(&h->diag, &h->messages);
-    if (!harness_model) harness_model = isk_model_load("dpu", &h->diag);
+    if (!harness_model) harness_model = isk_model_load(DH_MODEL, &h->diag);
     if (!harness_model) {
-        fprintf(stderr, "cannot load the dpu model:\n%s\n", h->messages.text ? h->messages.text : "");
+        fprintf(stderr, "cannot load the model %s:\n%s\n", DH_MODEL, h->messages.text ? h->messages.text : "");
         exit(1);
     }
     h->model = harness_model;
