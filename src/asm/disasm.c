@@ -342,12 +342,15 @@ isk_obj *isk_disasm_read_file(const isk_model *m, const char *path, const char *
         format = size >= 4 && data[0] == 0x7f && data[1] == 'E' && data[2] == 'L' && data[3] == 'F' ? "elf"
                : k < size && data[k] == ':' ? "ihex" : looks_like_words(data, size) ? "words" : "binary";
     }
+    /* Text formats refuse binary data with one line, not a garbled error per line. */
     if (strcmp(format, "elf") == 0) {
         o = isk_elf_read_mem(data, size, path, diag);
     } else if (strcmp(format, "ihex") == 0) {
-        o = isk_ihex_read_mem((const char *)data, size, path, diag);
+        if (isk_file_check_text(path, "an Intel-HEX file", (const char *)data, size, diag) == 0)
+            o = isk_ihex_read_mem((const char *)data, size, path, diag);
     } else if (strcmp(format, "words") == 0) {
-        o = isk_words_read_mem(m, (const char *)data, size, path, diag);
+        if (isk_file_check_text(path, "a word list", (const char *)data, size, diag) == 0)
+            o = isk_words_read_mem(m, (const char *)data, size, path, diag);
     } else if (strcmp(format, "binary") == 0) {
         o = isk_binary_to_obj(data, size, base, path);
     } else {

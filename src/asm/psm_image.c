@@ -189,6 +189,11 @@ int psm_read_image(const char *path, uint32_t *words, size_t capacity, size_t *l
                 break;
             }
     }
+    if (format != PSM_BIN && isk_file_check_text(path, format == PSM_DEC ? "a .dec image" : "a .hex or .mem image",
+                                                 (const char *)data, len, diag) != 0) {
+        free(data);
+        return -1;
+    }
     int rc = psm_read_image_text(path, data ? (const char *)data : "", len, format, words, capacity, loaded, diag);
     free(data);
     return rc;

@@ -130,13 +130,13 @@ int isk_file_read_all(const char *path, uint8_t **data, size_t *size, isk_diag *
 
 int isk_file_check_text(const char *path, const char *what, const char *text, size_t len, isk_diag *diag)
 {
-    const char *nul = memchr(text, 0, len);
-    if (!nul) return 0;
     if (looks_binary((const uint8_t *)text, len < BLOCK ? len : BLOCK)) {
         isk_loc loc = { .file = path };
         isk_error(diag, &loc, "this looks like a binary file, not %s", what);
         return -1;
     }
+    const char *nul = memchr(text, 0, len);
+    if (!nul) return 0;
     /* One NUL in text: point at it. */
     int line = 1;
     const char *start = text;

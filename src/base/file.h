@@ -26,7 +26,8 @@ int isk_file_read_all(const char *path, uint8_t **data, size_t *size, isk_diag *
 int isk_file_read_source(const char *path, const char *what, char **text, size_t *size, isk_diag *diag);
 /* isk_file_read_source for "text". */
 int isk_file_read_text(const char *path, char **text, size_t *size, isk_diag *diag);
-/* The same checks on text already in memory (len bytes): 0 if it is text. */
+/* The same checks on text already in memory (len bytes): 0 if it is text. Readers of text
+ * images (word lists, Intel-HEX, .mem) use it on what isk_file_read_all gave them. */
 int isk_file_check_text(const char *path, const char *what, const char *text, size_t len, isk_diag *diag);
 int isk_file_write_all(const char *path, const void *data, size_t size, isk_diag *diag);
 

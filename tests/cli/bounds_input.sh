@@ -61,6 +61,19 @@ expect_in random.out "random.s: error: this looks like a binary file, not assemb
 cp random.s random.psm
 bounded 1 random.out -- "$isekit" psm random.psm
 expect_in random.out "this looks like a binary file, not a .psm source"
+# Text images (word lists, Intel-HEX, PicoBlaze .hex/.mem) refuse binary data in one line (they
+# gave 51 and 10 garbled errors); a raw binary image is still read as one.
+head -c 1000000 random.s >rnd.bin
+bounded 1 img.out -- "$isekit" objdump -m example -b words rnd.bin
+expect_in img.out "rnd.bin: error: this looks like a binary file, not a word list"
+[ "$(wc -l <img.out)" -eq 1 ] || fail "objdump -b words: more than one message"
+bounded 1 img.out -- "$isekit" objdump -m example -b ihex rnd.bin
+expect_in img.out "rnd.bin: error: this looks like a binary file, not an Intel-HEX file"
+cp rnd.bin rnd.hex
+bounded 1 img.out -- "$isekit" psm -d rnd.hex
+expect_in img.out "rnd.hex: error: this looks like a binary file, not a .hex or .mem image"
+[ "$(wc -l <img.out)" -eq 1 ] || fail "psm -d rnd.hex: more than one message"
+bounded 0 img.out -- "$isekit" objdump -m example -b binary rnd.bin
 # A few control characters are a mistake in text: shown escaped, never raw.
 printf 'nop\n\001\002bad\n' >ctl.s
 bounded 1 ctl.out -- "$isekit" as -m dpu ctl.s -o ctl.o
