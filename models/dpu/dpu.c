@@ -137,7 +137,7 @@ MODEL_BEGIN(dpu, "UPMEM DPU (SDK 2025.1 ISA)")
 #undef DPU_ALIAS
 
     /* One instruction per clock over the running threads, round robin. The DPU's own rule (a
-     * thread issues at most every 11 cycles) is applied by ISSUE() in cycle mode only. */
+     * thread issues at most every 11 cycles) is applied by dpu_issue (forms.h) in cycle mode only. */
     PROCESSOR(.code = "IRAM", .contexts = DPU_THREADS, .issue = ISK_ISSUE_REVOLVER, .distance = 1,
               .reset_pc = 0, .code_bytes = 8, .pc_unit_bytes = 8);
 
