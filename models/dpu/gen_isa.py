@@ -233,10 +233,6 @@ def fields_string(row):
     return '; '.join(parts)
 
 
-def field_order(row):
-    return [n for n, _ in parse_fields(row['fields'])]
-
-
 def syntax_template(row):
     mn = row['mnemonic']
     ops = []
