@@ -29,3 +29,5 @@ target_compile_definitions(dpu_xorswap PRIVATE
   DPU_EXTRA_FAMILIES="${CMAKE_CURRENT_SOURCE_DIR}/dpu/xorswap/xorswap.h")
 add_dependencies(dpu_test_variant dpu_xorswap)
 target_compile_definitions(dpu_test_variant PRIVATE DPU_VARIANT="$<TARGET_FILE:dpu_xorswap>")
+add_test(NAME dpu/variant_cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/dpu/variant.sh ${CMAKE_BINARY_DIR}/isekit
+         ${CMAKE_SOURCE_DIR} $<TARGET_FILE:dpu_xorswap>)
