@@ -40,7 +40,15 @@ OPTS = ARGS.parse_args()
 
 def read_tsv(path):
     with open(path, newline='') as f:
-        return list(csv.DictReader(f, delimiter='\t'))
+        rows = list(csv.DictReader(f, delimiter='\t'))
+    for i, r in enumerate(rows):
+        r['_at'] = '%s:%d' % (path, i + 2)    # the header is line 1
+    return rows
+
+
+def fail(row, message):
+    """Stop on a bad row, naming the file and line of the table."""
+    sys.exit('%s: %s: %s' % (row['_at'], row['sig'], message))
 
 ROWS = read_tsv(OPTS.tsv)
 CONDS = read_tsv(OPTS.conditions)
@@ -168,7 +176,7 @@ def kind_of(row, name, typ):
         return typ
     rng = ranges(row).get(name)
     if rng is None:
-        sys.exit('%s: no range for %s' % (row['sig'], name))
+        fail(row, 'no range for %s' % name)
     return int_kind(typ, rng)
 
 # ---- formats ------------------------------------------------------------------------------------
@@ -213,7 +221,7 @@ def format_string(row):
         elif b in owner:
             s += LETTER.get(owner[b], 'x')
         else:
-            sys.exit('%s: bit %d is neither fixed nor an operand' % (row['sig'], b))
+            fail(row, 'bit %d is neither fixed nor an operand' % b)
         if b and b % 4 == 0:
             s += '-'
     return s
@@ -278,12 +286,11 @@ def instruction_line(row):
     rest = '%s, %s%s' % (c_str(fmt), c_str(syn), ''.join(', ' + o for o in opts))
     if row['kind'] == 'sugar':
         return 'DPU_ALIAS(%s, %s)\n' % (ident(row['base_sig']), rest)
-    if not re.fullmatch(r'\w+', row['c_form']) or not re.fullmatch(r'\w+|-', row['family']):
-        sys.exit('%s: family %r, c_form %r: a real row names its C operation and form' %
-                 (row['sig'], row['family'], row['c_form']))
-    family = 'none' if row['family'] == '-' else row['family']
-    return 'DPU_INSTRUCTION(%s, %s, %s, %s, %s, %s)\n' % (ident(row['sig']), family, row['c_form'],
-                                                       destination(row), condition_class(row), rest)
+    family, form = row.get('family') or '', row.get('c_form') or ''
+    if not re.fullmatch(r'\w+', form) or not re.fullmatch(r'\w+|-', family):
+        fail(row, 'family %r, c_form %r: a real row names its C operation (or -) and its form' % (family, form))
+    return 'DPU_INSTRUCTION(%s, %s, %s, %s, %s, %s)\n' % (ident(row['sig']), 'none' if family == '-' else family,
+                                                       form, destination(row), condition_class(row), rest)
 
 # ---- ordering -----------------------------------------------------------------------------------
 
@@ -314,7 +321,7 @@ def main():
     sigs = {r['sig'] for r in real}
     for r in sugar:
         if r['base_sig'] not in sigs:
-            sys.exit('%s: sugar of %s, which is not a real row' % (r['sig'], r['base_sig']))
+            fail(r, 'sugar of %s, which is not a real row' % r['base_sig'])
 
     # conditions
     out = [header, '/* Condition classes: code -> meaning (enum dpu_cc in forms.h). */\n']
@@ -395,7 +402,7 @@ def relocations():
             lo, hi = (int(x) for x in rng[op].strip('[]').split(','))
             if name in out:
                 if out[name][0] != segs:
-                    sys.exit('%s: %s scatters %s differently from %s' % (r['sig'], name, segs, out[name]))
+                    fail(r, '%s scatters %s differently from %s' % (name, segs, out[name]))
                 out[name][1] = min(out[name][1], lo)
                 out[name][2] = max(out[name][2], hi)
             else:

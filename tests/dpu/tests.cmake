@@ -31,3 +31,9 @@ add_dependencies(dpu_test_variant dpu_xorswap)
 target_compile_definitions(dpu_test_variant PRIVATE DPU_VARIANT="$<TARGET_FILE:dpu_xorswap>")
 add_test(NAME dpu/variant_cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/dpu/variant.sh ${CMAKE_BINARY_DIR}/isekit
          ${CMAKE_SOURCE_DIR} $<TARGET_FILE:dpu_xorswap>)
+
+# 3. A real row without its family and form is refused, naming the table's file and line.
+add_test(NAME dpu/isa_bad_row COMMAND sh -c
+  "mkdir -p '${_var}' && cat '${_dpu}/data/instructions.tsv' '${CMAKE_CURRENT_SOURCE_DIR}/dpu/xorswap/no_form.tsv' > '${_var}/bad.tsv' && '${ISEKIT_PYTHON3}' '${_dpu}/gen_isa.py' --tsv '${_var}/bad.tsv' --out '${_var}/bad'; test $? -eq 1")
+set_tests_properties(dpu/isa_bad_row PROPERTIES
+  PASS_REGULAR_EXPRESSION "bad\\.tsv:[0-9]+: bad:rrr: family '', c_form '': a real row names its C operation")
