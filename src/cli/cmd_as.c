@@ -22,7 +22,7 @@ static void usage(FILE *out, const char *tool)
             "  -o FILE        the object to write (default: the first input with .o instead of .s)\n"
             "  -I DIR         look for .include files (and #include for .S) in DIR\n"
             "  -D NAME[=VAL]  define a C preprocessor macro for .S files\n"
-            "  --max-errors N stop after N errors (default 50, 0 = no limit)\n"
+            "  --max-errors N at most N errors per file and in all (default 20/50; 0 = no cap)\n"
             "  -h, --help     this text\n\n"
             "Exit status: 0 on success, 1 on errors in the sources, 2 on bad usage.\n");
 }
@@ -38,7 +38,7 @@ static char *default_output(const char *input)
 
 int cmd_as(int argc, char **argv)
 {
-    tc_args a = { .tool = "as" };
+    tc_args a = { .tool = "as", .takes = TC_OUTPUT | TC_CPP };
     isk_diag diag;
     isk_diag_init(&diag);
     int rc;

@@ -29,11 +29,9 @@ static void usage(FILE *out, const char *tool)
             "  --region NAME      the region a binary or mem output holds (default: the code region)\n"
             "  --defsym NAME=N    define an absolute symbol unless an input defines it\n"
             "  -L DIR, -lNAME     look for libNAME.a in DIR\n"
-            "  --max-errors N     stop after N errors (default 50, 0 = no limit)\n");
-    if (build)
-        fprintf(out,
-                "  -I DIR             look for .include files in DIR\n"
-                "  -D NAME[=VAL]      define a C preprocessor macro for .S files\n");
+            "  -I DIR             look for .include files of sources in DIR\n"
+            "  -D NAME[=VAL]      define a C preprocessor macro for .S sources\n"
+            "  --max-errors N     at most N errors per file and in all (default 20/50; 0 = no cap)\n");
     fprintf(out,
             "  -h, --help         this text\n\n"
             "Exit status: 0 on success, 1 on errors, 2 on bad usage.\n");
@@ -41,7 +39,7 @@ static void usage(FILE *out, const char *tool)
 
 static int link_main(int argc, char **argv, const char *tool)
 {
-    tc_args a = { .tool = tool };
+    tc_args a = { .tool = tool, .takes = TC_OUTPUT | TC_LINK | TC_CPP };
     isk_diag diag;
     isk_diag_init(&diag);
     int rc;

@@ -36,7 +36,7 @@ static void usage(FILE *out)
             "  --no-raw         leave out the instruction words\n"
             "  -b FORMAT        read FILE as elf, ihex, words or binary\n"
             "  --base ADDR      the address of a binary's first byte (default 0)\n"
-            "  --max-errors N   stop after N errors (default 50, 0 = no limit)\n"
+            "  --max-errors N   at most N errors per file and in all (default 20/50; 0 = no cap)\n"
             "  --help           this text\n\n"
             "Exit status: 0 on success, 1 on unreadable or malformed inputs, 2 on bad usage.\n");
 }

@@ -41,7 +41,7 @@ static void usage(FILE *out)
             "  --scratchpad N       scratchpad size for direct STORE/FETCH checks (64, 128, 256)\n"
             "  --crlf               CR LF line ends in text images (as KCPSM3.EXE writes them)\n"
             "  -d, --disassemble    list an image: address, word, instruction\n"
-            "  --max-errors N       stop after N errors (default 50, 0 = no limit)\n"
+            "  --max-errors N       at most N errors per file and in all (default 20/50; 0 = no cap)\n"
             "  -h, --help           this text\n\n"
             "Exit status: 0 on success, 1 on errors in the sources or images, 2 on bad usage.\n");
 }

@@ -40,8 +40,9 @@ bool cli_int(cli_args *a, const char *name, int min, int max, int *out);      /*
 bool cli_parse_u64(cli_args *a, const char *what, const char *text, uint64_t min, uint64_t max, isk_unit unit,
                    uint64_t *out);
 
-/* --max-errors N, which every command that reports source errors takes (0 = no limit). */
-#define CLI_MAX_ERRORS_HELP "  --max-errors N      stop after N errors (default 50, 0 = no limit)\n"
+/* --max-errors N, which every command that reports source errors takes: the cap per file and in
+ * all (isk_diag_set_max_errors; 0 = no limit). */
+#define CLI_MAX_ERRORS_HELP "  --max-errors N      at most N errors per file and in all (default 20/50; 0 = no cap)\n"
 bool cli_max_errors(cli_args *a, int *max_errors);
 /* Apply it to a sink; -1 = not given, keep the sink's default. */
 void cli_apply_max_errors(isk_diag *diag, int max_errors);

@@ -40,6 +40,22 @@ static bool parse_defsym(const char *s, char **name, int64_t *value, char *why, 
     return true;
 }
 
+/* The group of a common option (TC_OUTPUT ...), 0 for -m and anything else. */
+static unsigned tc_option_group(const char *s)
+{
+    static const struct { const char *name; unsigned group; bool attached; } options[] = {
+        { "-o", TC_OUTPUT, false },    { "-O", TC_LINK, false }, { "--format", TC_LINK, false },
+        { "--region", TC_LINK, false }, { "--defsym", TC_LINK, false },
+        { "-L", TC_LINK, true },       { "-l", TC_LINK, true },  { "-I", TC_CPP, true }, { "-D", TC_CPP, true },
+    };
+    for (size_t i = 0; i < sizeof options / sizeof *options; i++) {
+        size_t n = strlen(options[i].name);
+        if (options[i].attached ? strncmp(s, options[i].name, n) == 0 : strcmp(s, options[i].name) == 0)
+            return options[i].group;   /* "attached": the value may follow at once, -Ldir */
+    }
+    return 0;
+}
+
 bool tc_parse(int argc, char **argv, tc_args *a, int (*extra)(void *user, int argc, char **argv, int i), void *user)
 {
     char cmd[40];
@@ -59,6 +75,12 @@ bool tc_parse(int argc, char **argv, tc_args *a, int (*extra)(void *user, int ar
             if (ca.bad) return false;
             i = ca.i;
             continue;
+        }
+        unsigned group = tc_option_group(s);
+        if (group && !(a->takes & group)) {
+            fprintf(stderr, "isekit %s: option '%s' does not apply to isekit %s (see isekit %s --help)\n", a->tool,
+                    s, a->tool, a->tool);
+            return false;
         }
         if (strcmp(s, "-m") == 0 || strcmp(s, "--model") == 0) {
             if (i + 1 >= argc) goto incomplete;

@@ -12,8 +12,12 @@
 
 typedef VEC(const char *) tc_list;
 
+/* Which of the common options a tool takes (tc_args.takes); the others are usage errors. */
+enum { TC_OUTPUT = 1, TC_LINK = 2, TC_CPP = 4 };   /* -o; -O --region --defsym -L -l; -I -D */
+
 typedef struct tc_args {
     const char *tool;        /* "as", "ld", ... for messages */
+    unsigned takes;          /* TC_OUTPUT | ... : set by the tool before parsing */
     const char *model;       /* -m */
     const char *output;      /* -o */
     const char *format;      /* -O / --format */
@@ -22,9 +26,9 @@ typedef struct tc_args {
     int max_errors;          /* --max-errors, -1 = not given (set by tc_parse) */
 } tc_args;
 
-/* Parse the options every tool takes (also --max-errors N); other options are errors. Returns
- * false after printing a message (a usage error). `extra` may claim tool-specific options: it returns the number of arguments
- * consumed (0 = not its option). */
+/* Parse -m, --max-errors N and the common options in a->takes; other options are errors.
+ * Returns false after printing a message (a usage error). `extra` may claim tool-specific
+ * options: it returns the number of arguments consumed (0 = not its option). */
 bool tc_parse(int argc, char **argv, tc_args *a, int (*extra)(void *user, int argc, char **argv, int i), void *user);
 void tc_free(tc_args *a);
 

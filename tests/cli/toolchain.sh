@@ -18,6 +18,11 @@ run 2 "$tmp/usage" -- "$isekit" as "$data/main.s"
 expect_in "$tmp/usage" "give -m MODEL"
 run 2 "$tmp/usage" -- "$isekit" ld -m example --frobnicate x.o
 expect_in "$tmp/usage" "unknown option '--frobnicate'"
+# an option of another tool is a usage error, not silently taken (objdump's input format is -b)
+run 2 "$tmp/usage" -- "$isekit" objdump --format words x.o
+expect_in "$tmp/usage" "isekit objdump: option '--format' does not apply to isekit objdump"
+run 2 "$tmp/usage" -- "$isekit" as -m example -O binary x.s
+expect_in "$tmp/usage" "isekit as: option '-O' does not apply to isekit as"
 
 # two files, assembled separately and linked; the listing shows the resolved call
 run 0 "$tmp/as1" -- "$isekit" as -m "$tiny" "$data/main.s" -o "$tmp/main.o"
