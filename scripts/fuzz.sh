@@ -4,8 +4,8 @@
 # A harness declares what it needs in comment lines near its top:
 #   // fuzz-sources: src/elf/*.c src/base/*.c   source globs linked with it (required); a
 #                                                fuzz/builtin_<name>.c among them compiles in
-#                                                model <name>, and the script writes the table
-#                                                of built-in models from them, as CMake does
+#                                                model <name>, which registers itself as in the
+#                                                build (docs/layers.md)
 #   // fuzz-seeds: fuzz/x_seeds.c                optional program run as `x_seeds CORPUS_DIR`
 #                                                to write a seed corpus (built with the same
 #                                                sources): the repository holds no binaries
@@ -52,25 +52,6 @@ expand() {
     done
 }
 
-# The table of built-in models (isk_builtin_models) for the fuzz/builtin_<name>.c in $1.
-builtin_table() {
-    names=""
-    for f in $1; do
-        case "$f" in fuzz/builtin_*.c) names="$names $(basename "$f" .c | sed 's/^builtin_//')" ;; esac
-    done
-    echo '#include <stddef.h>'
-    echo 'struct isk_model_entry;'
-    for n in $names; do echo "extern const struct isk_model_entry isk_model_$n;"; done
-    printf 'const struct isk_model_entry *const isk_builtin_models[] = {'
-    for n in $names; do printf ' &isk_model_%s,' "$n"; done
-    echo ' NULL };'
-    printf 'static const char *const names[] = {'
-    for n in $names; do printf ' "%s",' "$n"; done
-    echo ' NULL };'
-    echo 'const char *const *isk_builtin_model_names(void);'
-    echo 'const char *const *isk_builtin_model_names(void) { return names; }'
-}
-
 status=0
 ran=0
 for harness in fuzz/*_fuzz.c; do
@@ -88,8 +69,6 @@ for harness in fuzz/*_fuzz.c; do
         status=1
         continue
     fi
-    builtin_table "$sources" >"$work/builtins.c"
-    sources="$sources $work/builtins.c"
     echo "== $name: building"
     # shellcheck disable=SC2086
     if ! $CC $CFLAGS $cflags $SAN -fsanitize=fuzzer "$harness" $sources $libs -o "$work/$name"; then

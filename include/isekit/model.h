@@ -581,6 +581,16 @@ struct isk_model_entry {
 #else
 #define ISK_ENTRY_NAME(name) isk_model_entry
 #endif
+/* A built-in model compiled with ISK_REGISTER_BUILTIN (a model folder's description, see
+ * docs/layers.md) also puts a pointer to its entry in the section the engine lists built-in
+ * models from: linking the object is all it takes to add the model. */
+#if defined(ISK_BUILTIN_MODEL) && defined(ISK_REGISTER_BUILTIN)
+#define ISK_REGISTER_ENTRY(name) \
+    __attribute__((used, section("isk_builtin_models"))) \
+    static const struct isk_model_entry *const isk_register_##name = &isk_model_##name;
+#else
+#define ISK_REGISTER_ENTRY(name)
+#endif
 
 #define MODEL_BEGIN(name, title) \
     static void isk_describe_##name(isk_builder *B); \
@@ -588,6 +598,7 @@ struct isk_model_entry {
     const struct isk_model_entry ISK_ENTRY_NAME(name) = \
         { ISK_ABI_VERSION, #name, sizeof(struct isk_state), isk_describe_##name, __FILE__, isk_state_file, \
           isk_state_line, isk_state_last - isk_state_first - 1 }; \
+    ISK_REGISTER_ENTRY(name) \
     static void isk_describe_##name(isk_builder *B) { B->ops->model(B, #name, (title));
 #define MODEL_END }
 

@@ -39,8 +39,17 @@ typedef struct isk_inst isk_inst;
 isk_model *isk_model_load(const char *spec, isk_diag *diag);
 void isk_model_release(isk_model *m);
 
-/* The names of the built-in models, NULL-terminated. */
-const char *const *isk_builtin_model_names(void);
+/* The built-in models this program links (each model folder registers its own, see
+ * docs/layers.md): how many, and the name of the i-th in link order (NULL outside 0..count-1). */
+int isk_builtin_model_count(void);
+const char *isk_builtin_model_name(int i);
+
+/* Compile a C file as `isk_model_load` compiles a model's (the system C compiler, isekit's
+ * headers, a shared object cached under $ISEKIT_CACHE) and return the path of the shared object
+ * (malloc'd), or NULL after reporting the compiler's messages to diag. The cache key is the
+ * preprocessed source (so edits to included headers count), the flags and the model ABI. Host
+ * programs of systems (`isekit run edkdsp --host`) are built so. */
+char *isk_dynload_compile(const char *source, isk_diag *diag);
 
 const char *isk_model_name(const isk_model *m);
 const char *isk_model_title(const isk_model *m);

@@ -12,6 +12,8 @@
 extern const char edk_pbbcelib_psm[];     /* generated from pbbcelib/pbbcelib.psm by CMake */
 
 const char *edk_pbbcelib_source(void) { return edk_pbbcelib_psm; }
+/* Firmware INCLUDEs it, in `isekit psm` as in edk_set_firmware_file. */
+PSM_BUILTIN_FILE(pbbcelib, "pbbcelib.psm", edk_pbbcelib_psm);
 
 const char *edk_result_name(int result)
 {
@@ -183,9 +185,6 @@ int edk_set_firmware_file(edk_bce *bce, int slot, const char *path)
     if (len > 4 && strcmp(path + len - 4, ".psm") == 0) {
         psm_options o;
         psm_options_init(&o, bce->pb_model);
-        psm_file library = { "pbbcelib.psm", edk_pbbcelib_source() };
-        o.files = &library;
-        o.nfiles = 1;
         psm_program *p = psm_assemble_file(path, &o, bce->diag);
         if (!p) return EDK_ERR;
         int rc = edk_set_firmware(bce, slot, p->words, p->has_default_jump ? p->size : p->end);

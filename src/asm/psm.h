@@ -32,6 +32,12 @@
 
 /* A file held in memory that INCLUDE may name (e.g. the pbbcelib library built into isekit). */
 typedef struct psm_file { const char *name, *text; } psm_file;
+/* A file built into the program, which INCLUDE finds after the include directories and the
+ * options' files: a model folder's code registers it (the EdkDSP its firmware library) by
+ * PSM_BUILTIN_FILE(id, "name.psm", text) at file scope; linking that file is all it takes. */
+#define PSM_BUILTIN_FILE(id, fname, ftext) \
+    static const psm_file psm_builtin_##id = { (fname), (ftext) }; \
+    __attribute__((used, section("isk_psm_files"))) static const psm_file *const psm_builtin_at_##id = &psm_builtin_##id
 
 typedef struct psm_options {
     const isk_model *model;          /* kcpsm3, kcpsm6, or a model with the same templates */

@@ -12,6 +12,10 @@
 
 #define MAX_INCLUDE_DEPTH 16
 
+/* The files registered by PSM_BUILTIN_FILE (psm.h); weak, as a program may register none. */
+extern const psm_file *const __start_isk_psm_files[] __attribute__((weak));
+extern const psm_file *const __stop_isk_psm_files[] __attribute__((weak));
+
 static bool is_regular_file(const char *path)
 {
     struct stat st;
@@ -66,6 +70,8 @@ static void include_file(psm_asm *a, const psm_line *l, const psm_parsed *p)
         const psm_file *mem = NULL;
         for (size_t i = 0; i < a->opt->nfiles && !mem; i++)
             if (strcmp(a->opt->files[i].name, name) == 0) mem = &a->opt->files[i];
+        for (const psm_file *const *f = __start_isk_psm_files; f && f < __stop_isk_psm_files && !mem; f++)
+            if (strcmp((*f)->name, name) == 0) mem = *f;
         if (mem) {
             char *label = isk_xasprintf("<isekit>/%s", mem->name);
             psm_read_source(a, label, mem->text, l, &p->op[0]);

@@ -19,11 +19,24 @@ int cmd_as(int argc, char **argv);             /* cmd_as.c: the assembler */
 int cmd_ld(int argc, char **argv);             /* cmd_ld.c: the linker */
 int cmd_build(int argc, char **argv);          /* cmd_ld.c: assemble and link in one step */
 int cmd_objdump(int argc, char **argv);        /* cmd_objdump.c: the disassembler (also `isekit dis`) */
-int cmd_psm(int argc, char **argv);            /* cmd_psm.c: PicoBlaze .psm assembler/disassembler */
 
-/* Models whose programs are not launch lists have runners of their own (isekit run MODEL ...). */
-int cmd_run_edkdsp(int argc, char **argv);     /* cmd_run_edkdsp.c: the BCE: firmware, DFU, host */
-int cmd_run_dpu(int argc, char **argv);        /* cmd_run_dpu.c: DPU executables or sources */
+/* A model folder adds to the command without the command naming it (docs/layers.md):
+ *   CLI_COMMAND(fn, "psm", "summary")   a subcommand: isekit psm ...
+ *   CLI_RUNNER(fn, "dpu", "summary")    the runner of `isekit run dpu ...`, for a model or system
+ *                                       whose programs are not launch lists
+ * Each puts a pointer to its isk_command in a section the linker gathers; linking the file is
+ * all it takes. */
+#define CLI_REGISTER_(section_, fn, cname, text) \
+    static const isk_command fn##_registered = { (cname), (text), fn }; \
+    __attribute__((used, section(#section_))) static const isk_command *const fn##_at = &fn##_registered
+#define CLI_COMMAND(fn, cname, text) CLI_REGISTER_(isk_cli_commands, fn, cname, text)
+#define CLI_RUNNER(fn, cname, text) CLI_REGISTER_(isk_cli_runners, fn, cname, text)
+
+/* The i-th registered subcommand or runner (link order), NULL past the last. */
+const isk_command *cli_command_at(int i);
+const isk_command *cli_runner_at(int i);
+/* The registered runner of that name, or NULL. */
+const isk_command *cli_runner_find(const char *name);
 
 /* True if argv has -h or --help (anywhere before a lone "--"). */
 bool wants_help(int argc, char **argv);

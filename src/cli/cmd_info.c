@@ -89,12 +89,29 @@ static void print_instructions(const isk_model *m)
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: isekit info MODEL [--max-errors N]\n\n"
+    fprintf(out, "usage: isekit info [MODEL] [--max-errors N]\n\n"
                  "Print a model's storage (with the debugger's display names), resources, operand kinds,\n"
                  "instruction formats with their behaviours and assembly syntax, and the decoder's\n"
-                 "report of the undecodable code space. MODEL is a built-in name or a model .c file.\n\n"
+                 "report of the undecodable code space. MODEL is a built-in name or a model .c file.\n"
+                 "Without MODEL: the built-in models, runners and subcommands this isekit holds.\n\n"
                  "options:\n" CLI_MAX_ERRORS_HELP "  -h, --help          this text\n\n"
                  "Exit status: 0 on success, 1 on errors in the model, 2 on bad usage.\n");
+}
+
+/* isekit info alone: what the model folders compiled into this isekit registered. */
+static int print_builtins(isk_diag *diag)
+{
+    printf("built-in models (isekit info MODEL):\n");
+    for (int i = 0; isk_builtin_model_name(i); i++) {
+        isk_model *m = isk_model_load(isk_builtin_model_name(i), diag);
+        printf("  %-12s %s\n", isk_builtin_model_name(i), m ? isk_model_title(m) : "(does not load)");
+        isk_model_release(m);
+    }
+    if (cli_runner_at(0)) printf("runners (isekit run NAME --help):\n");
+    for (int i = 0; cli_runner_at(i); i++) printf("  %-12s %s\n", cli_runner_at(i)->name, cli_runner_at(i)->summary);
+    if (cli_command_at(0)) printf("subcommands (isekit NAME --help):\n");
+    for (int i = 0; cli_command_at(i); i++) printf("  %-12s %s\n", cli_command_at(i)->name, cli_command_at(i)->summary);
+    return diag->errors ? EXIT_FAILED : EXIT_OK;
 }
 
 int cmd_info(int argc, char **argv)
@@ -113,7 +130,6 @@ int cmd_info(int argc, char **argv)
         else if (!model) model = s;
         else cli_usage_error(&a, "unexpected argument '%s'", s);
     }
-    if (!a.bad && !model) cli_usage_error(&a, "need a MODEL");
     if (a.bad) {
         usage(stderr);
         return EXIT_USAGE;
@@ -121,6 +137,7 @@ int cmd_info(int argc, char **argv)
     isk_diag diag;
     isk_diag_init(&diag);
     cli_apply_max_errors(&diag, max_errors);
+    if (!model) return print_builtins(&diag);
     isk_model *m = isk_model_load(model, &diag);
     if (!m) return EXIT_FAILED;
     printf("model %s: %s\n", isk_model_name(m), isk_model_title(m));

@@ -70,9 +70,8 @@ static int extra(void *user, int argc, char **argv, int i)
 /* A built-in model whose ELF_FORMAT has this e_machine. */
 static isk_model *model_for_machine(uint16_t machine, isk_diag *diag)
 {
-    const char *const *names = isk_builtin_model_names();
-    for (int i = 0; names[i]; i++) {
-        isk_model *m = isk_model_load(names[i], diag);
+    for (int i = 0; isk_builtin_model_name(i); i++) {
+        isk_model *m = isk_model_load(isk_builtin_model_name(i), diag);
         if (m && m->has_elf && m->elf.machine == machine && machine) return m;
         isk_model_release(m);
     }

@@ -32,8 +32,7 @@ static void usage(FILE *out)
             "and expect (see docs/launch-lists.md); or a launch program in assembly (.s, .S) or an\n"
             "ELF file, whose .text commands are launched one per clock. For a processor, PROGRAM is\n"
             "an executable (ELF or Intel-HEX) or an assembly source (.s, .S), assembled and linked by\n"
-            "the model's memory map; the run ends when every context has stopped. `isekit run dpu` and\n"
-            "`isekit run edkdsp` have options of their own (see their --help).\n\n"
+            "the model's memory map; the run ends when every context has stopped.\n\n"
             "options:\n"
             "  --trace             print every clock's events (launches, writes, ends, interrupts;\n"
             "                      for processors, every instruction with its disassembly)\n"
@@ -44,6 +43,8 @@ static void usage(FILE *out)
             "change the flag) is reported as a deadlock with its line. On a terminal a progress line\n"
             "shows the clock every second.\n\n"
             CLI_EXIT_HELP);
+    if (cli_runner_at(0)) fprintf(out, "\nRunners of their own (isekit run NAME --help):\n");
+    for (int i = 0; cli_runner_at(i); i++) fprintf(out, "  %-19s %s\n", cli_runner_at(i)->name, cli_runner_at(i)->summary);
 }
 
 static bool parse_args(int argc, char **argv, run_options *o)
@@ -168,13 +169,6 @@ out:
     return rc;
 }
 
-/* Models whose programs are not launch lists: the DPU runs executables (or sources built with
- * its runtime); the EdkDSP BCE is a system of a PicoBlaze, a DFU and a host program. */
-static const struct { const char *model; int (*run)(int argc, char **argv); } runners[] = {
-    { "dpu", cmd_run_dpu },
-    { "edkdsp", cmd_run_edkdsp },
-};
-
 /* ---- processors ----------------------------------------------------------------------------- */
 
 typedef struct issue_tracer { const isk_model *m; int code; } issue_tracer;
@@ -250,8 +244,9 @@ out:
 
 int cmd_run(int argc, char **argv)
 {
-    for (size_t i = 0; argc > 1 && i < sizeof runners / sizeof *runners; i++)
-        if (strcmp(argv[1], runners[i].model) == 0) return runners[i].run(argc - 1, argv + 1);
+    /* Models and systems whose programs are not launch lists bring their own runner (cli.h). */
+    const isk_command *runner = argc > 1 ? cli_runner_find(argv[1]) : NULL;
+    if (runner) return runner->run(argc - 1, argv + 1);
     if (wants_help(argc, argv)) {
         usage(stdout);
         return EXIT_OK;

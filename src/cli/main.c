@@ -13,8 +13,42 @@ static const isk_command commands[] = {
     { "build", "assemble and link in one step", cmd_build },
     { "objdump", "disassemble ELF files, binaries, HEX images and word lists", cmd_objdump },
     { "dis", "the same as objdump", cmd_objdump },
-    { "psm", "assemble or disassemble PicoBlaze .psm programs (KCPSM3, KCPSM6)", cmd_psm },
 };
+
+/* What model folders registered (cli.h); weak, as a build may link none. */
+extern const isk_command *const __start_isk_cli_commands[] __attribute__((weak));
+extern const isk_command *const __stop_isk_cli_commands[] __attribute__((weak));
+extern const isk_command *const __start_isk_cli_runners[] __attribute__((weak));
+extern const isk_command *const __stop_isk_cli_runners[] __attribute__((weak));
+
+static const isk_command *registered(const isk_command *const *start, const isk_command *const *stop, int i)
+{
+    return start && i >= 0 && i < stop - start ? start[i] : NULL;
+}
+
+const isk_command *cli_command_at(int i)
+{
+    return registered(__start_isk_cli_commands, __stop_isk_cli_commands, i);
+}
+
+const isk_command *cli_runner_at(int i)
+{
+    return registered(__start_isk_cli_runners, __stop_isk_cli_runners, i);
+}
+
+const isk_command *cli_runner_find(const char *name)
+{
+    for (int i = 0; cli_runner_at(i); i++)
+        if (strcmp(cli_runner_at(i)->name, name) == 0) return cli_runner_at(i);
+    return NULL;
+}
+
+/* The i-th subcommand: the command's own, then the registered ones. */
+static const isk_command *command_at(int i)
+{
+    int own = (int)(sizeof commands / sizeof *commands);
+    return i < own ? &commands[i] : cli_command_at(i - own);
+}
 
 bool wants_help(int argc, char **argv)
 {
@@ -28,11 +62,9 @@ bool wants_help(int argc, char **argv)
 static void usage(FILE *out)
 {
     fprintf(out, "usage: isekit COMMAND [ARGS...]\n       isekit --version\n\ncommands:\n");
-    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
-        fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
+    for (int i = 0; command_at(i); i++) fprintf(out, "  %-8s %s\n", command_at(i)->name, command_at(i)->summary);
     fprintf(out, "\nMODEL is a built-in model (");
-    const char *const *names = isk_builtin_model_names();
-    for (int i = 0; names[i]; i++) fprintf(out, "%s%s", i ? ", " : "", names[i]);
+    for (int i = 0; isk_builtin_model_name(i); i++) fprintf(out, "%s%s", i ? ", " : "", isk_builtin_model_name(i));
     fprintf(out, ") or the path of a model's .c file, compiled on the fly.\n"
                  "Run 'isekit COMMAND --help' for a command's options.\n");
 }
@@ -51,8 +83,8 @@ int main(int argc, char **argv)
         printf("isekit %s (model ABI %d)\n", ISEKIT_VERSION, ISK_ABI_VERSION);
         return EXIT_OK;
     }
-    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
-        if (strcmp(argv[1], commands[i].name) == 0) return commands[i].run(argc - 1, argv + 1);
+    for (int i = 0; command_at(i); i++)
+        if (strcmp(argv[1], command_at(i)->name) == 0) return command_at(i)->run(argc - 1, argv + 1);
     fprintf(stderr, "isekit: unknown command '%s'\n\n", argv[1]);
     usage(stderr);
     return EXIT_USAGE;

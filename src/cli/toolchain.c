@@ -139,8 +139,7 @@ isk_model *tc_model(const tc_args *a, isk_diag *diag)
 {
     if (!a->model) {
         fprintf(stderr, "isekit %s: which model? give -m MODEL (a built-in name such as", a->tool);
-        const char *const *names = isk_builtin_model_names();
-        for (int i = 0; names[i]; i++) fprintf(stderr, "%s %s", i ? "," : "", names[i]);
+        for (int i = 0; isk_builtin_model_name(i); i++) fprintf(stderr, "%s %s", i ? "," : "", isk_builtin_model_name(i));
         fprintf(stderr, ", or a model .c file)\n");
         return NULL;
     }

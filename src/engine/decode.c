@@ -180,15 +180,15 @@ static void check_leaf(builder *b, const int *set, int n, uint64_t known_mask, u
             if (b->checked[bit >> 3] >> (bit & 7) & 1) continue;
             b->checked[bit >> 3] |= (uint8_t)(1u << (bit & 7));
             if (p->priority != q->priority || domains_separate(m, p, q)) continue;
-            char where[90], example[40] = "";
+            char where[90], sample[40] = "";
             uint64_t w;
             region_string(m, known_mask, known_value, where, sizeof where);
             if (example_word(m, p, q, known_value, &w))
-                snprintf(example, sizeof example, " (e.g. 0x%0*llx)", (m->word_bits + 3) / 4, (unsigned long long)w);
+                snprintf(sample, sizeof sample, " (e.g. 0x%0*llx)", (m->word_bits + 3) / 4, (unsigned long long)w);
             isk_error(b->diag, NULL,
                       "model '%s': formats '%s' (%s) and '%s' (%s) both accept the words %s%s; "
                       "give one a higher .priority or make them disjoint",
-                      m->name, p->info.format, p->info.behaviour, q->info.format, q->info.behaviour, where, example);
+                      m->name, p->info.format, p->info.behaviour, q->info.format, q->info.behaviour, where, sample);
             b->failed = true;
         }
 }

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "base/vec.h"
-#include "engine/dynload.h"
+#include "isekit/sim.h"
 #include "isekit/model.h"
 
 extern char **environ;

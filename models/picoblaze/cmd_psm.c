@@ -7,7 +7,6 @@
 #include "base/str.h"
 #include "cli/cli.h"
 #include "cli/options.h"
-#include "isekit/edkdsp.h"
 
 #define MAX_OUTPUTS 8
 #define MAX_INCLUDES 16
@@ -83,9 +82,6 @@ static psm_program *assemble(const psm_cli *o, const isk_model *m, isk_diag *dia
     psm_options_init(&opt, m);
     opt.include_dirs = o->includes;
     opt.ninclude_dirs = (size_t)o->nincludes;
-    psm_file library = { "pbbcelib.psm", edk_pbbcelib_source() };
-    opt.files = &library;
-    opt.nfiles = 1;
     opt.scratchpad_size = (unsigned)o->scratchpad;
     return psm_assemble_file(o->input, &opt, diag);
 }
@@ -138,7 +134,7 @@ static int disassemble(const psm_cli *o, const isk_model *m, isk_diag *diag)
     return rc;
 }
 
-int cmd_psm(int argc, char **argv)
+static int cmd_psm(int argc, char **argv)
 {
     if (wants_help(argc, argv)) {
         usage(stdout);
@@ -177,3 +173,5 @@ int cmd_psm(int argc, char **argv)
     isk_model_release(m);
     return rc;
 }
+
+CLI_COMMAND(cmd_psm, "psm", "assemble or disassemble PicoBlaze .psm programs (KCPSM3, KCPSM6)");

@@ -11,8 +11,8 @@
 #include "cli/runctl.h"
 #include "elf/elf_file.h"
 #include "isekit/sim.h"
-#include "../models/dpu/dpu.h"
-#include "../models/dpu/dpu_host.h"
+#include "dpu.h"
+#include "dpu_host.h"
 
 typedef struct dpu_run_options {
     const char *inputs[64];
@@ -162,7 +162,7 @@ static void print_statistics(const dpu_run_options *o, isk_system *sys, isk_inst
     }
 }
 
-int cmd_run_dpu(int argc, char **argv)
+static int cmd_run_dpu(int argc, char **argv)
 {
     if (wants_help(argc, argv)) {
         usage(stdout);
@@ -254,3 +254,5 @@ out:
     isk_model_release(m);
     return rc;
 }
+
+CLI_RUNNER(cmd_run_dpu, "dpu", "DPU executables, or sources built with isekit's DPU runtime");

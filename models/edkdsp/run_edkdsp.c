@@ -8,7 +8,7 @@
 
 #include "cli/cli.h"
 #include "cli/runctl.h"
-#include "engine/dynload.h"
+#include "isekit/sim.h"
 #include "isekit/edkdsp.h"
 
 #define MAX_PARAMS 32
@@ -137,7 +137,7 @@ static void print_report(edk_bce *bce)
     printf("summary: %" PRIu64 " clocks, %" PRIu64 " PicoBlaze instructions\n", st.clocks, st.instructions);
 }
 
-int cmd_run_edkdsp(int argc, char **argv)
+static int cmd_run_edkdsp(int argc, char **argv)
 {
     if (wants_help(argc, argv)) {
         usage(stdout);
@@ -173,3 +173,5 @@ int cmd_run_edkdsp(int argc, char **argv)
     edk_close(bce);
     return rc;
 }
+
+CLI_RUNNER(cmd_run_edkdsp, "edkdsp", "an EdkDSP BCE: PicoBlaze firmware, the DFU and a host program");
