@@ -1,0 +1,54 @@
+#!/bin/sh
+# The layers (docs/layers.md): each file compiles with its target's include roots, taken from the
+# build's compile_commands.json; there an include of a lower layer compiles and one of a higher
+# layer, of another layer's internals or of a model does not.
+isekit=$1 src=$2
+. "$src/tests/cli/lib/common.sh"
+build=$(dirname "$isekit")
+
+# probe FILE HEADER yes|no: does `#include "HEADER"` compile with FILE's flags?
+probe() {
+    python3 - "$build/compile_commands.json" "$src/$1" "$2" "$tmp/probe.c" >"$tmp/cmd" || { fail "no compile command for $1"; return; }
+    if sh "$tmp/cmd" >"$tmp/out" 2>&1; then got=yes; else got=no; fi
+    [ "$got" = "$3" ] || { fail "$1: #include \"$2\" compiles: $got (wanted $3)"; sed 's/^/    /' "$tmp/out" | head -5; }
+} <<'PY'
+import json, shlex, sys
+db, file, header, probe = sys.argv[1:]
+entry = next((e for e in json.load(open(db)) if e["file"] == file), None)
+if entry is None: sys.exit(1)
+args = shlex.split(entry["command"]) if "command" in entry else entry["arguments"]
+keep, skip = [], False
+for a in args:
+    if skip: skip = False; continue
+    if a in ("-o", "-c"): skip = True; continue
+    keep.append(a)
+open(probe, "w").write('#include "%s"\n' % header)
+print("cd %s && %s -fsyntax-only %s" % (shlex.quote(entry["directory"]), " ".join(map(shlex.quote, keep)), shlex.quote(probe)))
+PY
+
+probe src/base/num.c base/vec.h yes
+probe src/base/num.c engine/system.h no
+probe src/base/num.c isekit/sim.h no
+probe src/engine/clock.c engine/system.h yes
+probe src/engine/clock.c asm/asm.h no
+probe src/engine/clock.c elf/obj.h no
+probe src/engine/clock.c cli/cli.h no
+probe src/elf/obj.c elf/obj.h yes
+probe src/elf/obj.c engine/model_desc.h no
+probe src/elf/obj.c asm/asm.h no
+probe src/asm/asm.c elf/obj.h yes
+probe src/asm/asm.c engine/model_desc.h yes
+probe src/asm/asm.c engine/system.h no
+probe src/asm/asm.c cli/cli.h no
+probe models/example/example.c isekit/model.h yes
+probe models/example/example.c base/vec.h no
+probe models/example/example.c asm/asm.h no
+probe models/dpu/dpu_host.c asm/asm.h yes
+probe models/dpu/dpu_host.c engine/system.h no
+probe models/dpu/dpu_host.c cli/cli.h no
+probe src/cli/main.c asm/asm.h yes
+probe src/cli/main.c engine/system.h no
+probe src/cli/main.c dpu.h no
+probe src/cli/main.c bce_int.h no
+
+finish layers
