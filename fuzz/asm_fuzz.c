@@ -1,6 +1,7 @@
-// fuzz-sources: fuzz/builtin_example.c fuzz/builtin_tiny.c src/asm/asm*.c src/asm/map.c src/asm/syntax.c src/asm/link_model.c src/asm/disasm.c src/engine/model.c src/engine/format.c src/engine/kinds.c src/engine/decode.c src/engine/dynload.c src/elf/*.c src/base/*.c
+// fuzz-sources: fuzz/builtin_example.c fuzz/builtin_tiny.c src/asm/asm*.c src/asm/map.c src/asm/syntax.c src/asm/link_model.c src/asm/disasm.c src/engine/*.c src/elf/*.c src/base/*.c
 // fuzz-seeds: fuzz/asm_seeds.c
-// fuzz-libs: -lelf -ldl -lm
+// fuzz-cflags: -DISK_CORO_UCONTEXT=1
+// fuzz-libs: -lelf -ldl -lm -lpthread
 /* libFuzzer harness for the assembler front end: arbitrary text is assembled for a model
  * chosen by the first byte (the example accelerator or the tiny test processor). Beyond "no
  * crash, no sanitizer report, no hang", it checks:
