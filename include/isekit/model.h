@@ -27,7 +27,7 @@ extern "C" {
 /* Bumped whenever the layout of isk_hdr, the ops tables or the declaration structs change
  * (tests/engine/test_abi.c records each version's layout and fails on a change without a new
  * version); the engine refuses a model compiled against another version. */
-#define ISK_ABI_VERSION 2
+#define ISK_ABI_VERSION 3
 
 /* Most operands an instruction format may have (fields passed to a behaviour). */
 #define ISK_MAX_OPS 6
@@ -163,7 +163,10 @@ struct isk_engine_ops {
     void (*port_write)(isk_hdr *h, uint64_t port, uint64_t value);
     uint64_t (*port_read)(isk_hdr *h, uint64_t port);
     void (*trace)(isk_hdr *h, const char *message);
+    /* A parameter's value: its text (NULL if the model declares no such parameter), and its
+     * number (an integer, an enumeration's index, a boolean's 0 or 1). */
     const char *(*param)(isk_hdr *h, const char *key);
+    int64_t (*param_number)(isk_hdr *h, const char *key);
 };
 
 /* The first member of every model's state. Fields marked [engine] are maintained by the engine;
@@ -352,7 +355,13 @@ ISK_INLINE void isk_wake_context(isk_hdr *h, uint32_t id)
 /* I/O ports, connected by the system (see isekit/sim.h: isk_set_ports). */
 #define OUTPUT(port, value) S->isk.ops->port_write(&S->isk, (uint64_t)(port), (uint64_t)(value))
 #define INPUT(port) S->isk.ops->port_read(&S->isk, (uint64_t)(port))
-/* The value of a model parameter (PARAM) for this instance, or NULL. */
+/* A model parameter of this instance, as declared in the description (PARAM_INT, ...). Its
+ * value was checked when it was set, so a model reads it without parsing:
+ * GET_PARAM("key") is an integer parameter's value, an enumeration's index of the word (0 for
+ * the first), a boolean's 0 or 1; PARAM_VALUE("key") the text of any parameter. Reading a
+ * parameter the model does not declare (or GET_PARAM of a text) is an error of the run that
+ * gives 0 (NULL). Read them in the ON_RESET function: a lookup by name is not free. */
+#define GET_PARAM(key) S->isk.ops->param_number(&S->isk, (key))
 #define PARAM_VALUE(key) S->isk.ops->param(&S->isk, (key))
 /* A line in the --trace output, attributed to this clock and context/slot. */
 #define TRACE(...) isk_tracef(&S->isk, __VA_ARGS__)
@@ -539,6 +548,28 @@ typedef struct isk_reloc_decl {
     uint64_t (*convert)(uint64_t address);
 } isk_reloc_decl;
 
+/* Model parameters: set per instance (isk_set_param, --param NAME=VALUE) before it runs. The
+ * engine parses and checks every value, the default included, and refuses a bad one naming the
+ * parameter and what it accepts. */
+enum isk_param_type {
+    ISK_PARAM_TEXT,          /* any text (PARAM_VALUE) */
+    ISK_PARAM_INT,           /* an integer in [min, max], written as the one number parser reads
+                                them (decimal, 0x, 0b, '_' separators) */
+    ISK_PARAM_ENUM,          /* one of `words` (ignoring case); GET_PARAM is its index */
+    ISK_PARAM_BOOL           /* yes/no, true/false, on/off, 1/0; GET_PARAM is 1 or 0 */
+};
+typedef struct isk_param_decl {
+    const char *name;
+    int type;                /* enum isk_param_type */
+    const char *text;        /* TEXT, ENUM: the default */
+    int64_t value;           /* INT, BOOL: the default */
+    int64_t min, max;        /* INT: the accepted range */
+    int pow2;                /* INT: only powers of two */
+    int hex;                 /* INT: shown in hexadecimal */
+    const char *words;       /* ENUM: the accepted words, space separated */
+    const char *help;        /* one line for `isekit info`, NULL = none */
+} isk_param_decl;
+
 struct isk_builder_ops {
     void (*model)(isk_builder *b, const char *name, const char *title);
     void (*word_bits)(isk_builder *b, int bits);
@@ -550,7 +581,7 @@ struct isk_builder_ops {
     void (*kind)(isk_builder *b, const isk_kind_decl *d);
     void (*instruction)(isk_builder *b, const isk_insn_decl *d);
     void (*processor)(isk_builder *b, const isk_processor_decl *d);
-    void (*param)(isk_builder *b, const char *key, const char *value);
+    void (*param)(isk_builder *b, const isk_param_decl *d);
     void (*init)(isk_builder *b, void (*fn)(isk_hdr *h));
     void (*elf)(isk_builder *b, const isk_elf_decl *d);
     void (*region)(isk_builder *b, const isk_region_decl *d);
@@ -609,8 +640,24 @@ struct isk_model_entry {
 #define WORD_BITS(n) (ISK_AT, B->ops->word_bits(B, (n)))
 /* Accelerators: the number of control slots N_s (commands executing at once). */
 #define SLOTS(n) (ISK_AT, B->ops->slots(B, (n)))
-/* A named parameter (e.g. PARAM("chip", "v1A")), overridable with isk_set_param / --param. */
-#define PARAM(key, value) (ISK_AT, B->ops->param(B, (key), (value)))
+/* Parameters, overridable per instance with isk_set_param / --param NAME=VALUE:
+ *   PARAM_INT("latency_vmul", 9, 1, 1000, "VMUL pipeline latency, clocks")   an integer in 1..1000
+ *   PARAM_INT("memory_words", 1024, 1, 65536, "words per memory", .pow2 = 1)  also a power of two
+ *   PARAM_INT("vector", 0x3FF, 0, 0xFFF, "interrupt vector", .hex = 1)  shown in hexadecimal
+ *   PARAM_ENUM("mode", "functional", "functional cycle", "how instructions issue")
+ *   PARAM_BOOL("trace_dma", 0, "print each DMA")
+ *   PARAM_TEXT("firmware", "", "a file name")
+ * The default is checked like any value. PARAM("key", "value") is PARAM_TEXT without help. */
+#define ISK_PARAM_DECL(...) (ISK_AT, B->ops->param(B, &(isk_param_decl){ __VA_ARGS__ }))
+#define PARAM_INT(pname, pdef, pmin, pmax, phelp, ...) ISK_PARAM_DECL(.name = (pname), \
+    .type = ISK_PARAM_INT, .value = (pdef), .min = (pmin), .max = (pmax), .help = (phelp), __VA_ARGS__)
+#define PARAM_ENUM(pname, pdef, pwords, phelp) ISK_PARAM_DECL(.name = (pname), .type = ISK_PARAM_ENUM, \
+    .text = (pdef), .words = (pwords), .help = (phelp))
+#define PARAM_BOOL(pname, pdef, phelp) ISK_PARAM_DECL(.name = (pname), .type = ISK_PARAM_BOOL, \
+    .value = (pdef), .help = (phelp))
+#define PARAM_TEXT(pname, pdef, phelp) ISK_PARAM_DECL(.name = (pname), .type = ISK_PARAM_TEXT, \
+    .text = (pdef), .help = (phelp))
+#define PARAM(pname, pdef) PARAM_TEXT(pname, pdef, NULL)
 /* A function run on each new instance after its storage exists (reset values, parameters). */
 #define ON_RESET(fn) (ISK_AT, B->ops->init(B, (fn)))
 

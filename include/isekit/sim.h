@@ -15,6 +15,7 @@
 #ifndef ISEKIT_SIM_H
 #define ISEKIT_SIM_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -77,6 +78,17 @@ typedef struct isk_instruction_info {
 } isk_instruction_info;
 int isk_model_instruction_count(const isk_model *m);
 const isk_instruction_info *isk_model_instruction(const isk_model *m, int i);
+
+/* A parameter the model declares, as text for listings: type "integer", "enumeration",
+ * "boolean" or "text"; the default as a user would write it; what it accepts ("1 to 1000",
+ * "a power of two from 1 to 65536", "fp32 or int32", "yes or no", "any text"); help or "". */
+typedef struct isk_param_info { const char *name, *type, *def, *accepts, *help; } isk_param_info;
+int isk_model_parameter_count(const isk_model *m);
+const isk_param_info *isk_model_parameter(const isk_model *m, int i);
+/* Would `value` do for parameter `key`? true, or false with a sentence in `why`: "'mode' is
+ * one of: functional, cycle" or "model 'dpu' has no parameter 'x' (its parameters: chip, mode,
+ * uncertain)". The one check isk_set_param makes. */
+bool isk_model_check_param(const isk_model *m, const char *key, const char *value, char *why, size_t cap);
 
 /* The decoder's report: the fraction of the word space no format accepts, and up to `max`
  * of the largest undecodable regions as format-like strings ("1111-****-..."). */
@@ -146,11 +158,17 @@ const isk_model *isk_inst_model(const isk_inst *inst);
 /* The instance's state (struct isk_state of its model), for host code that includes the model. */
 isk_hdr *isk_inst_state(isk_inst *inst);
 
-/* Set a model parameter (PARAM) of an instance before its first clock. */
+/* Set a model parameter of an instance before its first clock (the instance is reset). A name
+ * the model does not declare, or a value its declaration does not accept, is an error naming
+ * the instance, the parameter and what it accepts (isk_model_check_param); the value is kept. */
 isk_status isk_set_param(isk_inst *inst, const char *key, const char *value);
 /* The same from "KEY=VALUE" (as --param takes it); a text without '=' is an error. */
 isk_status isk_set_param_text(isk_inst *inst, const char *assignment);
+/* The parameter's value as text (as set, or the default), NULL if the model has no such one. */
 const char *isk_get_param(const isk_inst *inst, const char *key);
+/* Its number, as the model reads it with GET_PARAM (an integer, an enumeration's index, a
+ * boolean's 0 or 1): false (and 0) if the model has no such parameter or it is text. */
+bool isk_get_param_number(const isk_inst *inst, const char *key, int64_t *out);
 
 /* The processor side of a launch: hand `word` to the accelerator in the current clock; the
  * command's first step runs in this clock. At most the free slots can be taken. */

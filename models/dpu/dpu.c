@@ -56,14 +56,13 @@
 static void dpu_reset(isk_hdr *h)
 {
     struct isk_state *S = (struct isk_state *)(void *)h;
-    const char *chip = PARAM_VALUE("chip"), *mode = PARAM_VALUE("mode"), *unc = PARAM_VALUE("uncertain");
-    S->v1b = chip && (strcmp(chip, "v1B") == 0 || strcmp(chip, "v1b") == 0);
+    S->v1b = GET_PARAM("chip") == 1;
     S->nthreads = S->v1b ? 16 : 24;
     S->wram_bytes = S->v1b ? 63488 : 65536;
     S->iram_insns = S->v1b ? 3968 : 4096;
     S->atomic_bits = S->v1b ? 64 : 256;
-    S->cycle_mode = mode && strcmp(mode, "cycle") == 0;
-    S->uncertain_fault = unc && strcmp(unc, "fault") == 0;
+    S->cycle_mode = GET_PARAM("mode") == 1;
+    S->uncertain_fault = GET_PARAM("uncertain") == 1;
     S->sats_hook = dpu_default_sats;
     S->hash_hook = dpu_default_hash;
     /* the constant registers of every thread */
@@ -102,9 +101,12 @@ static uint64_t dpu_va_to_value(uint64_t va)
 
 MODEL_BEGIN(dpu, "UPMEM DPU (SDK 2025.1 ISA)")
     WORD_BITS(48);
-    PARAM("chip", "v1A");              /* v1A: 24 threads, 64 KiB WRAM; v1B: 16 threads, 62 KiB WRAM */
-    PARAM("mode", "functional");       /* functional | cycle */
-    PARAM("uncertain", "allow");       /* allow | fault: hash and sats have no public definition */
+    PARAM_ENUM("chip", "v1A", "v1A v1B", "v1A: 24 threads, 64 KiB WRAM, 4096 instructions; v1B: 16 threads, "
+               "62 KiB WRAM, 3968 instructions");
+    PARAM_ENUM("mode", "functional", "functional cycle", "functional: one instruction per clock; cycle: the "
+               "revolver pipeline's timing (--cycles)");
+    PARAM_ENUM("uncertain", "allow", "allow fault", "hash and sats have no public definition: run our own "
+               "(allow) or fault");
     ON_RESET(dpu_reset);
 
     MEMORY(IRAM, "Instruction RAM");

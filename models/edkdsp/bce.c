@@ -73,7 +73,9 @@ edk_bce *edk_open(const edk_config *cfg)
     bce->dfu = isk_system_add(bce->sys, bce->dfu_model, "dfu");
     if (!bce->pb || !bce->dfu || isk_attach(bce->sys, bce->dfu, 0) != ISK_OK) goto fail;
     if (!apply_params(bce, cfg->params) || !lookup_refs(bce)) goto fail;
-    bce->dmem_words = (size_t)strtoul(isk_get_param(bce->dfu, "memory_words"), NULL, 0);
+    int64_t words;
+    isk_get_param_number(bce->dfu, "memory_words", &words);
+    bce->dmem_words = (size_t)words;
     isk_set_ports(bce->pb, bce_port_read, bce_port_write, bce);
     if (edk_reset(bce) != EDK_OK) goto fail;
     return bce;

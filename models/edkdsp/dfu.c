@@ -18,8 +18,6 @@
  * Launch words (8 bits): the operation code 0..6 (VCOPY VADD VMUL VMAC DPROD VSUB VMSUBAC).
  */
 #include <isekit/model.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "dfu_ag.h"
 #include "dfu_arith.h"
@@ -61,50 +59,28 @@ STATE_BEGIN
     uint32_t licence_ops;                               /* 0 = unlimited */
     bool index_is_float, range_is_error;
     dfu_numerics num;
-    const char *param_error;
 STATE_END
 
 /* ---- configuration -------------------------------------------------------------------------- */
 
-static uint32_t dfu_param_number(STATE, const char *key, uint32_t lo, uint32_t hi)
-{
-    const char *v = PARAM_VALUE(key);
-    char *end;
-    unsigned long x = v ? strtoul(v, &end, 0) : 0;
-    if (!v || *end || x < lo || x > hi) {
-        S->param_error = "a numeric DFU PARAM is out of range (see docs/edkdsp.md)";
-        return lo;
-    }
-    return (uint32_t)x;
-}
-
-static bool dfu_param_choice(STATE, const char *key, const char *a, const char *b)
-{
-    const char *v = PARAM_VALUE(key);
-    if (v && strcmp(v, b) == 0) return true;
-    if (!v || strcmp(v, a) != 0) S->param_error = "a DFU PARAM has a value it does not know (see docs/edkdsp.md)";
-    return false;
-}
-
+/* The parameters were checked when they were set (their declarations below). */
 static void dfu_on_reset(isk_hdr *h)
 {
     struct isk_state *S = (struct isk_state *)(void *)h;
-    S->param_error = NULL;
-    S->words = dfu_param_number(S, "memory_words", 1, DFU_MAX_WORDS);
-    if (S->words & (S->words - 1)) S->param_error = "PARAM memory_words must be a power of two";
+    S->words = (uint32_t)GET_PARAM("memory_words");
     S->mask = S->words - 1;
-    S->t_start = dfu_param_number(S, "t_start", 0, 1000);
-    S->latency[VCOPY] = dfu_param_number(S, "latency_vcopy", 1, 1000);
-    S->latency[VADD] = S->latency[VSUB] = dfu_param_number(S, "latency_vadd", 1, 1000);
-    S->latency[VMUL] = dfu_param_number(S, "latency_vmul", 1, 1000);
-    S->latency[VMAC] = S->latency[VMSUBAC] = dfu_param_number(S, "latency_vmac", 1, 1000);
-    S->latency[DPROD] = dfu_param_number(S, "latency_dprod", 1, 1000);
-    S->licence_ops = dfu_param_number(S, "licence_ops", 0, 0xFFFFFFFFu);
-    S->num.format = dfu_param_choice(S, "word_format", "fp32", "int32") ? DFU_INT32 : DFU_FP32;
-    S->num.fused = dfu_param_choice(S, "mac_rounding", "separate", "fused");
-    S->num.ftz = dfu_param_choice(S, "denormals", "ieee", "ftz");
-    S->index_is_float = dfu_param_choice(S, "index_format", "int", "fp32");
-    S->range_is_error = dfu_param_choice(S, "address_range", "wrap", "error");
+    S->t_start = (uint32_t)GET_PARAM("t_start");
+    S->latency[VCOPY] = (uint32_t)GET_PARAM("latency_vcopy");
+    S->latency[VADD] = S->latency[VSUB] = (uint32_t)GET_PARAM("latency_vadd");
+    S->latency[VMUL] = (uint32_t)GET_PARAM("latency_vmul");
+    S->latency[VMAC] = S->latency[VMSUBAC] = (uint32_t)GET_PARAM("latency_vmac");
+    S->latency[DPROD] = (uint32_t)GET_PARAM("latency_dprod");
+    S->licence_ops = (uint32_t)GET_PARAM("licence_ops");
+    S->num.format = GET_PARAM("word_format") ? DFU_INT32 : DFU_FP32;
+    S->num.fused = GET_PARAM("mac_rounding");
+    S->num.ftz = GET_PARAM("denormals");
+    S->index_is_float = GET_PARAM("index_format");
+    S->range_is_error = GET_PARAM("address_range");
     /* the defaults of the seed's Table 1 */
     for (int k = 0; k < 8; k++) CELLS(AG_HI)[k] = 0xFFFF;
     CELLS(REP)[0] = 1;
@@ -223,7 +199,6 @@ static void dprod_element(STATE, dfu_job *j, uint32_t *acc, bool last_of_rep)
  * counters and flags the operation produces are kept in locals and written at its start or end. */
 static void dfu_operation(STATE, int op)
 {
-    if (S->param_error) FAULT(0, "%s", S->param_error);
     dfu_job j;
     latch_settings(S, &j, op);
     uint32_t ops = (uint32_t)GET(OPS);
@@ -272,19 +247,20 @@ ACC_FUNCTION(DFU_VMSUBAC) { dfu_operation(S, VMSUBAC); }
 MODEL_BEGIN(edkdsp_dfu, "EdkDSP data flow unit (DFU, API v2)")
     WORD_BITS(8);
     SLOTS(1);
-    PARAM("memory_words", "1024");      /* words per data memory, a power of two up to 65536 */
-    PARAM("word_format", "fp32");       /* fp32 | int32 */
-    PARAM("index_format", "int");       /* USE_IDX reads the slave's word as: int (unsigned) | fp32 */
-    PARAM("mac_rounding", "separate");  /* VMAC/VMSUBAC: separate (two roundings) | fused */
-    PARAM("denormals", "ieee");         /* ieee | ftz */
-    PARAM("address_range", "wrap");     /* beyond memory_words: wrap (counted) | error (DFU error 4) */
-    PARAM("licence_ops", "0");          /* operations before the licence runs out; 0 = never */
-    PARAM("t_start", "2");              /* clocks from the start to the first element */
-    PARAM("latency_vcopy", "2");        /* pipeline latencies in clocks */
-    PARAM("latency_vadd", "12");        /* VADD and VSUB */
-    PARAM("latency_vmul", "9");
-    PARAM("latency_vmac", "21");        /* VMAC and VMSUBAC: multiplier, then adder */
-    PARAM("latency_dprod", "57");       /* multiplier + a 12-way adder tree drain */
+    PARAM_INT("memory_words", 1024, 1, DFU_MAX_WORDS, "words per data memory", .pow2 = 1);
+    PARAM_ENUM("word_format", "fp32", "fp32 int32", "what the data words hold");
+    PARAM_ENUM("index_format", "int", "int fp32", "USE_IDX reads the slave's word as an unsigned integer or a float");
+    PARAM_ENUM("mac_rounding", "separate", "separate fused", "VMAC/VMSUBAC: two roundings or one");
+    PARAM_ENUM("denormals", "ieee", "ieee ftz", "IEEE denormals, or flushed to zero");
+    PARAM_ENUM("address_range", "wrap", "wrap error", "an address beyond memory_words wraps (counted) or is "
+               "DFU error 4");
+    PARAM_INT("licence_ops", 0, 0, UINT32_MAX, "operations before the licence runs out; 0 = never");
+    PARAM_INT("t_start", 2, 0, 1000, "clocks from the start to the first element");
+    PARAM_INT("latency_vcopy", 2, 1, 1000, "VCOPY pipeline latency, clocks");
+    PARAM_INT("latency_vadd", 12, 1, 1000, "VADD and VSUB pipeline latency, clocks");
+    PARAM_INT("latency_vmul", 9, 1, 1000, "VMUL pipeline latency, clocks");
+    PARAM_INT("latency_vmac", 21, 1, 1000, "VMAC and VMSUBAC latency (multiplier, then adder), clocks");
+    PARAM_INT("latency_dprod", 57, 1, 1000, "DPROD latency (multiplier and a 12-way adder tree), clocks");
     ON_RESET(dfu_on_reset);
 
     MEMORY(DMA, "Data memory A");

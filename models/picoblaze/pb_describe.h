@@ -16,9 +16,11 @@ static void pb_on_reset(isk_hdr *h)
 static void pb_describe_common(isk_builder *B)
 {
     WORD_BITS(18);
-    PARAM("scratchpad_size", "64");
-    PARAM("interrupt_vector", "0x3FF");
-    PARAM("hwbuild", "0");
+    /* KCPSM3 has a 64-byte scratchpad and its vector fixed at 3FF; KCPSM6 chooses both */
+    PARAM_INT("scratchpad_size", 64, 64, PB_CORE == 6 ? 256 : 64, "scratchpad bytes", .pow2 = 1);
+    PARAM_INT("interrupt_vector", 0x3FF, PB_CORE == 6 ? 0 : 0x3FF, PB_CORE == 6 ? PB_PC_MASK : 0x3FF,
+              "the program address an interrupt calls", .hex = 1);
+    PARAM_INT("hwbuild", 0, 0, 0xFF, "the value HWBUILD loads (KCPSM6)", .hex = 1);
     ON_RESET(pb_on_reset);
 
     MEMORY(IROM, "Program ROM");

@@ -98,7 +98,6 @@ static void pb_after_instruction(STATE, unsigned irq_sampled)
     PB_CELLS;
     NEXT_PC &= PB_PC_MASK;         /* a step past the last address wraps to 000 */
     unsigned pending = CTRL(RESET_PENDING);
-    if (pending == 3) FAULT(0, "%s", S->param_error);
     if (pending) {
         CTRL(RESET_PENDING) = (uint8_t)(pending - 1);
         if (pending == 1) {

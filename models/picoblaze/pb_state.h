@@ -16,7 +16,6 @@
 #define PB_STATE_H
 
 #include <isekit/model.h>
-#include <stdlib.h>
 
 #include "picoblaze.h"
 
@@ -39,7 +38,6 @@ STATE_BEGIN
     uint32_t spm_mask;          /* scratchpad size - 1 */
     uint32_t vector;            /* interrupt vector */
     uint32_t hwbuild;           /* KCPSM6 HWBUILD value */
-    const char *param_error;    /* a bad PARAM, reported as a fault by the first instruction */
 STATE_END
 
 /* ---- the datasheet's names -------------------------------------------------------------- */
@@ -95,41 +93,12 @@ static void pb_after_instruction(STATE, unsigned irq_sampled);
 
 /* ---- configuration ------------------------------------------------------------------------ */
 
-static unsigned pb_param_number(STATE, const char *key, unsigned fallback)
-{
-    const char *v = PARAM_VALUE(key);
-    if (!v || !*v) return fallback;
-    char *end;
-    unsigned long x = strtoul(v, &end, 0);
-    return *end ? ~0u : (unsigned)x;
-}
-
+/* The parameters were checked when they were set (pb_describe_common declares them). */
 static void pb_read_params(STATE)
 {
-    PB_CELLS;
-    S->param_error = NULL;
-    unsigned spm = pb_param_number(S, "scratchpad_size", 64);
-    if (spm != 64 && !(PB_CORE == 6 && (spm == 128 || spm == 256))) {
-        S->param_error = PB_CORE == 6 ? "PARAM scratchpad_size must be 64, 128 or 256"
-                                      : "PARAM scratchpad_size must be 64 on KCPSM3";
-        spm = 64;
-    }
-    S->spm_mask = spm - 1;
-    unsigned vector = pb_param_number(S, "interrupt_vector", PB_PC_MASK);
-    if (vector > PB_PC_MASK || (PB_CORE == 3 && vector != 0x3FF)) {
-        S->param_error = PB_CORE == 3 ? "PARAM interrupt_vector is fixed at 0x3FF on KCPSM3"
-                                      : "PARAM interrupt_vector is outside the program space";
-        vector = PB_PC_MASK;
-    }
-    S->vector = vector;
-    unsigned hwbuild = pb_param_number(S, "hwbuild", 0);
-    if (hwbuild > 0xFF) {
-        S->param_error = "PARAM hwbuild must be an 8-bit value";
-        hwbuild = 0;
-    }
-    S->hwbuild = hwbuild;
-    /* A bad parameter stops the run at the first instruction, with the message above. */
-    if (S->param_error) CTRL(RESET_PENDING) = 3;
+    S->spm_mask = (uint32_t)GET_PARAM("scratchpad_size") - 1;
+    S->vector = (uint32_t)GET_PARAM("interrupt_vector");
+    S->hwbuild = (uint32_t)GET_PARAM("hwbuild");
 }
 
 #endif

@@ -11,7 +11,7 @@
  * The interrupt input is the storage "INTERRUPT" (a level: write 1 to request, 0 to withdraw);
  * a closed-loop request is cleared by the port handler when it sees PB_PIN_INTERRUPT_ACK.
  *
- * Parameters (PARAM, isk_set_param before the first clock):
+ * Parameters (isk_set_param or --param before the first clock; `isekit info kcpsm6` lists them):
  *   scratchpad_size   64 (KCPSM3: only 64; KCPSM6: 64, 128 or 256)
  *   interrupt_vector  0x3FF (KCPSM6: any program address; KCPSM3: fixed)
  *   hwbuild           0 (KCPSM6: the value HWBUILD loads)

@@ -33,6 +33,24 @@ static void print_storage(const isk_model *m)
     }
 }
 
+/* One line per parameter (name, type, default, what it accepts), its help below it. */
+static void print_params(const isk_model *m)
+{
+    int n = isk_model_parameter_count(m), w = 4, dw = 4;
+    if (!n) return;
+    for (int i = 0; i < n; i++) {
+        int len = (int)strlen(isk_model_parameter(m, i)->name), dlen = (int)strlen(isk_model_parameter(m, i)->def);
+        if (len > w) w = len;
+        if (dlen > dw) dw = dlen;
+    }
+    printf("\nparameters (--param NAME=VALUE):\n");
+    for (int i = 0; i < n; i++) {
+        const isk_param_info *p = isk_model_parameter(m, i);
+        printf("  %-*s  %-11s  default %-*s  %s\n", w, p->name, p->type, dw, p->def, p->accepts);
+        if (*p->help) printf("  %-*s  %s\n", w, "", p->help);
+    }
+}
+
 static void print_kinds(const isk_model *m)
 {
     if (!m->kinds.len) return;
@@ -146,8 +164,7 @@ int cmd_info(int argc, char **argv)
     if (isk_model_slots(m)) printf("accelerator: %d slots\n", isk_model_slots(m));
     if (m->is_processor)
         printf("processor: %d context(s), code in %s\n", m->proc.contexts, m->proc.code);
-    for (size_t i = 0; i < m->params.len; i++)
-        printf("parameter %s = %s\n", m->params.data[i].key, m->params.data[i].value);
+    print_params(m);
     print_storage(m);
     if (isk_model_resource_count(m)) {
         printf("\nresources:\n");

@@ -970,7 +970,8 @@ static void op_trace(isk_hdr *h, const char *message)
     if (inst->sys->opt.trace) isk_trace(inst->sys, inst, "%s", message);
 }
 
-static const char *op_param(isk_hdr *h, const char *key) { return isk_get_param(h->engine, key); }
+static const char *op_param(isk_hdr *h, const char *key) { return isk_read_param(h->engine, key); }
+static int64_t op_param_number(isk_hdr *h, const char *key) { return isk_read_param_number(h->engine, key); }
 
 const struct isk_engine_ops isk_engine_ops = {
     .boundary = op_boundary,
@@ -985,4 +986,5 @@ const struct isk_engine_ops isk_engine_ops = {
     .port_read = op_port_read,
     .trace = op_trace,
     .param = op_param,
+    .param_number = op_param_number,
 };

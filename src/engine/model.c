@@ -326,9 +326,10 @@ static void b_processor(isk_builder *b, const isk_processor_decl *d)
     m->proc.code = dup_or_null(d->code);
 }
 
-static void b_param(isk_builder *b, const char *key, const char *value)
+static void b_param(isk_builder *b, const isk_param_decl *d)
 {
-    VEC_PUSH(&mb(b)->m->params, ((isk_param){ isk_xstrdup(key), isk_xstrdup(value) }));
+    char why[512];
+    if (!isk_param_add(mb(b)->m, d, why, sizeof why)) desc_error(mb(b), "model '%s': %s", mb(b)->m->name, why);
 }
 
 static void b_init(isk_builder *b, void (*fn)(isk_hdr *h)) { mb(b)->m->reset = fn; }
@@ -723,11 +724,7 @@ void isk_model_release(isk_model *m)
         free((char *)p->relocs);
     }
     VEC_FREE(&m->patterns);
-    for (size_t i = 0; i < m->params.len; i++) {
-        free(m->params.data[i].key);
-        free(m->params.data[i].value);
-    }
-    VEC_FREE(&m->params);
+    isk_params_free(m);
     free((char *)m->proc.code);
     for (size_t i = 0; i < m->regions.len; i++) {
         free((char *)m->regions.data[i].name);
@@ -763,13 +760,6 @@ int isk_model_find_reloc(const isk_model *m, const char *name)
     for (size_t i = 0; i < m->relocs.len; i++)
         if (strcmp(m->relocs.data[i].d.name, name) == 0) return (int)i;
     return -1;
-}
-
-const char *isk_model_param(const isk_model *m, const char *key)
-{
-    for (size_t i = 0; i < m->params.len; i++)
-        if (strcmp(m->params.data[i].key, key) == 0) return m->params.data[i].value;
-    return NULL;
 }
 
 const char *isk_model_name(const isk_model *m) { return m->name; }

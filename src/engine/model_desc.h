@@ -62,7 +62,17 @@ typedef struct isk_storage {
     int line;                         /* of the description's MEMORY/REG/REGFILE_BEGIN (0 = unknown) */
 } isk_storage;
 
-typedef struct isk_param { char *key, *value; } isk_param;
+/* A declared parameter (param.c): the declaration (strings owned by the model), its listing,
+ * and the default's number. */
+typedef struct isk_param {
+    isk_param_decl d;
+    isk_param_info info;
+    int64_t number;
+    char **words;                     /* ENUM: d.words split */
+    int nwords;
+} isk_param;
+/* An instance's value of a parameter: its text and number (text NULL = the default). */
+typedef struct isk_param_value { char *text; int64_t number; } isk_param_value;
 
 typedef struct isk_reloc {
     isk_reloc_decl d;                 /* strings owned by the model */
@@ -128,6 +138,14 @@ int isk_model_find_storage(const isk_model *m, const char *name);
 int isk_model_find_reloc(const isk_model *m, const char *name);
 /* Parse a field map in the notation of INSTRUCTION .fields for a unit of `bits` bits. */
 bool isk_parse_field_map(const char *spec, int bits, isk_field *out, isk_diag *diag);
-const char *isk_model_param(const isk_model *m, const char *key);
+/* Parameters (param.c): add a declaration (false after reporting why it is refused), find one
+ * by name (-1), parse a value for it, free them. */
+bool isk_param_add(isk_model *m, const isk_param_decl *d, char *why, size_t cap);
+int isk_model_find_param(const isk_model *m, const char *key);
+/* `*text` receives the spelling to keep: the declared word of an enumeration, "yes"/"no", or
+ * `value` itself. */
+bool isk_param_parse(const isk_param *p, const char *value, int64_t *number, const char **text, char *why,
+                     size_t cap);
+void isk_params_free(isk_model *m);
 
 #endif

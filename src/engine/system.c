@@ -126,11 +126,8 @@ static void free_inst(isk_inst *inst)
     free(inst->order);
     free(inst->contexts);
     free(inst->dcache);
-    for (size_t i = 0; i < inst->params.len; i++) {
-        free(inst->params.data[i].key);
-        free(inst->params.data[i].value);
-    }
-    VEC_FREE(&inst->params);
+    for (size_t i = 0; i < m->params.len; i++) free(inst->params[i].text);
+    free(inst->params);
     free(inst->hdr);
     free(inst->name);
     isk_model_release(inst->model);
@@ -226,6 +223,8 @@ isk_inst *isk_system_add(isk_system *sys, isk_model *m, const char *name)
     atomic_fetch_add(&m->refs, 1);
     inst->name = isk_xstrdup(name);
     inst->number = -1;
+    inst->params = isk_xcalloc(m->params.len + 1, sizeof *inst->params);
+    for (size_t i = 0; i < m->params.len; i++) inst->params[i].number = m->params.data[i].number;
     size_t size = (m->entry->state_size + 63) & ~(size_t)63;
     inst->hdr = aligned_alloc(64, size);
     if (!inst->hdr) abort();
@@ -284,18 +283,23 @@ isk_hdr *isk_inst_state(isk_inst *inst) { return inst->hdr; }
 
 isk_status isk_set_param(isk_inst *inst, const char *key, const char *value)
 {
-    if (!isk_model_param(inst->model, key)) {
-        isk_report(inst->sys, ISK_ERROR, "model '%s' has no parameter '%s'", inst->model->name, key);
+    const isk_model *m = inst->model;
+    int i = isk_model_find_param(m, key);
+    char why[512];
+    int64_t number;
+    const char *text;
+    if (i < 0) {
+        isk_model_check_param(m, key, value, why, sizeof why);
+        isk_report(inst->sys, ISK_ERROR, "%s: %s", inst->name, why);
         return ISK_FAILED;
     }
-    for (size_t i = 0; i < inst->params.len; i++)
-        if (strcmp(inst->params.data[i].key, key) == 0) {
-            free(inst->params.data[i].value);
-            inst->params.data[i].value = isk_xstrdup(value);
-            reset_inst(inst);
-            return ISK_OK;
-        }
-    VEC_PUSH(&inst->params, ((isk_param){ isk_xstrdup(key), isk_xstrdup(value) }));
+    if (!isk_param_parse(&m->params.data[i], value, &number, &text, why, sizeof why)) {
+        isk_report(inst->sys, ISK_ERROR, "%s: parameter %s=%s: %s", inst->name, key, value, why);
+        return ISK_FAILED;
+    }
+    char *copy = isk_xstrdup(text);
+    free(inst->params[i].text);
+    inst->params[i] = (isk_param_value){ copy, number };
     reset_inst(inst);
     return ISK_OK;
 }
@@ -315,9 +319,40 @@ isk_status isk_set_param_text(isk_inst *inst, const char *assignment)
 
 const char *isk_get_param(const isk_inst *inst, const char *key)
 {
-    for (size_t i = 0; i < inst->params.len; i++)
-        if (strcmp(inst->params.data[i].key, key) == 0) return inst->params.data[i].value;
-    return isk_model_param(inst->model, key);
+    int i = isk_model_find_param(inst->model, key);
+    if (i < 0) return NULL;
+    return inst->params[i].text ? inst->params[i].text : inst->model->params.data[i].info.def;
+}
+
+bool isk_get_param_number(const isk_inst *inst, const char *key, int64_t *out)
+{
+    int i = isk_model_find_param(inst->model, key);
+    *out = 0;
+    if (i < 0 || inst->model->params.data[i].d.type == ISK_PARAM_TEXT) return false;
+    *out = inst->params[i].number;
+    return true;
+}
+
+/* What GET_PARAM and PARAM_VALUE read. A model reading a name it does not declare, or the
+ * number of a text, has a bug: say so. */
+int64_t isk_read_param_number(isk_inst *inst, const char *key)
+{
+    int64_t v;
+    if (!isk_get_param_number(inst, key, &v))
+        isk_report(inst->sys, ISK_ERROR, "%s: model '%s' reads parameter '%s' as a number, but %s", inst->name,
+                   inst->model->name, key,
+                   isk_model_find_param(inst->model, key) < 0 ? "declares no such parameter"
+                                                              : "declares it as text (PARAM_VALUE)");
+    return v;
+}
+
+const char *isk_read_param(isk_inst *inst, const char *key)
+{
+    const char *v = isk_get_param(inst, key);
+    if (!v)
+        isk_report(inst->sys, ISK_ERROR, "%s: model '%s' reads parameter '%s', but declares no such parameter",
+                   inst->name, inst->model->name, key);
+    return v;
 }
 
 void isk_set_ports(isk_inst *inst, isk_port_read_fn rd, isk_port_write_fn wr, void *user)

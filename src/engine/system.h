@@ -63,7 +63,7 @@ struct isk_inst {
     isk_hdr *hdr;                    /* the model's struct isk_state */
     void **buffers;                  /* per storage */
     bool *owns_buffer;
-    VEC(isk_param) params;           /* overrides of the model's PARAMs */
+    isk_param_value *params;         /* per model parameter; text NULL = the default */
     int number;                      /* accelerator number, or -1 */
 
     /* accelerators */
@@ -168,6 +168,10 @@ void isk_guard_free(isk_system *sys);
 
 /* system.c */
 void isk_report(isk_system *sys, isk_severity sev, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* A parameter as the model reads it (GET_PARAM, PARAM_VALUE); reading one it does not declare
+ * (or the number of a text) is reported and gives 0 (NULL). */
+int64_t isk_read_param_number(isk_inst *inst, const char *key);
+const char *isk_read_param(isk_inst *inst, const char *key);
 /* "GRF[1] (GR1)", or "acc.GRF[1] (GR1)" when qualified with the instance's name. */
 void isk_describe_cell(const isk_inst *inst, const char *storage, uint64_t index, bool qualified, char *out,
                        size_t cap);

@@ -21,7 +21,8 @@ expect_in "$tmp/demo" 'interrupts: 1'
 run 0 "$tmp/h1" -- "$isekit" --help
 expect_in "$tmp/h1" 'isekit --version'
 run 0 "$tmp/v" -- "$isekit" --version
-expect_in "$tmp/v" 'isekit 0.1.0 (model ABI 2)'
+abi=$(sed -n 's/^#define ISK_ABI_VERSION \([0-9]*\).*/\1/p' "$src"/include/isekit/*.h)
+expect_in "$tmp/v" "isekit 0.1.0 (model ABI $abi)"
 run 0 "$tmp/h2" -- "$isekit" run --help
 run 0 "$tmp/h3" -- "$isekit" info --help
 run 2 "$tmp/u1" -- "$isekit" run example

@@ -24,6 +24,7 @@ static uint64_t fingerprint(void)
         O(struct isk_engine_ops, fault), O(struct isk_engine_ops, index_fault), O(struct isk_engine_ops, launch),
         O(struct isk_engine_ops, invalidate_code), O(struct isk_engine_ops, port_write),
         O(struct isk_engine_ops, port_read), O(struct isk_engine_ops, trace), O(struct isk_engine_ops, param),
+        O(struct isk_engine_ops, param_number),
         S(struct isk_hdr), O(struct isk_hdr, trap), O(struct isk_hdr, checking), O(struct isk_hdr, clock),
         O(struct isk_hdr, pc), O(struct isk_hdr, next_pc), O(struct isk_hdr, context), O(struct isk_hdr, ncontexts),
         O(struct isk_hdr, contexts), O(struct isk_hdr, ops), O(struct isk_hdr, engine), O(struct isk_hdr, user),
@@ -49,6 +50,9 @@ static uint64_t fingerprint(void)
         S(isk_reloc_decl), O(isk_reloc_decl, type), O(isk_reloc_decl, name), O(isk_reloc_decl, bytes),
         O(isk_reloc_decl, fields), O(isk_reloc_decl, pcrel), O(isk_reloc_decl, shift), O(isk_reloc_decl, min),
         O(isk_reloc_decl, max), O(isk_reloc_decl, convert),
+        S(isk_param_decl), O(isk_param_decl, name), O(isk_param_decl, type), O(isk_param_decl, text),
+        O(isk_param_decl, value), O(isk_param_decl, min), O(isk_param_decl, max), O(isk_param_decl, pow2),
+        O(isk_param_decl, hex), O(isk_param_decl, words), O(isk_param_decl, help),
         S(struct isk_builder_ops), O(struct isk_builder_ops, model), O(struct isk_builder_ops, word_bits),
         O(struct isk_builder_ops, slots), O(struct isk_builder_ops, storage), O(struct isk_builder_ops, element),
         O(struct isk_builder_ops, end_group), O(struct isk_builder_ops, resource), O(struct isk_builder_ops, kind),
@@ -65,6 +69,7 @@ static uint64_t fingerprint(void)
         ISK_CTX_STOPPED, ISK_CTX_RUNNING, ISK_CTX_BLOCKED, ISK_CTX_SLEEPING, ISK_CTX_FAULTED,
         ISK_ISSUE_CPI, ISK_ISSUE_REVOLVER, ISK_ISSUE_BARREL,
         ISK_KIND_INT, ISK_KIND_NAMES, ISK_KIND_PCREL, ISK_KIND_ABS,
+        ISK_PARAM_TEXT, ISK_PARAM_INT, ISK_PARAM_ENUM, ISK_PARAM_BOOL,
     };
 #undef S
 #undef O
@@ -79,6 +84,7 @@ static uint64_t fingerprint(void)
  * bump ISK_ABI_VERSION in include/isekit/model.h and add a row for the new version. */
 static const struct { int version; uint64_t layout; } versions[] = {
     { 2, 0xb521e1924b3bea35ull },
+    { 3, 0xf604448e042ea021ull },     /* typed model parameters: isk_param_decl, the builder's param, GET_PARAM */
 };
 
 STATE_BEGIN
