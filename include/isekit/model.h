@@ -11,6 +11,9 @@
  * differences forced by C: storage is read with GET(X, i) and written with SET(X, i, v) (C has no
  * operator overloading), and every behaviour and operation sees the model instance as `S`.
  * Nothing here is global: each instance owns its storage, so a process may hold thousands.
+ *
+ * This header is the language; what it compiles to (the instance header, the engine's services,
+ * the declaration structs and the entry point) is isekit/abi.h, which the engine shares.
  */
 #ifndef ISEKIT_MODEL_H
 #define ISEKIT_MODEL_H
@@ -20,30 +23,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "isekit/abi.h"
+
 #ifdef __cplusplus
 extern "C" {
-#endif
-
-/* Bumped whenever the layout of isk_hdr, the ops tables or the declaration structs change
- * (tests/engine/test_abi.c records each version's layout and fails on a change without a new
- * version); the engine refuses a model compiled against another version. */
-#define ISK_ABI_VERSION 3
-
-/* Most operands an instruction format may have (fields passed to a behaviour). */
-#define ISK_MAX_OPS 6
-/* Largest write latency a storage may declare, in clocks. */
-#define ISK_MAX_LATENCY 63
-
-#if defined(__GNUC__) || defined(__clang__)
-#define ISK_LIKELY(x) __builtin_expect(!!(x), 1)
-#define ISK_UNLIKELY(x) __builtin_expect(!!(x), 0)
-#define ISK_INLINE static inline __attribute__((always_inline))
-#define ISK_NORETURN __attribute__((noreturn))
-#else
-#define ISK_LIKELY(x) (x)
-#define ISK_UNLIKELY(x) (x)
-#define ISK_INLINE static inline
-#define ISK_NORETURN
 #endif
 
 /* ---- preprocessor plumbing ------------------------------------------------------------- */
@@ -78,8 +61,6 @@ extern "C" {
 #define ISK_SPEC_2(sgn, w, lat) (sgn, w, lat, 0)
 #define ISK_FIXED_2(sgn, i, f) (sgn, (i) + (f), 1, f)
 #define ISK_FIXED_3(sgn, i, f, lat) (sgn, (i) + (f), lat, f)
-
-enum isk_storage_kind { ISK_MEMORY, ISK_REGFILE, ISK_REGISTER, ISK_CODE_MEMORY };
 
 /* The container of a cell: the smallest standard integer type that holds the width, signed for
  * INT so that a plain read already has the right sign. */
@@ -126,67 +107,6 @@ enum isk_storage_kind { ISK_MEMORY, ISK_REGFILE, ISK_REGISTER, ISK_CODE_MEMORY }
 /* =========================================================================================
  * 2. The instance header and the engine's services
  * ========================================================================================= */
-
-typedef struct isk_hdr isk_hdr;
-
-/* Processor models: one hardware context (thread, tasklet, worker). The engine owns the array. */
-enum isk_context_state {
-    ISK_CTX_STOPPED = 0,   /* not started, or stopped itself; START_CONTEXT revives it */
-    ISK_CTX_RUNNING,       /* may issue from ready_at on */
-    ISK_CTX_BLOCKED,       /* waits until ready_at (e.g. a DMA), then runs again */
-    ISK_CTX_SLEEPING,      /* waits for WAKE_CONTEXT (or an interrupt) */
-    ISK_CTX_FAULTED        /* stopped by a fault */
-};
-typedef struct isk_context {
-    uint64_t pc;
-    uint64_t ready_at;     /* first clock at which it may issue again */
-    uint64_t last_issue;   /* clock of its last issue */
-    uint64_t insns;        /* instructions issued */
-    uint64_t blocked;      /* clocks spent BLOCKED (statistics) */
-    uint32_t state;
-    uint32_t user;         /* free for the model */
-} isk_context;
-
-/* The engine's services, reached through the instance header so that a model compiled into a
- * shared object needs no symbols from the program that loads it. Models use the macros below. */
-struct isk_engine_ops {
-    void (*boundary)(isk_hdr *h);     /* a clock boundary is pending: suspend until the next clock */
-    /* A write the engine must see: latency >= 1, code memory, or CREW checking on. `how` is
-     * latency | ISK_WRITE_BYTES(bytes) | ISK_WRITE_CODE. */
-    void (*write)(isk_hdr *h, void *cell, int64_t value, unsigned how);
-    void (*use_resources)(isk_hdr *h, uint64_t mask);
-    void (*interrupt)(isk_hdr *h, int line);
-    ISK_NORETURN void (*fault)(isk_hdr *h, int code, const char *message);
-    ISK_NORETURN void (*index_fault)(isk_hdr *h, const char *storage, int64_t index, uint64_t count);
-    void (*launch)(isk_hdr *h, int accelerator, uint64_t word);
-    void (*invalidate_code)(isk_hdr *h, uint64_t address);
-    void (*port_write)(isk_hdr *h, uint64_t port, uint64_t value);
-    uint64_t (*port_read)(isk_hdr *h, uint64_t port);
-    void (*trace)(isk_hdr *h, const char *message);
-    /* A parameter's value: its text (NULL if the model declares no such parameter), and its
-     * number (an integer, an enumeration's index, a boolean's 0 or 1). */
-    const char *(*param)(isk_hdr *h, const char *key);
-    int64_t (*param_number)(isk_hdr *h, const char *key);
-};
-
-/* The first member of every model's state. Fields marked [engine] are maintained by the engine;
- * a model reads them through the macros of this header. */
-struct isk_hdr {
-    uint32_t trap;            /* [engine] non-zero: the next storage access must call ops->boundary */
-    uint32_t checking;        /* [engine] non-zero: every write goes through ops->write (CREW log) */
-    uint64_t clock;           /* [engine] the current clock */
-    uint64_t pc, next_pc;     /* [engine] processors: address of this instruction / of the next one */
-    uint32_t context;         /* [engine] processors: the context issuing now */
-    uint32_t ncontexts;       /* [engine] */
-    isk_context *contexts;    /* [engine] */
-    const struct isk_engine_ops *ops;  /* [engine] */
-    void *engine;             /* [engine] private */
-    void *user;               /* free for the embedding program */
-    /* Set by anything an instruction does that the engine's fast loops must look at before the
-     * next instruction: a context started, stopped, woken or blocked, a write queued for its
-     * latency, a launch, a port access. Cleared by the engine. */
-    uint32_t attention;
-};
 
 /* The one name a behaviour or operation needs: S, the model instance. */
 #define STATE struct isk_state *S
@@ -397,14 +317,6 @@ static inline void isk_tracef(isk_hdr *h, const char *fmt, ...)
  * scale come from the format. BEHAVIOUR is the same macro under a name that reads better in
  * processor models. */
 
-typedef void (*isk_behaviour_fn)(isk_hdr *h, const int64_t *op);
-typedef struct isk_behaviour_info {
-    const char *name;
-    const char *params;     /* the parameter names as written, comma separated */
-    int nparams;
-    isk_behaviour_fn fn;
-} isk_behaviour_info;
-
 #define ISK_PARAMS(...) ISK_CAT(ISK_PARAMS_, ISK_NARGS(__VA_ARGS__))(__VA_ARGS__)
 #define ISK_PARAMS_0()
 #define ISK_PARAMS_1(a) , int64_t a
@@ -437,175 +349,6 @@ typedef struct isk_behaviour_info {
  * when it loads the model. Each line declares one thing; the order is free but a model reads
  * best in datasheet order: parameters, storage names, resources, operand kinds, instructions. */
 
-typedef struct isk_builder isk_builder;
-
-typedef struct isk_storage_decl {
-    const char *name;        /* the member name, e.g. "GRF" */
-    const char *title;       /* the debugger's title, e.g. "General Registers" */
-    int kind, sign, width, latency, frac, cell_bytes;
-    uint64_t count;
-    size_t offset;           /* of the member in struct isk_state */
-    int shared;              /* bound by name to the same storage of other instances */
-    int seq;                 /* the declaration's rank in STATE_BEGIN..STATE_END (1, 2, ...), 0 = unknown */
-    int line;                /* the declaration's line in the state's file, 0 = unknown */
-} isk_storage_decl;
-
-/* How operands are written in assembly. Referenced by syntax templates as {FIELD:kind}. */
-enum isk_kind_type {
-    ISK_KIND_INT,            /* an integer, optionally a symbol or expression */
-    ISK_KIND_NAMES,          /* a table of names: registers, conditions, flags */
-    ISK_KIND_PCREL,          /* a code target encoded relative to the instruction's address */
-    ISK_KIND_ABS             /* a code or data address encoded as is */
-};
-typedef struct isk_kind_decl {
-    const char *name;
-    int type;                /* enum isk_kind_type */
-    /* NAMES: space-separated items "name=value" or ranges "r0..r23=0" (names r0..r23 get
-     * values 0..23) or stepped ranges "d0..d22/2=0" (d0, d2, ... get 0, 2, ...). A value's
-     * first name is the one printed. Matching ignores case unless `exact_case`. */
-    const char *names;
-    int exact_case;
-    /* INT, PCREL, ABS: the encoded field holds value >> scale (the value must be a multiple of
-     * 1 << scale). The accepted range is [min, max] if min < max, else what the field holds. */
-    int scale;
-    int64_t min, max;
-    int hex;                 /* print in hexadecimal */
-    int64_t pc_bias;         /* PCREL: field = (target - (PC + pc_bias)) >> scale */
-    const char *reloc;       /* relocation the assembler emits for symbolic values */
-} isk_kind_decl;
-
-/* Options of INSTRUCTION after the format, the behaviour and the syntax. */
-typedef struct isk_insn_decl {
-    const char *format;      /* the article's format string, e.g. "11-**-0000-0000-0001-LREG-GREG" */
-    const isk_behaviour_info *behaviour;
-    const char *syntax;      /* assembly template, e.g. "move gr{GREG:gr}, lr{LREG:lr}" */
-    /* Explicit field maps, ';'-separated, in the notation name{H:L}=h:l name{b}=d (value bits
-     * H..L come from word bits h..l); a name may carry flags at its first mention:
-     * "imm:s{7:4}=19:16 imm{3:0}=23:20" (s = signed, <<N = scaled by 2^N). The letters of the
-     * format then only mark which bits are operand bits. Also "name:s" alone flags a field of
-     * the format string. */
-    const char *fields;
-    int priority;            /* overlapping formats: the higher priority decodes first */
-    /* 1 = an alias (syntactic sugar) of another instruction with the same behaviour: its format
-     * pins some operand bits of the base format. The simulator never decodes to an alias; the
-     * assembler accepts it, and the disassembler prints it whenever a word matches it. */
-    int alias;
-    /* Relocations the assembler emits for symbolic operands, "imm=R_DPU_IMM24 pc=R_DPU_PC";
-     * an operand not listed uses its kind's `reloc`. */
-    const char *relocs;
-} isk_insn_decl;
-
-/* Processor models: how instructions are fetched and issued. */
-enum isk_issue_policy {
-    ISK_ISSUE_CPI,           /* one context; an instruction every `cpi` clocks */
-    ISK_ISSUE_REVOLVER,      /* round robin over ready contexts; one context issues at most
-                                every `distance` clocks; one instruction per clock in all */
-    ISK_ISSUE_BARREL         /* context i issues in clocks i, i+n, i+2n, ... (n = contexts) */
-};
-typedef struct isk_processor_decl {
-    const char *code;        /* the code memory storage (DECLARE_CODE_MEMORY) */
-    int contexts;            /* hardware contexts (threads); context 0 starts at reset_pc */
-    int issue;               /* enum isk_issue_policy */
-    int cpi;                 /* ISK_ISSUE_CPI: clocks per instruction */
-    int distance;            /* ISK_ISSUE_REVOLVER: minimum clocks between two issues of a context */
-    uint64_t reset_pc;
-    int code_bytes;          /* bytes one instruction occupies in an image (e.g. 8 for 48-bit words in 64-bit containers) */
-    int pc_unit_bytes;       /* bytes per PC unit in assembly addresses (1 = byte addresses) */
-} isk_processor_decl;
-
-/* The toolchain's view of a processor: its object files, memory map and relocations. */
-typedef struct isk_elf_decl {
-    uint16_t machine;        /* e_machine */
-    int elfclass;            /* 32 or 64 */
-    int big_endian;
-    uint32_t flags;          /* e_flags of the objects and executables the toolchain writes */
-    /* The ABI version inside e_flags: the linker refuses to mix objects whose versions differ,
-     * the loader refuses executables of another version. abi_mask 0 = no version. */
-    uint32_t abi_mask;
-    int abi_shift;
-} isk_elf_decl;
-
-typedef struct isk_region_decl {
-    const char *name;        /* e.g. "IRAM" */
-    uint64_t base, size;     /* addresses in the ELF files, in bytes */
-    const char *sections;    /* the sections the linker places here, glob patterns: ".text .text.*" */
-    const char *storage;     /* the storage holding the region in the simulator, NULL if none */
-    int code;                /* 1: the region holds instructions of proc.code_bytes bytes each */
-} isk_region_decl;
-
-typedef struct isk_reloc_decl {
-    uint32_t type;           /* ELF r_type */
-    const char *name;        /* e.g. "R_DPU_IMM24_PC" */
-    int bytes;               /* size of the unit patched at r_offset, in the ELF's byte order */
-    /* Where the value's bits go inside the unit, in the notation of INSTRUCTION .fields with one
-     * name: "v:s{23:12}=11:0 v{11}=12 ..." (NULL = the whole unit). A value that does not fit
-     * the fields (signed if flagged s) is a link error unless min < max says otherwise. */
-    const char *fields;
-    int pcrel;               /* the value is S + A - P instead of S + A */
-    int shift;               /* the value must be a multiple of 1 << shift and is placed >> shift */
-    int64_t min, max;        /* accepted range of the value before the shift, when min < max */
-    /* Applied to S + A (and to P) before anything else, e.g. byte address -> instruction index. */
-    uint64_t (*convert)(uint64_t address);
-} isk_reloc_decl;
-
-/* Model parameters: set per instance (isk_set_param, --param NAME=VALUE) before it runs. The
- * engine parses and checks every value, the default included, and refuses a bad one naming the
- * parameter and what it accepts. */
-enum isk_param_type {
-    ISK_PARAM_TEXT,          /* any text (PARAM_VALUE) */
-    ISK_PARAM_INT,           /* an integer in [min, max], written as the one number parser reads
-                                them (decimal, 0x, 0b, '_' separators) */
-    ISK_PARAM_ENUM,          /* one of `words` (ignoring case); GET_PARAM is its index */
-    ISK_PARAM_BOOL           /* yes/no, true/false, on/off, 1/0; GET_PARAM is 1 or 0 */
-};
-typedef struct isk_param_decl {
-    const char *name;
-    int type;                /* enum isk_param_type */
-    const char *text;        /* TEXT, ENUM: the default */
-    int64_t value;           /* INT, BOOL: the default */
-    int64_t min, max;        /* INT: the accepted range */
-    int pow2;                /* INT: only powers of two */
-    int hex;                 /* INT: shown in hexadecimal */
-    const char *words;       /* ENUM: the accepted words, space separated */
-    const char *help;        /* one line for `isekit info`, NULL = none */
-} isk_param_decl;
-
-struct isk_builder_ops {
-    void (*model)(isk_builder *b, const char *name, const char *title);
-    void (*word_bits)(isk_builder *b, int bits);
-    void (*slots)(isk_builder *b, int n);
-    void (*storage)(isk_builder *b, const isk_storage_decl *d);
-    void (*element)(isk_builder *b, uint64_t index, const char *name);   /* inside REGFILE_BEGIN/END */
-    void (*end_group)(isk_builder *b);
-    void (*resource)(isk_builder *b, uint64_t mask, const char *name);
-    void (*kind)(isk_builder *b, const isk_kind_decl *d);
-    void (*instruction)(isk_builder *b, const isk_insn_decl *d);
-    void (*processor)(isk_builder *b, const isk_processor_decl *d);
-    void (*param)(isk_builder *b, const isk_param_decl *d);
-    void (*init)(isk_builder *b, void (*fn)(isk_hdr *h));
-    void (*elf)(isk_builder *b, const isk_elf_decl *d);
-    void (*region)(isk_builder *b, const isk_region_decl *d);
-    void (*reloc)(isk_builder *b, const isk_reloc_decl *d);
-    void (*elements)(isk_builder *b, const char *pattern);           /* inside REGFILE_BEGIN/END */
-    void (*line)(isk_builder *b, int line);   /* the line of the description's next declaration */
-};
-struct isk_builder {
-    const struct isk_builder_ops *ops;
-    void *engine;
-};
-
-/* What a model file exports: the engine looks up `isk_model_entry` in a dynamically loaded
- * model, and `isk_model_<name>` for a built-in one. */
-struct isk_model_entry {
-    int abi_version;
-    const char *name;
-    size_t state_size;
-    void (*describe)(isk_builder *B);
-    const char *file;            /* of the description (MODEL_BEGIN), NULL = unknown */
-    const char *state_file;      /* of STATE_BEGIN, NULL = unknown */
-    int state_line;              /* of STATE_BEGIN */
-    int storages;                /* storages declared in the state; 0 = unknown, not checked */
-};
 
 #ifdef ISK_BUILTIN_MODEL
 #define ISK_ENTRY_NAME(name) isk_model_##name

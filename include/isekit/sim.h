@@ -20,7 +20,7 @@
 #include <stdio.h>
 
 #include "isekit/diag.h"
-#include "isekit/model.h"
+#include "isekit/abi.h"
 
 #ifdef __cplusplus
 extern "C" {

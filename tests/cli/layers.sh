@@ -6,14 +6,15 @@ isekit=$1 src=$2
 . "$src/tests/cli/lib/common.sh"
 build=$(dirname "$isekit")
 
-# probe FILE HEADER yes|no: does `#include "HEADER"` compile with FILE's flags?
+# probe FILE HEADER yes|no [LINES]: does `#include "HEADER"` (then LINES, split at " | ")
+# compile with FILE's flags?
 probe() {
-    python3 - "$build/compile_commands.json" "$src/$1" "$2" "$tmp/probe.c" >"$tmp/cmd" || { fail "no compile command for $1"; return; }
+    python3 - "$build/compile_commands.json" "$src/$1" "$2" "$tmp/probe.c" "${4:-}" >"$tmp/cmd" || { fail "no compile command for $1"; return; }
     if sh "$tmp/cmd" >"$tmp/out" 2>&1; then got=yes; else got=no; fi
     [ "$got" = "$3" ] || { fail "$1: #include \"$2\" compiles: $got (wanted $3)"; sed 's/^/    /' "$tmp/out" | head -5; }
 } <<'PY'
 import json, shlex, sys
-db, file, header, probe = sys.argv[1:]
+db, file, header, probe, line = sys.argv[1:]
 entry = next((e for e in json.load(open(db)) if e["file"] == file), None)
 if entry is None: sys.exit(1)
 args = shlex.split(entry["command"]) if "command" in entry else entry["arguments"]
@@ -22,7 +23,7 @@ for a in args:
     if skip: skip = False; continue
     if a in ("-o", "-c"): skip = True; continue
     keep.append(a)
-open(probe, "w").write('#include "%s"\n' % header)
+open(probe, "w").write('#include "%s"\n%s\n' % (header, line.replace(" | ", "\n")))
 print("cd %s && %s -fsyntax-only %s" % (shlex.quote(entry["directory"]), " ".join(map(shlex.quote, keep)), shlex.quote(probe)))
 PY
 
@@ -50,5 +51,9 @@ probe src/cli/main.c asm/asm.h yes
 probe src/cli/main.c engine/system.h no
 probe src/cli/main.c dpu.h no
 probe src/cli/main.c bce_int.h no
+# an embedding program gets the ABI's types from sim.h, not the model language's macros
+macros="#if defined(GET) || defined(SET) || defined(PC) || defined(INT) | #error the model macros | #endif"
+probe src/cli/main.c isekit/sim.h yes "isk_hdr *h; isk_context *c; | $macros"
+probe models/example/example.c isekit/model.h no "$macros"
 
 finish layers

@@ -81,7 +81,7 @@ static uint64_t fingerprint(void)
 
 /* The layout of each version, as the fingerprint above computes it on LP64 Linux (x86-64 and
  * aarch64 lay these structures out alike). A change of the layout makes the check below fail:
- * bump ISK_ABI_VERSION in include/isekit/model.h and add a row for the new version. */
+ * bump ISK_ABI_VERSION in include/isekit/abi.h and add a row for the new version. */
 static const struct { int version; uint64_t layout; } versions[] = {
     { 2, 0xb521e1924b3bea35ull },
     { 3, 0xf604448e042ea021ull },     /* typed model parameters: isk_param_decl, the builder's param, GET_PARAM */
