@@ -216,7 +216,7 @@ static int cmd_run_dpu(int argc, char **argv)
     }
     if (o.chip && isk_set_param(dpu, "chip", o.chip) != ISK_OK) goto out;
     if (isk_set_param(dpu, "mode", o.cycles ? "cycle" : "functional") != ISK_OK) goto out;
-    if (!cli_set_params(dpu, &o.run)) goto out;
+    if (!cli_set_params("isekit run dpu", dpu, &o.run, &rc)) goto out;
     if (dpu_program_load(dpu, &prog, &diag) != 0) goto out;
 
     cli_run r;

@@ -137,6 +137,20 @@ static void print_report(edk_bce *bce)
     printf("summary: %" PRIu64 " clocks, %" PRIu64 " PicoBlaze instructions\n", st.clocks, st.instructions);
 }
 
+/* --param values are bad usage when the DFU (or, for pb.NAME, the core) does not take them,
+ * as in the other runners: check them before the BCE is built. */
+static bool check_params(const edk_cli *o, isk_diag *diag)
+{
+    bool ok = true;
+    for (int i = 0; o->params[i] && ok; i++) {
+        bool pb = strncmp(o->params[i], "pb.", 3) == 0;
+        isk_model *m = isk_model_load(pb ? (o->core ? o->core : "kcpsm3") : "edkdsp_dfu", diag);
+        ok = m && cli_check_param("isekit run edkdsp", m, o->params[i] + (pb ? 3 : 0));
+        if (m) isk_model_release(m);
+    }
+    return ok;
+}
+
 static int cmd_run_edkdsp(int argc, char **argv)
 {
     if (wants_help(argc, argv)) {
@@ -151,6 +165,7 @@ static int cmd_run_edkdsp(int argc, char **argv)
     isk_diag diag;
     isk_diag_init(&diag);
     cli_apply_max_errors(&diag, o.run.max_errors);
+    if (!check_params(&o, &diag)) return EXIT_USAGE;
     isk_system_options so = { 0 };
     cli_run_system_options(&o.run, &so);
     edk_config cfg = { .core = o.core, .params = o.params, .timeout_clocks = o.timeout, .diag = &diag,

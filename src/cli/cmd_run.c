@@ -144,7 +144,7 @@ static int run_launch_list(const run_options *o, isk_model *m, isk_diag *diag)
     isk_inst *acc = isk_system_add(sys, m, isk_model_name(m));
     int rc = EXIT_FAILED;
     if (!acc || isk_attach(sys, acc, 0) != ISK_OK) goto out;
-    if (!cli_set_params(acc, &o->run)) goto out;
+    if (!cli_set_params("isekit run", acc, &o->run, &rc)) goto out;
     bool program = tc_is_source(o->program) || is_elf_file(o->program);
     launch_list *l = program ? load_launch_program(o->program, sys, acc, diag)
                              : launch_list_load(o->program, sys, acc, diag);
@@ -219,7 +219,7 @@ static int run_processor(const run_options *o, isk_model *m, isk_diag *diag)
     isk_system *sys = isk_system_new(&so);
     isk_inst *proc = isk_system_add(sys, m, isk_model_name(m));
     int rc = EXIT_FAILED;
-    if (!proc || !cli_set_params(proc, &o->run) || !load_program(proc, o->program, diag)) goto out;
+    if (!proc || !cli_set_params("isekit run", proc, &o->run, &rc) || !load_program(proc, o->program, diag)) goto out;
     cli_run r;
     cli_run_begin(&r, "isekit run", sys, o->run.max_clocks);
     isk_status st = cli_run_go(&r, 0);

@@ -7,6 +7,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli/cli.h"
+
 void cli_run_opts_init(cli_run_opts *o, uint64_t default_max_clocks)
 {
     memset(o, 0, sizeof *o);
@@ -178,10 +180,26 @@ void cli_run_fault_hint(const cli_run *r)
         fprintf(stderr, "%s: give the behaviours a larger stack with --behaviour-stack BYTES\n", r->cmd);
 }
 
-bool cli_set_params(isk_inst *inst, const cli_run_opts *o)
+bool cli_check_param(const char *cmd, const isk_model *m, const char *assignment)
 {
-    for (int i = 0; i < o->nparams; i++)
+    const char *eq = strchr(assignment, '=');
+    char why[512] = "write KEY=VALUE", key[128];
+    if (eq) snprintf(key, sizeof key, "%.*s", (int)(eq - assignment), assignment);
+    if (eq && (size_t)(eq - assignment) < sizeof key && isk_model_check_param(m, key, eq + 1, why, sizeof why))
+        return true;
+    fprintf(stderr, "%s: --param %s: %s\n", cmd, assignment, why);
+    return false;
+}
+
+bool cli_set_params(const char *cmd, isk_inst *inst, const cli_run_opts *o, int *rc)
+{
+    for (int i = 0; i < o->nparams; i++) {
+        if (!cli_check_param(cmd, isk_inst_model(inst), o->params[i])) {
+            *rc = EXIT_USAGE;
+            return false;
+        }
         if (isk_set_param_text(inst, o->params[i]) != ISK_OK) return false;
+    }
     return true;
 }
 

@@ -86,8 +86,12 @@ int cli_run_unfinished(cli_run *r, const char *where);
 /* After a fault: how to get past it from the command line, where there is a way. */
 void cli_run_fault_hint(const cli_run *r);
 
-/* --param KEY=VALUE, each, on an instance; false after an error. */
-bool cli_set_params(isk_inst *inst, const cli_run_opts *o);
+/* --param KEY=VALUE, each, on an instance; false after an error. A name the model does not
+ * declare or a value it does not accept is bad usage, "CMD: --param K=V: why", and sets *rc
+ * to EXIT_USAGE. */
+bool cli_set_params(const char *cmd, isk_inst *inst, const cli_run_opts *o, int *rc);
+/* The check alone, for one KEY=VALUE and model m: false after printing that message. */
+bool cli_check_param(const char *cmd, const isk_model *m, const char *assignment);
 /* --show NAME, each: its value after the run on stdout; false if a name is unknown. */
 bool cli_show_values(isk_inst *inst, const cli_run_opts *o);
 

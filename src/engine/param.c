@@ -158,7 +158,7 @@ bool isk_param_add(isk_model *m, const isk_param_decl *d, char *why, size_t cap)
         VEC_PUSH(&m->params, p);
         return true;
     }
-    snprintf(why, cap, "the default of parameter '%s' (%s) does not do: %s", d->name, def, detail);
+    snprintf(why, cap, "parameter '%s': its default %s is refused: %s", d->name, def, detail);
     free(def);
     for (int i = 0; i < p.nwords; i++) free(p.words[i]);
     free(p.words);

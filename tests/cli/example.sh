@@ -28,8 +28,8 @@ run 0 "$tmp/h3" -- "$isekit" info --help
 run 2 "$tmp/u1" -- "$isekit" run example
 run 2 "$tmp/u2" -- "$isekit" frobnicate
 expect_in "$tmp/u2" "unknown command 'frobnicate'"
-run 1 "$tmp/u3" -- "$isekit" run example --param nokey "$src/models/example/programs/demo.ll"
-expect_in "$tmp/u3" "parameter 'nokey': write KEY=VALUE"
+run 2 "$tmp/u3" -- "$isekit" run example --param nokey "$src/models/example/programs/demo.ll"
+expect_in "$tmp/u3" "isekit run: --param nokey: write KEY=VALUE"
 
 # a model outside the tree: a copy of the example with one extra instruction
 sed -e 's|^MODEL_END|    INSTRUCTION("11-**-1011-0000-0000-ssss-tttt", Sub_GREG, "sub lr14, {s:gr}, {t:gr}");\nMODEL_END|' \
