@@ -138,14 +138,13 @@ bool isk_param_add(isk_model *m, const isk_param_decl *d, char *why, size_t cap)
     }
     p.info.accepts = describe_accepts(&p);
     /* the default, written as a user would, goes through the same check as any value */
-    char *def = d->type == ISK_PARAM_INT ? format_int(d, d->value)
-              : d->type == ISK_PARAM_BOOL ? isk_xstrdup(d->value ? "yes" : "no")
-                                          : isk_xstrdup(d->text ? d->text : "");
+    bool is_bool = d->type == ISK_PARAM_BOOL && (d->value == 0 || d->value == 1);
+    char *def = is_bool ? isk_xstrdup(d->value ? "yes" : "no")
+              : d->type == ISK_PARAM_INT || d->type == ISK_PARAM_BOOL ? format_int(d, d->value)
+                                                                      : isk_xstrdup(d->text ? d->text : "");
     const char *text;
     char detail[256];
-    if (d->type == ISK_PARAM_BOOL && d->value != 0 && d->value != 1) {
-        snprintf(detail, sizeof detail, "'%s' is %s", d->name, p.info.accepts);
-    } else if (isk_param_parse(&p, def, &p.number, &text, detail, sizeof detail)) {
+    if (isk_param_parse(&p, def, &p.number, &text, detail, sizeof detail)) {
         p.d.name = isk_xstrdup(d->name);
         p.d.text = NULL;
         p.d.words = NULL;
