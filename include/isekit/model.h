@@ -124,16 +124,6 @@ ISK_INLINE uint64_t isk_index(isk_hdr *h, int64_t i, uint64_t n, const char *nam
     return (uint64_t)i;
 }
 
-/* Wrap a value to w bits, sign-extending when sgn (portable: no shifts of negative numbers). */
-ISK_INLINE int64_t isk_wrap(int64_t v, int w, int sgn)
-{
-    if (w >= 64) return v;
-    uint64_t m = (UINT64_C(1) << w) - 1, u = (uint64_t)v & m;
-    if (!sgn) return (int64_t)u;
-    uint64_t s = UINT64_C(1) << (w - 1);
-    return (u & s) ? -(int64_t)((~u & m) + 1) : (int64_t)u;
-}
-
 #define ISK_WRITE_BYTES(n) ((unsigned)(n) << 8)
 #define ISK_WRITE_CODE (1u << 16)
 

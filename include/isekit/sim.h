@@ -39,6 +39,8 @@ typedef struct isk_inst isk_inst;
  * each isk_model_load returns a new reference, each system holds one per instance. */
 isk_model *isk_model_load(const char *spec, isk_diag *diag);
 void isk_model_release(isk_model *m);
+/* Load a model from its entry (built-in models, tests); NULL after reporting errors. */
+isk_model *isk_model_from_entry(const struct isk_model_entry *e, const char *source, isk_diag *diag);
 
 /* The built-in models this program links (each model folder registers its own, see
  * docs/layers.md): how many, and the name of the i-th in link order (NULL outside 0..count-1). */

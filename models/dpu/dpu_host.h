@@ -17,7 +17,7 @@
 #include <stdint.h>
 
 #include "elf/obj.h"
-#include "engine/model_desc.h"
+#include "isekit/desc.h"
 
 /* The ABI version of the executables the DPU runs (e_flags bits 31:24, bit 23 set). */
 #define DPU_ABI_VERSION 2

@@ -330,14 +330,6 @@ void isk_asm_line(isk_asm *a, const char *text, const isk_loc *loc)
     run(a, floor);
 }
 
-bool isk_asm_label(isk_asm *a, const char *name, const isk_loc *loc)
-{
-    char *stmt, *work = enter(a, name, loc, &stmt);
-    bool ok = asm_define_label(a, name, strlen(name), NULL);
-    leave(a, work);
-    return ok;
-}
-
 bool isk_asm_set_symbol(isk_asm *a, const char *name, int64_t value, const isk_loc *loc)
 {
     char *stmt, *work = enter(a, name, loc, &stmt);
@@ -369,11 +361,6 @@ bool isk_asm_instruction(isk_asm *a, const char *text, const isk_loc *loc)
 void isk_asm_word(isk_asm *a, uint64_t word)
 {
     asm_emit_word(a, word);
-}
-
-void isk_asm_section(isk_asm *a, const char *name)
-{
-    asm_switch_section(a, name, NULL, NULL, false);
 }
 
 uint64_t isk_asm_offset(const isk_asm *a)

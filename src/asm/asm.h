@@ -24,7 +24,7 @@
 #include <stdint.h>
 
 #include "elf/obj.h"
-#include "engine/model_desc.h"
+#include "isekit/desc.h"
 
 typedef struct isk_asm isk_asm;
 
@@ -79,16 +79,12 @@ isk_obj *isk_assemble_files(const isk_model *m, const char *const *paths, size_t
 
 /* Process one line of GNU syntax (labels, directives, macros, instructions). */
 void isk_asm_line(isk_asm *a, const char *text, const isk_loc *loc);
-/* Define a label at the current location. */
-bool isk_asm_label(isk_asm *a, const char *name, const isk_loc *loc);
 /* Define an absolute symbol (like .set). */
 bool isk_asm_set_symbol(isk_asm *a, const char *name, int64_t value, const isk_loc *loc);
 /* Assemble one instruction in the model's syntax (no label, no comment). */
 bool isk_asm_instruction(isk_asm *a, const char *text, const isk_loc *loc);
 /* Emit a raw instruction word. */
 void isk_asm_word(isk_asm *a, uint64_t word);
-/* Switch to a section (created with GNU's defaults for its name if new). */
-void isk_asm_section(isk_asm *a, const char *name);
 /* The current location: section offset in bytes, and in PC units. */
 uint64_t isk_asm_offset(const isk_asm *a);
 uint64_t isk_asm_pc(const isk_asm *a);

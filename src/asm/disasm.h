@@ -13,7 +13,7 @@
 #include <stdio.h>
 
 #include "elf/obj.h"
-#include "engine/model_desc.h"
+#include "isekit/desc.h"
 
 typedef struct isk_disasm_options {
     bool relocs;             /* show relocations under the instructions they patch (-r) */

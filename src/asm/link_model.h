@@ -17,7 +17,7 @@
 #define ISK_ASM_LINK_MODEL_H
 
 #include "elf/obj.h"
-#include "engine/model_desc.h"
+#include "isekit/desc.h"
 #include "elf/link.h"
 
 typedef struct isk_model_link isk_model_link;

@@ -16,7 +16,7 @@
 #include <stdint.h>
 
 #include "elf/obj.h"
-#include "engine/model_desc.h"
+#include "isekit/desc.h"
 
 typedef struct isk_load_info {
     uint64_t entry;          /* e_entry */

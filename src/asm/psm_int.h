@@ -5,7 +5,7 @@
 #include "asm/map.h"
 #include "asm/psm.h"
 #include "asm/syntax.h"
-#include "engine/model_desc.h"
+#include "isekit/desc.h"
 
 /* One source line after INCLUDE expansion. */
 typedef struct psm_line {
@@ -58,9 +58,8 @@ bool psm_split_line(psm_asm *a, const psm_line *l, psm_parsed *out);
 bool psm_span_is(const psm_span *s, const char *word);     /* case-insensitive */
 bool psm_is_name_char(char c);
 
-/* Report an error (or warning) at a column of a line. */
+/* Report an error at a column of a line. */
 void psm_error_at(psm_asm *a, const psm_line *l, int col, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-void psm_warning_at(psm_asm *a, const psm_line *l, int col, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 /* psm_value.c: values. psm_value parses one at *p (advancing it); on failure it leaves a reason
  * in a->value_error and returns false. Register names are not values. */

@@ -41,14 +41,6 @@ void psm_error_at(psm_asm *a, const psm_line *l, int col, const char *fmt, ...)
     va_end(ap);
 }
 
-void psm_warning_at(psm_asm *a, const psm_line *l, int col, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    report(a, ISK_WARNING, l, col, fmt, ap);
-    va_end(ap);
-}
-
 static psm_span span(const psm_line *l, const char *s, const char *e)
 {
     while (e > s && (e[-1] == ' ' || e[-1] == '\t')) e--;

@@ -25,7 +25,7 @@
 #include <stdint.h>
 
 #include "elf/obj.h"
-#include "engine/model_desc.h"
+#include "isekit/desc.h"
 
 /* An index of a model's templates by mnemonic and of its operand names, built once per tool
  * run so that encoding a line does not scan every pattern. */

@@ -5,7 +5,7 @@
 
 #include "cli/cli.h"
 #include "cli/options.h"
-#include "engine/model_desc.h"
+#include "isekit/desc.h"
 
 static const char *const kind_names[] = { "memory", "registers", "register", "code memory" };
 

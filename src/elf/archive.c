@@ -388,13 +388,3 @@ out:
     VEC_FREE(&syms);
     return rc;
 }
-
-int isk_archive_write_file(const char *path, const isk_ar_input *m, size_t n, isk_diag *d)
-{
-    uint8_t *buf;
-    size_t len;
-    if (isk_archive_write_mem(m, n, &buf, &len, d) != 0) return -1;
-    int rc = isk_file_write_all(path, buf, len, d);
-    free(buf);
-    return rc;
-}

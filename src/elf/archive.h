@@ -56,6 +56,5 @@ typedef struct isk_ar_input {
 /* Write an archive with a symbol index of every global or weak symbol that the ELF members
  * define (members that are not ELF are an error). Deterministic: dates, owners are 0. */
 int isk_archive_write_mem(const isk_ar_input *members, size_t n, uint8_t **out, size_t *size, isk_diag *diag);
-int isk_archive_write_file(const char *path, const isk_ar_input *members, size_t n, isk_diag *diag);
 
 #endif

@@ -350,15 +350,3 @@ bad:
     VEC_FREE(&chunks);
     return o;
 }
-
-isk_obj *isk_ihex_read_file(const char *path, isk_diag *d)
-{
-    uint8_t *buf;
-    size_t n;
-    if (isk_file_read_all(path, &buf, &n, d) != 0) return NULL;
-    isk_obj *o = NULL;
-    if (isk_file_check_text(path, "an Intel-HEX file", (const char *)buf, n, d) == 0)
-        o = isk_ihex_read_mem((const char *)buf, n, path, d);
-    free(buf);
-    return o;
-}

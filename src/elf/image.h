@@ -49,6 +49,5 @@ isk_obj *isk_binary_read_file(const char *path, uint64_t base, isk_diag *diag);
  * run, in address order), entry from a start-address record. Untrusted input: errors give
  * file:line:column. */
 isk_obj *isk_ihex_read_mem(const char *text, size_t n, const char *filename, isk_diag *diag);
-isk_obj *isk_ihex_read_file(const char *path, isk_diag *diag);
 
 #endif

@@ -321,17 +321,6 @@ int isk_link_symbol_value(const isk_link_ctx *c, const char *name, uint64_t *val
     return 0;
 }
 
-int isk_link_section_range(const isk_link_ctx *c, const char *name, uint64_t *addr, uint64_t *size)
-{
-    for (size_t i = 0; i < c->osecs.len; i++)
-        if (strcmp(c->osecs.data[i].name, name) == 0) {
-            *addr = c->osecs.data[i].addr;
-            *size = c->osecs.data[i].size;
-            return 0;
-        }
-    return -1;
-}
-
 /* ---- the driver ---- */
 
 static void ctx_free(isk_link_ctx *c)

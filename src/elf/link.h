@@ -128,8 +128,6 @@ typedef struct isk_link_symdef {
 typedef struct isk_link_ctx isk_link_ctx;
 /* Value of a defined global symbol (input or linker-defined). 0 = found, -1 = not defined. */
 int isk_link_symbol_value(const isk_link_ctx *c, const char *name, uint64_t *value);
-/* Address and size of an output section. 0 = found, -1 = no such section. */
-int isk_link_section_range(const isk_link_ctx *c, const char *name, uint64_t *addr, uint64_t *size);
 
 /* ---- the target ---- */
 

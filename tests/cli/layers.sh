@@ -38,7 +38,8 @@ probe src/elf/obj.c elf/obj.h yes
 probe src/elf/obj.c engine/model_desc.h no
 probe src/elf/obj.c asm/asm.h no
 probe src/asm/asm.c elf/obj.h yes
-probe src/asm/asm.c engine/model_desc.h yes
+probe src/asm/asm.c isekit/desc.h yes
+probe src/asm/asm.c engine/model_desc.h no
 probe src/asm/asm.c engine/system.h no
 probe src/asm/asm.c cli/cli.h no
 probe models/example/example.c isekit/model.h yes

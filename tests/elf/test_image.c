@@ -5,7 +5,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static isk_obj *exe(void)
 {
@@ -152,36 +151,6 @@ static void ihex_malformed(void)
               "bad.hex:2: error: data at 0x11 overlaps the record of line 1");
 }
 
-/* A binary file read as Intel-HEX: one line saying so, not a garbled record error; a
- * .hex file of text is still read. */
-static void ihex_binary_file(void)
-{
-    char path[] = "/tmp/isekit-ihex-XXXXXX";
-    int fd = mkstemp(path);
-    CHECK(fd >= 0);
-    uint8_t junk[4096];
-    uint32_t x = 12345;
-    for (size_t i = 0; i < sizeof junk; i++) x = x * 1103515245u + 12345u, junk[i] = (uint8_t)(x >> 16);
-    junk[0] = ':';
-    CHECK(write(fd, junk, sizeof junk) == (ssize_t)sizeof junk);
-    close(fd);
-    isk_diag d;
-    isk_diag_buffer buf;
-    isk_diag_init(&d);
-    isk_diag_capture(&d, &buf);
-    CHECK(isk_ihex_read_file(path, &d) == NULL);
-    CHECK_EQ(d.errors, 1);
-    CHECK(strstr(buf.text, "error: this looks like a binary file, not an Intel-HEX file\n") != NULL);
-    FILE *f = fopen(path, "w");
-    fputs(":0100000055AA\r\n:00000001FF\r\n", f);
-    fclose(f);
-    isk_obj *o = isk_ihex_read_file(path, &d);
-    CHECK(o && o->secs.len == 2 && o->secs.data[1].data[0] == 0x55 && d.errors == 1);
-    isk_obj_free(o);
-    isk_diag_buffer_free(&buf);
-    unlink(path);
-}
-
 static void binary_and_mem(void)
 {
     isk_diag d;
@@ -224,6 +193,5 @@ int main(void)
     ihex_roundtrip();
     ihex_malformed();
     binary_and_mem();
-    ihex_binary_file();
     return CHECK_DONE();
 }
