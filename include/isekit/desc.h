@@ -1,0 +1,142 @@
+/* isekit model description: the read-only view of a loaded model (isk_model_load) that the
+ * tools (assembler, linker, loader, disassembler, a debugger) and a model's host code read:
+ * storages, kinds, instruction patterns and their fields, parameters, the processor's and the
+ * toolchain's declarations. The engine builds it once when it loads the model; nobody changes
+ * it afterwards (several systems on several threads may share one model). */
+#ifndef ISEKIT_DESC_H
+#define ISEKIT_DESC_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "isekit/diag.h"
+#include "isekit/sim.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A growable array as the engine keeps them: data[0..len). */
+#define ISK_VEC(T) struct { T *data; size_t len, cap; }
+
+/* One run of an operand inside the word: value bits [value_lo, value_lo+width) come from word
+ * bits [word_lo, word_lo+width). */
+typedef struct isk_segment { uint8_t word_lo, value_lo, width; } isk_segment;
+
+#define ISK_MAX_SEGMENTS 24
+
+typedef struct isk_field {
+    char name[24];
+    int nseg;
+    isk_segment seg[ISK_MAX_SEGMENTS];
+    int value_bits;          /* 1 + the highest value bit (sign bit position + 1 when signed) */
+    bool is_signed;
+    int scale;               /* the operand is the field value << scale */
+    uint64_t word_bits;      /* the word bits the field occupies */
+    int kind;                /* index into the model's kinds (from the syntax), -1 if none */
+} isk_field;
+
+typedef struct isk_pattern {
+    isk_instruction_info info;        /* the public view: strings, mask, match, priority */
+    uint64_t mask, match;             /* fixed bits */
+    uint64_t operand_bits;            /* bits belonging to fields */
+    int nfields;
+    isk_field field[ISK_MAX_OPS];     /* in behaviour-parameter order */
+    const isk_behaviour_info *beh;
+    int priority;
+    bool alias;                       /* assembler/disassembler alias: not decoded by the simulator */
+    int base;                         /* aliases: the decodable pattern with the same behaviour, or -1 */
+    int reloc[ISK_MAX_OPS];           /* per field: index into the model's relocs, or -1 */
+} isk_pattern;
+
+typedef struct isk_name { char *name; int64_t value; } isk_name;
+
+typedef struct isk_kind {
+    isk_kind_decl d;                  /* strings owned by the model */
+    ISK_VEC(isk_name) names;              /* ISK_KIND_NAMES */
+    /* Values that have a name, when every value is below 256: the decoder accepts only these. */
+    bool has_domain;
+    uint64_t domain[4];
+} isk_kind;
+
+typedef struct isk_storage {
+    isk_storage_info info;            /* public view */
+    size_t offset;                    /* of the member in the model's state */
+    int cell_bytes;
+    char **elements;                  /* per cell names, or NULL */
+    int seq, state_line;              /* rank and line of the declaration in the state (0 = unknown) */
+    int line;                         /* of the description's MEMORY/REG/REGFILE_BEGIN (0 = unknown) */
+} isk_storage;
+
+/* A declared parameter (param.c): the declaration (strings owned by the model), its listing,
+ * and the default's number. */
+typedef struct isk_param {
+    isk_param_decl d;
+    isk_param_info info;
+    int64_t number;
+    char **words;                     /* ENUM: d.words split */
+    int nwords;
+} isk_param;
+/* An instance's value of a parameter: its text and number (text NULL = the default). */
+typedef struct isk_param_value { char *text; int64_t number; } isk_param_value;
+
+typedef struct isk_reloc {
+    isk_reloc_decl d;                 /* strings owned by the model */
+    isk_field field;                  /* parsed d.fields (name "v"); nseg = 0 for the whole unit */
+} isk_reloc;
+
+typedef struct isk_decoder isk_decoder;
+
+struct isk_model {
+    atomic_int refs;                  /* systems on several threads may share a model */
+    const struct isk_model_entry *entry;
+    void *dl;                         /* dlopen handle of a dynamically loaded model */
+    char *source;                     /* where it came from: "builtin" or a path */
+    const char *file;                 /* of the description, for messages (entry's or source) */
+    char *name, *title;
+    int word_bits;
+    uint64_t word_mask;
+    int slots;                        /* accelerators: N_s; 0 = not an accelerator */
+    ISK_VEC(isk_storage) storages;
+    ISK_VEC(isk_resource_info) resources;
+    ISK_VEC(int) resource_lines;          /* of each RESOURCE in the description */
+    ISK_VEC(isk_kind) kinds;
+    ISK_VEC(isk_pattern) patterns;
+    ISK_VEC(isk_param) params;
+    void (*reset)(isk_hdr *h);
+    bool is_processor;
+    isk_processor_decl proc;
+    int code_storage;                 /* processors: index of the code memory */
+    bool has_elf;
+    isk_elf_decl elf;
+    ISK_VEC(isk_region_decl) regions;     /* strings owned by the model */
+    ISK_VEC(isk_reloc) relocs;
+    isk_decoder *decoder;
+    isk_coverage coverage;
+};
+
+/* Decoding, fields and kinds. */
+/* The pattern index for `word`, or -1. Fills ops when not NULL. */
+int isk_decode_word(const isk_model *m, uint64_t word, int64_t ops[ISK_MAX_OPS]);
+int64_t isk_field_extract(const isk_field *f, uint64_t word);
+/* Place an operand value into a word (the inverse of extract); false if it does not fit. */
+bool isk_field_insert(const isk_field *f, int64_t value, uint64_t *word);
+/* Does value v of field f fit its domain (kind names) ? */
+bool isk_field_in_domain(const isk_model *m, const isk_field *f, int64_t value);
+int isk_kind_find(const isk_model *m, const char *name);
+/* The first name of value v in a NAMES kind, or NULL. */
+const char *isk_kind_name_of(const isk_kind *k, int64_t v);
+/* Look a name up (honouring the kind's case rule): true and *v on success. */
+bool isk_kind_lookup(const isk_kind *k, const char *name, size_t len, int64_t *v);
+
+/* Lookups by name: the index, or -1. */
+int isk_model_find_storage(const isk_model *m, const char *name);
+int isk_model_find_reloc(const isk_model *m, const char *name);
+int isk_model_find_param(const isk_model *m, const char *key);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
