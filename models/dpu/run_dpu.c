@@ -52,8 +52,9 @@ static void usage(FILE *out)
             CLI_EXIT_HELP);
 }
 
-static bool parse(int argc, char **argv, dpu_run_options *o)
+static bool parse(int argc, char **argv, void *opts)
 {
+    dpu_run_options *o = opts;
     memset(o, 0, sizeof *o);
     cli_run_opts_init(&o->run, CLI_DEFAULT_MAX_CLOCKS);
     cli_args a = { "isekit run dpu", argc, argv, 1, false };
@@ -164,15 +165,9 @@ static void print_statistics(const dpu_run_options *o, isk_system *sys, isk_inst
 
 static int cmd_run_dpu(int argc, char **argv)
 {
-    if (wants_help(argc, argv)) {
-        usage(stdout);
-        return EXIT_OK;
-    }
     dpu_run_options o;
-    if (!parse(argc, argv, &o)) {
-        usage(stderr);
-        return EXIT_USAGE;
-    }
+    int start = cli_start(argc, argv, usage, parse, &o);
+    if (start >= 0) return start;
     isk_diag diag;
     isk_diag_init(&diag);
     cli_apply_max_errors(&diag, o.run.max_errors);

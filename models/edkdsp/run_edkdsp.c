@@ -66,8 +66,9 @@ static void usage(FILE *out)
             "far is printed; a second Ctrl-C exits at once).\n");
 }
 
-static bool parse_args(int argc, char **argv, edk_cli *o)
+static bool parse_args(int argc, char **argv, void *opts)
 {
+    edk_cli *o = opts;
     memset(o, 0, sizeof *o);
     cli_run_opts_init(&o->run, 100000);
     cli_args a = { "isekit run edkdsp", argc, argv, 1, false };
@@ -153,15 +154,9 @@ static bool check_params(const edk_cli *o, isk_diag *diag)
 
 static int cmd_run_edkdsp(int argc, char **argv)
 {
-    if (wants_help(argc, argv)) {
-        usage(stdout);
-        return EXIT_OK;
-    }
     edk_cli o;
-    if (!parse_args(argc, argv, &o)) {
-        usage(stderr);
-        return EXIT_USAGE;
-    }
+    int start = cli_start(argc, argv, usage, parse_args, &o);
+    if (start >= 0) return start;
     isk_diag diag;
     isk_diag_init(&diag);
     cli_apply_max_errors(&diag, o.run.max_errors);

@@ -45,8 +45,9 @@ static void usage(FILE *out)
             "Exit status: 0 on success, 1 on errors in the sources or images, 2 on bad usage.\n");
 }
 
-static bool parse_args(int argc, char **argv, psm_cli *o)
+static bool parse_args(int argc, char **argv, void *opts)
 {
+    psm_cli *o = opts;
     memset(o, 0, sizeof *o);
     o->core = "kcpsm3";
     o->max_errors = -1;
@@ -136,15 +137,9 @@ static int disassemble(const psm_cli *o, const isk_model *m, isk_diag *diag)
 
 static int cmd_psm(int argc, char **argv)
 {
-    if (wants_help(argc, argv)) {
-        usage(stdout);
-        return EXIT_OK;
-    }
     psm_cli o;
-    if (!parse_args(argc, argv, &o)) {
-        usage(stderr);
-        return EXIT_USAGE;
-    }
+    int start = cli_start(argc, argv, usage, parse_args, &o);
+    if (start >= 0) return start;
     isk_diag diag;
     isk_diag_init(&diag);
     cli_apply_max_errors(&diag, o.max_errors);

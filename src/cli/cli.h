@@ -3,6 +3,7 @@
 #define ISK_CLI_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 typedef struct isk_command {
     const char *name;
@@ -40,5 +41,10 @@ const isk_command *cli_runner_find(const char *name);
 
 /* True if argv has -h or --help (anywhere before a lone "--"). */
 bool wants_help(int argc, char **argv);
+/* How every subcommand starts: with -h or --help, print `usage` to stdout and return EXIT_OK;
+ * else `parse` fills `opts` and, if it reported bad arguments, print `usage` to stderr and
+ * return EXIT_USAGE. -1: go on. */
+int cli_start(int argc, char **argv, void (*usage)(FILE *out), bool (*parse)(int argc, char **argv, void *opts),
+              void *opts);
 
 #endif

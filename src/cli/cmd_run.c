@@ -47,8 +47,9 @@ static void usage(FILE *out)
     for (int i = 0; cli_runner_at(i); i++) fprintf(out, "  %-19s %s\n", cli_runner_at(i)->name, cli_runner_at(i)->summary);
 }
 
-static bool parse_args(int argc, char **argv, run_options *o)
+static bool parse_args(int argc, char **argv, void *opts)
 {
+    run_options *o = opts;
     memset(o, 0, sizeof *o);
     cli_run_opts_init(&o->run, CLI_DEFAULT_MAX_CLOCKS);
     cli_args a = { "isekit run", argc, argv, 1, false };
@@ -247,15 +248,9 @@ int cmd_run(int argc, char **argv)
     /* Models and systems whose programs are not launch lists bring their own runner (cli.h). */
     const isk_command *runner = argc > 1 ? cli_runner_find(argv[1]) : NULL;
     if (runner) return runner->run(argc - 1, argv + 1);
-    if (wants_help(argc, argv)) {
-        usage(stdout);
-        return EXIT_OK;
-    }
     run_options o;
-    if (!parse_args(argc, argv, &o)) {
-        usage(stderr);
-        return EXIT_USAGE;
-    }
+    int start = cli_start(argc, argv, usage, parse_args, &o);
+    if (start >= 0) return start;
     isk_diag diag;
     isk_diag_init(&diag);
     cli_apply_max_errors(&diag, o.run.max_errors);

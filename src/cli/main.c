@@ -59,6 +59,20 @@ bool wants_help(int argc, char **argv)
     return false;
 }
 
+int cli_start(int argc, char **argv, void (*usage)(FILE *out), bool (*parse)(int argc, char **argv, void *opts),
+              void *opts)
+{
+    if (wants_help(argc, argv)) {
+        usage(stdout);
+        return EXIT_OK;
+    }
+    if (!parse(argc, argv, opts)) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    return -1;
+}
+
 static void usage(FILE *out)
 {
     fprintf(out, "usage: isekit COMMAND [ARGS...]\n       isekit --version\n\ncommands:\n");
