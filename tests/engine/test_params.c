@@ -71,18 +71,33 @@ static void test_declarations(void)
     unload(&l);
 }
 
+/* A system holding one instance of model e, every message captured in l. */
+static isk_inst *one_instance(loaded *l, const struct isk_model_entry *e, isk_system **sys, const char *name)
+{
+    load(l, e);
+    *sys = isk_system_new(&(isk_system_options){ .diag = &l->d });
+    return isk_system_add(*sys, l->m, name);
+}
+
+/* A register's value (a failed read fails a check and gives -999). */
+static int64_t reg(isk_inst *inst, const char *name)
+{
+    int64_t v = -999;
+    CHECK_EQ(isk_read(inst, name, 0, &v), ISK_OK);
+    return v;
+}
+
 /* The defaults are what a new instance's reset reads. */
 static void test_defaults(void)
 {
     loaded l;
-    load(&l, &isk_model_typed);
-    isk_system *sys = isk_system_new(&(isk_system_options){ .diag = &l.d });
-    isk_inst *a = isk_system_add(sys, l.m, "a");
+    isk_system *sys;
+    isk_inst *a = one_instance(&l, &isk_model_typed, &sys, "a");
     int64_t v;
-    CHECK(isk_read(a, "DEPTH", 0, &v) == ISK_OK && v == -4);
-    CHECK(isk_read(a, "SHAPE", 0, &v) == ISK_OK && v == 1);
-    CHECK(isk_read(a, "FAST", 0, &v) == ISK_OK && v == 1);
-    CHECK(isk_read(a, "NOTE0", 0, &v) == ISK_OK && v == 'h');
+    CHECK_EQ(reg(a, "DEPTH"), -4);
+    CHECK_EQ(reg(a, "SHAPE"), 1);
+    CHECK_EQ(reg(a, "FAST"), 1);
+    CHECK_EQ(reg(a, "NOTE0"), 'h');
     CHECK_STR(isk_get_param(a, "vector"), "0x3FF");
     CHECK_STR(isk_get_param(a, "legacy"), "v1");
     CHECK(isk_get_param(a, "nope") == NULL);
@@ -151,14 +166,12 @@ static void test_checks(void)
 static void test_set(void)
 {
     loaded l;
-    load(&l, &isk_model_typed);
-    isk_system *sys = isk_system_new(&(isk_system_options){ .diag = &l.d });
-    isk_inst *a = isk_system_add(sys, l.m, "acc7");
-    int64_t v;
+    isk_system *sys;
+    isk_inst *a = one_instance(&l, &isk_model_typed, &sys, "acc7");
     CHECK_EQ(isk_set_param(a, "depth", "2000"), ISK_FAILED);
     CHECK_STR(isk_last_error(sys), "acc7: parameter depth=2000: 'depth' is an integer from -8 to 1000");
     CHECK_STR(isk_get_param(a, "depth"), "-4");
-    CHECK(isk_read(a, "RESETS", 0, &v) == ISK_OK && v == 1);
+    CHECK_EQ(reg(a, "RESETS"), 1);
     CHECK_EQ(isk_set_param(a, "colour", "red"), ISK_FAILED);
     CHECK_CONTAINS(l.out.text, "acc7: model 'typed' has no parameter 'colour' (its parameters: depth, size, "
                                "vector, shape, fast, note, legacy)");
@@ -166,18 +179,18 @@ static void test_set(void)
     CHECK_EQ(isk_set_param(a, "shape", "Line"), ISK_OK);
     CHECK_EQ(isk_set_param(a, "fast", "off"), ISK_OK);
     CHECK_EQ(isk_set_param_text(a, "note=zebra"), ISK_OK);
-    CHECK(isk_read(a, "DEPTH", 0, &v) == ISK_OK && v == 32);
-    CHECK(isk_read(a, "SHAPE", 0, &v) == ISK_OK && v == 0);
-    CHECK(isk_read(a, "FAST", 0, &v) == ISK_OK && v == 0);
-    CHECK(isk_read(a, "NOTE0", 0, &v) == ISK_OK && v == 'z');
-    CHECK(isk_read(a, "RESETS", 0, &v) == ISK_OK && v == 5);
+    CHECK_EQ(reg(a, "DEPTH"), 32);
+    CHECK_EQ(reg(a, "SHAPE"), 0);
+    CHECK_EQ(reg(a, "FAST"), 0);
+    CHECK_EQ(reg(a, "NOTE0"), 'z');
+    CHECK_EQ(reg(a, "RESETS"), 5);
     /* the text kept: as written for integers, the declared spelling of a word or a boolean */
     CHECK_STR(isk_get_param(a, "depth"), "0x20");
     CHECK_STR(isk_get_param(a, "shape"), "line");
     CHECK_STR(isk_get_param(a, "fast"), "no");
     /* another instance of the same model keeps its defaults */
     isk_inst *b = isk_system_add(sys, l.m, "acc8");
-    CHECK(isk_read(b, "DEPTH", 0, &v) == ISK_OK && v == -4);
+    CHECK_EQ(reg(b, "DEPTH"), -4);
     CHECK_STR(isk_get_param(b, "shape"), "ring");
     isk_system_free(sys);
     unload(&l);
@@ -220,12 +233,10 @@ MODEL_END
 static void test_misread(void)
 {
     loaded l;
-    load(&l, &isk_model_misread);
-    isk_system *sys = isk_system_new(&(isk_system_options){ .diag = &l.d });
-    isk_inst *a = isk_system_add(sys, l.m, "m");
-    int64_t v;
-    CHECK(isk_read(a, "DEPTH", 0, &v) == ISK_OK && v == 7);
-    CHECK(isk_read(a, "NOTE0", 0, &v) == ISK_OK && v == 1);
+    isk_system *sys;
+    isk_inst *a = one_instance(&l, &isk_model_misread, &sys, "m");
+    CHECK_EQ(reg(a, "DEPTH"), 7);
+    CHECK_EQ(reg(a, "NOTE0"), 1);
     CHECK_CONTAINS(l.out.text, "m: model 'misread' reads parameter 'nope' as a number, but declares no such parameter");
     CHECK_CONTAINS(l.out.text, "m: model 'misread' reads parameter 'note' as a number, but declares it as text (PARAM_VALUE)");
     CHECK_CONTAINS(l.out.text, "m: model 'misread' reads parameter 'gone', but declares no such parameter");
