@@ -48,11 +48,12 @@ int isk_builtin_model_count(void);
 const char *isk_builtin_model_name(int i);
 
 /* Compile a C file as `isk_model_load` compiles a model's (the system C compiler, isekit's
- * headers, a shared object cached under $ISEKIT_CACHE) and return the path of the shared object
- * (malloc'd), or NULL after reporting the compiler's messages to diag. The cache key is the
- * preprocessed source (so edits to included headers count), the flags and the model ABI. Host
- * programs of systems (`isekit run edkdsp --host`) are built so. */
-char *isk_dynload_compile(const char *source, isk_diag *diag);
+ * headers, the file's folder, and `include_dir` unless NULL; a shared object cached under
+ * $ISEKIT_CACHE) and return the path of the shared object (malloc'd), or NULL after reporting
+ * the compiler's messages to diag. The cache key is the preprocessed source (so edits to
+ * included headers count), the flags and the model ABI. Host programs of systems (`isekit run
+ * edkdsp --host`, with the EdkDSP API's folder) are built so. */
+char *isk_dynload_compile(const char *source, const char *include_dir, isk_diag *diag);
 
 const char *isk_model_name(const isk_model *m);
 const char *isk_model_title(const isk_model *m);

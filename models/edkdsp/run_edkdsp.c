@@ -100,7 +100,7 @@ static void print_trace(void *user, uint64_t clock, const char *who, const char 
 
 static int run_host(const edk_cli *o, edk_bce *bce, isk_diag *diag)
 {
-    char *so = isk_dynload_compile(o->host, diag);
+    char *so = isk_dynload_compile(o->host, EDKDSP_INCLUDE_DIR, diag);
     if (!so) return EXIT_FAILED;
     void *dl = dlopen(so, RTLD_NOW | RTLD_LOCAL);
     free(so);

@@ -105,13 +105,13 @@ static const char *compiler(void)
     return cc && *cc ? cc : ISEKIT_CC;
 }
 
-static const char *include_dir(void)
+static const char *isekit_include_dir(void)
 {
     const char *inc = getenv("ISEKIT_INCLUDE");
     return inc && *inc ? inc : ISEKIT_INCLUDE_DIR;
 }
 
-char *isk_dynload_compile(const char *source, isk_diag *diag)
+char *isk_dynload_compile(const char *source, const char *include_dir, isk_diag *diag)
 {
     if (access(source, R_OK) != 0) {
         isk_error(diag, NULL, "%s: cannot read the model: %s", source, strerror(errno));
@@ -119,11 +119,13 @@ char *isk_dynload_compile(const char *source, isk_diag *diag)
     }
     char *src_copy = isk_xstrdup(source);
     char *inc_model = isk_xasprintf("-I%s", dirname(src_copy));
-    char *inc_isekit = isk_xasprintf("-I%s", include_dir());
+    char *inc_isekit = isk_xasprintf("-I%s", isekit_include_dir());
+    /* the caller's folder (a host API's headers), last: NULL ends the argument lists there */
+    char *inc_extra = include_dir ? isk_xasprintf("-I%s", include_dir) : NULL;
     char *so = NULL, *tmp = NULL, *dir = NULL;
     text out = { 0 };
 
-    char *pre[] = { (char *)compiler(), "-std=c17", "-E", "-P", inc_isekit, inc_model, (char *)source, NULL };
+    char *pre[] = { (char *)compiler(), "-std=c17", "-E", "-P", inc_isekit, inc_model, (char *)source, inc_extra, NULL };
     int rc = run(pre, &out);
     if (rc != 0) {
         isk_error(diag, NULL, "%s: the C preprocessor (%s) failed%s%s", source, compiler(), rc < 0 ? "" : ":\n",
@@ -147,7 +149,7 @@ char *isk_dynload_compile(const char *source, isk_diag *diag)
     if (access(so, R_OK) == 0) goto done;
 
     tmp = isk_xasprintf("%s/.%016llx.%d.so", dir, (unsigned long long)h, (int)getpid());
-    char *cc[] = { (char *)compiler(), MODEL_CFLAGS, inc_isekit, inc_model, "-o", tmp, (char *)source, NULL };
+    char *cc[] = { (char *)compiler(), MODEL_CFLAGS, inc_isekit, inc_model, "-o", tmp, (char *)source, inc_extra, NULL };
     out.len = 0;
     rc = run(cc, &out);
     if (rc != 0) {
@@ -170,6 +172,7 @@ done:
     free(tmp);
     free(dir);
     free(inc_model);
+    free(inc_extra);
     free(inc_isekit);
     free(src_copy);
     return so;

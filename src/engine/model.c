@@ -672,7 +672,7 @@ isk_model *isk_model_load(const char *spec, isk_diag *diag)
     }
     if (isk_ends_with(spec, ".so")) return load_shared_object(spec, spec, diag);
     if (isk_ends_with(spec, ".c")) {
-        char *so = isk_dynload_compile(spec, diag);
+        char *so = isk_dynload_compile(spec, NULL, diag);
         if (!so) return NULL;
         isk_model *m = load_shared_object(so, spec, diag);
         free(so);
