@@ -13,20 +13,8 @@
 
 #define MAX_PARAMS 32
 
-/* The host program is a shared object that calls the host API inside this executable (which
- * exports its symbols, see CMakeLists.txt). A static library contributes only the objects the
- * executable uses, so name every API function here to keep them all. */
-__attribute__((used)) static const void *const host_api[] = {
-    (const void *)edk_open, (const void *)edk_close, (const void *)edk_last_error, (const void *)edk_result_name,
-    (const void *)edk_set_firmware, (const void *)edk_set_firmware_file, (const void *)edk_reset,
-    (const void *)edk_start, (const void *)edk_end, (const void *)edk_status, (const void *)edk_mb2pb,
-    (const void *)edk_pb2mb, (const void *)edk_write_cmem, (const void *)edk_read_cmem,
-    (const void *)edk_write_dmem, (const void *)edk_read_dmem, (const void *)edk_write_dmem_f32,
-    (const void *)edk_read_dmem_f32, (const void *)edk_dmem_words, (const void *)edk_get_capability,
-    (const void *)edk_get_id, (const void *)edk_run, (const void *)edk_wait_dfu, (const void *)edk_clock,
-    (const void *)edk_dfu_log, (const void *)edk_dfu_op_name, (const void *)edk_system,
-    (const void *)edk_pbbcelib_source,
-};
+/* The host program is a shared object that calls the host API inside this executable, which
+ * exports its symbols (CMakeLists.txt) and links the BCE's objects whole (isekit_model HOST). */
 
 typedef struct edk_cli {
     const char *firmware, *host, *core;
