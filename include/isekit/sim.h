@@ -188,9 +188,9 @@ typedef void (*isk_port_write_fn)(void *user, isk_inst *inst, uint64_t port, uin
 typedef uint64_t (*isk_port_read_fn)(void *user, isk_inst *inst, uint64_t port);
 void isk_set_ports(isk_inst *inst, isk_port_read_fn rd, isk_port_write_fn wr, void *user);
 
-/* Run `clocks` clocks (or until the driver and all processors finished and every accelerator is
- * idle, or an error). Returns ISK_OK when the clocks were run, ISK_STOPPED when finished early.
- * A deadlock ends the run with ISK_FAULT: a context sleeps and nothing else is active (no busy
+/* Run exactly `clocks` clocks, idle ones included (a finished system goes on clocking: isk_run
+ * is the call that stops at the end), unless an error, a stop request or a deadlock ends the run
+ * first. Returns ISK_OK when the clocks were run. A deadlock ends the run with ISK_FAULT: a context sleeps and nothing else is active (no busy
  * slot, no pending write, no running or blocked context, no driver still running), so nothing can
  * ever wake it; the error names each sleeping context and its PC. */
 isk_status isk_step(isk_system *sys, uint64_t clocks);
