@@ -7,6 +7,7 @@
 #include "base/str.h"
 #include "cli/cli.h"
 #include "cli/options.h"
+#include "isekit/desc.h"
 
 #define MAX_OUTPUTS 8
 #define MAX_INCLUDES 16
@@ -127,7 +128,7 @@ static int disassemble(const psm_cli *o, const isk_model *m, isk_diag *diag)
         psm_program_free(p);
         return rc;
     }
-    size_t capacity = (size_t)isk_model_storage(m, 0)->count, n = 0;
+    size_t capacity = (size_t)m->storages.data[m->code_storage].info.count, n = 0;
     uint32_t *words = calloc(capacity, sizeof *words);
     if (!words) return EXIT_FAILED;
     int rc = psm_read_image(o->input, words, capacity, &n, diag) == 0 ? list(m, words, n) : EXIT_FAILED;
@@ -145,6 +146,10 @@ static int cmd_psm(int argc, char **argv)
     cli_apply_max_errors(&diag, o.max_errors);
     isk_model *m = isk_model_load(o.core, &diag);
     if (!m) return EXIT_FAILED;
+    if (!psm_model_ok(m, o.core, &diag)) {
+        isk_model_release(m);
+        return EXIT_FAILED;
+    }
     int rc;
     if (o.disassemble) {
         rc = disassemble(&o, m, &diag);

@@ -21,6 +21,10 @@ static void pb_describe_common(isk_builder *B)
     PARAM_INT("interrupt_vector", 0x3FF, PB_CORE == 6 ? 0 : 0x3FF, PB_CORE == 6 ? PB_PC_MASK : 0x3FF,
               "the program address an interrupt calls", .hex = 1);
     PARAM_INT("hwbuild", 0, 0, 0xFF, "the value HWBUILD loads (KCPSM6)", .hex = 1);
+    /* Facts the tools and host code read instead of guessing from word or register counts:
+     * one allowed value each, so they are not choices. */
+    PARAM_INT("core", PB_CORE, PB_CORE, PB_CORE, "the PicoBlaze core: KCPSM3 or KCPSM6 (a fact of the model)");
+    PARAM_ENUM("syntax", "psm", "psm", "its assembly language: .psm, isekit psm (a fact of the model)");
     ON_RESET(pb_on_reset);
 
     MEMORY(IROM, "Program ROM");

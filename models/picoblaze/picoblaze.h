@@ -15,6 +15,9 @@
  *   scratchpad_size   64 (KCPSM3: only 64; KCPSM6: 64, 128 or 256)
  *   interrupt_vector  0x3FF (KCPSM6: any program address; KCPSM3: fixed)
  *   hwbuild           0 (KCPSM6: the value HWBUILD loads)
+ * and two facts with one allowed value, which host code and tools read rather than guess:
+ *   core              3 or 6: KCPSM3 or KCPSM6 (pb_reset below: where the stack pointer starts)
+ *   syntax            psm (the .psm front end takes only models that declare it)
  *
  * Timing: 2 clocks per instruction (PROCESSOR .cpi = 2); an interrupt response and a KCPSM6
  * internal reset add 2 clocks each. Clock k of the engine is clock k+1 of the Xilinx manuals'
@@ -36,9 +39,9 @@
  * Then the core runs from address 000 (or stays stopped if `run` is 0). */
 static inline isk_status pb_reset(isk_inst *pb, int run)
 {
-    isk_ref regs;
-    if (isk_lookup(pb, "REGS", &regs) != ISK_OK) return ISK_FAILED;
-    int is_k6 = isk_model_storage(isk_inst_model(pb), regs.storage)->count > 16;   /* two banks */
+    int64_t core;                                       /* the model declares which it is */
+    if (!isk_get_param_number(pb, "core", &core)) return ISK_FAILED;
+    int is_k6 = core == 6;
     static const char *const zeroed[] = { "C", "Z", "IE", "BANK", "SHADOW", "RESET_PENDING" };
     for (unsigned i = 0; i < sizeof zeroed / sizeof *zeroed; i++)
         if (isk_write(pb, zeroed[i], 0, 0) != ISK_OK) return ISK_FAILED;

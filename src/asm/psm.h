@@ -78,6 +78,10 @@ typedef struct psm_program {
 
 void psm_options_init(psm_options *o, const isk_model *model);
 
+/* Does the model take .psm? It declares so (PARAM_ENUM "syntax" of value "psm") and is a
+ * processor with 18-bit words; else an error naming the model and `name` (the file or core). */
+bool psm_model_ok(const isk_model *m, const char *name, isk_diag *diag);
+
 /* Assemble a file, or source text under a file name. NULL after reporting errors to diag. */
 psm_program *psm_assemble_file(const char *path, const psm_options *o, isk_diag *diag);
 psm_program *psm_assemble_text(const char *name, const char *text, const psm_options *o, isk_diag *diag);

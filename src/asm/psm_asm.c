@@ -309,13 +309,29 @@ static void fill_default_jump(psm_asm *a)
     a->prog->has_default_jump = true;
 }
 
+/* A model takes .psm when it says so (PARAM_ENUM "syntax" with "psm" as its value), not when its
+ * words happen to be 18 bits wide; the rest of the front end relies on a processor with
+ * 18-bit words, so that is checked too. */
+bool psm_model_ok(const isk_model *m, const char *name, isk_diag *diag)
+{
+    int p = m ? isk_model_find_param(m, "syntax") : -1;
+    if (p < 0 || strcmp(m->params.data[p].info.def, "psm") != 0) {
+        isk_error(diag, NULL, "%s: model '%s' does not declare the .psm syntax (its parameter 'syntax' is not 'psm')",
+                  name, m ? m->name : "(none)");
+        return false;
+    }
+    if (!m->is_processor || m->word_bits != 18) {
+        isk_error(diag, NULL, "%s: model '%s' declares the .psm syntax but is not a processor with 18-bit words",
+                  name, m->name);
+        return false;
+    }
+    return true;
+}
+
 static psm_program *assemble(const char *name, const char *text, const psm_options *o, isk_diag *diag)
 {
     const isk_model *m = o->model;
-    if (!m || !m->is_processor || m->word_bits != 18) {
-        isk_error(diag, NULL, "%s: the .psm dialect needs a PicoBlaze model (kcpsm3 or kcpsm6)", name);
-        return NULL;
-    }
+    if (!psm_model_ok(m, name, diag)) return NULL;
     psm_asm a = { .opt = o, .diag = diag, .now = assembly_time(o), .index = isk_syntax_index_new(m) };
     a.prog = isk_xcalloc(1, sizeof *a.prog);
     a.prog->size = (size_t)m->storages.data[m->code_storage].info.count;
