@@ -89,6 +89,37 @@ typedef struct isk_reloc {
 
 typedef struct isk_decoder isk_decoder;
 
+/* The address map: where a byte address of the ELF/assembly address space lives in the
+ * simulator. The engine builds it once when it loads the model, from the REGIONs and the
+ * PROCESSOR declaration; the loader, the disassembler, a model's host code (and a debugger or a
+ * bus) read it. A processor that declares no REGION gets an implied code region at address 0
+ * (declared = false), so that its PCs still have addresses; the loader loads only into declared
+ * regions. */
+typedef struct isk_map_region {
+    const char *name;                 /* the REGION's (owned by the model), or the code memory's */
+    uint64_t base, size;              /* in bytes */
+    int storage;                      /* index of the storage holding it, -1: the simulator does not */
+    int cell_bytes;                   /* bytes per cell: code, the instruction's container
+                                       * (proc.code_bytes); data, the cell's width rounded up to
+                                       * 1, 2, 4 or 8 bytes */
+    bool code, declared;
+} isk_map_region;
+
+typedef struct isk_addrmap {
+    ISK_VEC(isk_map_region) regions;  /* in declaration order, the implied code region last */
+    int code_bytes;                   /* the container of one instruction (commands too) */
+    int pc_unit;                      /* bytes per PC unit in assembly addresses (1 = byte addresses) */
+    int code_region;                  /* processors: the region of the code memory, or -1 */
+} isk_addrmap;
+
+/* A byte address translated: its region, the storage and cell (code: the instruction's index,
+ * the engine's PC) and the byte within the cell. */
+typedef struct isk_addr_cell {
+    int region, storage;              /* storage -1: the region is not held by the simulator */
+    uint64_t index;
+    int byte;
+} isk_addr_cell;
+
 struct isk_model {
     atomic_int refs;                  /* systems on several threads may share a model */
     const struct isk_model_entry *entry;
@@ -113,6 +144,7 @@ struct isk_model {
     isk_elf_decl elf;
     ISK_VEC(isk_region_decl) regions;     /* strings owned by the model */
     ISK_VEC(isk_reloc) relocs;
+    isk_addrmap map;                  /* built from regions and proc at load */
     isk_decoder *decoder;
     isk_coverage coverage;
 };
@@ -130,6 +162,19 @@ int isk_kind_find(const isk_model *m, const char *name);
 const char *isk_kind_name_of(const isk_kind *k, int64_t v);
 /* Look a name up (honouring the kind's case rule): true and *v on success. */
 bool isk_kind_lookup(const isk_kind *k, const char *name, size_t len, int64_t *v);
+
+/* The address map (addrmap.c). The region holding byte address addr, or NULL. */
+const isk_map_region *isk_addr_region(const isk_model *m, uint64_t addr);
+/* addr to its storage cell: false outside every region, or past the end of the region's storage
+ * (c->storage is -1 in a region the simulator does not hold). */
+bool isk_addr_to_cell(const isk_model *m, uint64_t addr, isk_addr_cell *c);
+/* The address of byte 0 of cell `index` of a storage, through the first region holding it:
+ * false if no region maps that cell. */
+bool isk_cell_to_addr(const isk_model *m, int storage, uint64_t index, uint64_t *addr);
+/* Processors: the engine's PC (instruction index) of a code address, false if addr is not the
+ * first byte of an instruction of the code memory; and back. */
+bool isk_addr_to_pc(const isk_model *m, uint64_t addr, uint64_t *pc);
+bool isk_pc_to_addr(const isk_model *m, uint64_t pc, uint64_t *addr);
 
 /* Lookups by name: the index, or -1. */
 int isk_model_find_storage(const isk_model *m, const char *name);

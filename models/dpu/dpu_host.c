@@ -16,10 +16,6 @@
 
 #include "dpu.h"
 
-#define IRAM_VA 0x80000000u
-#define MRAM_VA 0x08000000u
-#define ATOMIC_VA 0xf0000000u
-
 /* ---- reading and checking --------------------------------------------------------------------- */
 
 static uint32_t rd32(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
@@ -127,17 +123,6 @@ int dpu_program_from_obj(dpu_program *p, isk_obj *exe, isk_diag *diag)
             if (read_attributes(p, s, &loc, diag) != 0) goto fail;
             continue;
         }
-        if (!(s->flags & SHF_ALLOC) || !s->size) continue;
-        uint64_t a = s->addr, end = s->addr + s->size;
-        if ((a & ATOMIC_VA) == ATOMIC_VA) continue;
-        if (a >= IRAM_VA) {
-            uint64_t insns = (end - IRAM_VA + 7) / 8;
-            if (insns > p->iram_insns) p->iram_insns = insns;
-        } else if (a >= MRAM_VA) {
-            if (end - MRAM_VA > p->mram_end) p->mram_end = end - MRAM_VA;
-        } else if (end > p->wram_end) {
-            p->wram_end = end;
-        }
     }
     uint64_t v;
     if (dpu_symbol(p, "NR_TASKLETS", &v)) {
@@ -181,19 +166,35 @@ int dpu_program_load(isk_inst *dpu, const dpu_program *p, isk_diag *diag)
     if (p->chip[0] && isk_set_param(dpu, "chip", p->chip) != ISK_OK) return -1;
     const struct isk_state *S = (const struct isk_state *)(const void *)isk_inst_state(dpu);
     const char *chip = S->v1b ? "v1B" : "v1A";
-    if (p->iram_insns > S->iram_insns) {
+    /* How far the sections reach into each memory, through the model's address map (a section
+     * outside every region is the loader's to report). */
+    const isk_model *m = isk_inst_model(dpu);
+    int iram = isk_model_find_storage(m, "IRAM"), wram = isk_model_find_storage(m, "WRAM");
+    int mram = isk_model_find_storage(m, "MRAM");
+    uint64_t iram_insns = 0, wram_end = 0, mram_end = 0;
+    for (size_t i = 1; i < p->exe->secs.len; i++) {
+        const isk_section *s = &p->exe->secs.data[i];
+        const isk_map_region *r = s->flags & SHF_ALLOC && s->size ? isk_addr_region(m, s->addr) : NULL;
+        if (!r) continue;
+        uint64_t end = s->addr + s->size - r->base;
+        uint64_t *reach = r->storage == iram ? &iram_insns : r->storage == wram ? &wram_end
+                        : r->storage == mram ? &mram_end : NULL;
+        if (r->storage == iram) end = (end + (uint64_t)r->cell_bytes - 1) / (uint64_t)r->cell_bytes;
+        if (reach && end > *reach) *reach = end;
+    }
+    if (iram_insns > S->iram_insns) {
         isk_error(diag, &loc, "program too large: its code needs %" PRIu64 " instructions, the IRAM of a %s DPU holds %u",
-                  p->iram_insns, chip, (unsigned)S->iram_insns);
+                  iram_insns, chip, (unsigned)S->iram_insns);
         return -1;
     }
-    if (p->wram_end > S->wram_bytes) {
+    if (wram_end > S->wram_bytes) {
         isk_error(diag, &loc, "program too large: its data needs %" PRIu64 " bytes of WRAM (stacks included), a %s "
-                  "DPU has %u", p->wram_end, chip, (unsigned)S->wram_bytes);
+                  "DPU has %u", wram_end, chip, (unsigned)S->wram_bytes);
         return -1;
     }
-    if (p->mram_end > DPU_MRAM_BYTES) {
+    if (mram_end > DPU_MRAM_BYTES) {
         isk_error(diag, &loc, "program too large: its MRAM sections need %" PRIu64 " bytes, the MRAM has %u",
-                  p->mram_end, (unsigned)DPU_MRAM_BYTES);
+                  mram_end, (unsigned)DPU_MRAM_BYTES);
         return -1;
     }
     if (p->nr_tasklets > (int)S->nthreads) {
@@ -319,12 +320,17 @@ char *dpu_program_stdout(isk_inst *dpu, const dpu_program *p, size_t *len)
     sb_addn(&out, "", 0);
     uint64_t buf, state, size_var;
     const struct isk_state *S = (const struct isk_state *)(const void *)isk_inst_state(dpu);
+    /* The buffer is in the MRAM, its state and size in the WRAM: symbols to cells by the map. */
+    const isk_model *m = isk_inst_model(dpu);
+    int wram_si = isk_model_find_storage(m, "WRAM"), mram_si = isk_model_find_storage(m, "MRAM");
+    isk_addr_cell b, st, sz;
     if (dpu_symbol(p, "__stdout_buffer", &buf) && dpu_symbol(p, "__stdout_buffer_state", &state) &&
-        dpu_symbol(p, "__stdout_buffer_size", &size_var) && state + 8 <= S->wram_bytes &&
-        size_var + 4 <= S->wram_bytes && (buf & MRAM_VA) && buf < IRAM_VA) {
+        dpu_symbol(p, "__stdout_buffer_size", &size_var) && isk_addr_to_cell(m, buf, &b) && b.storage == mram_si &&
+        isk_addr_to_cell(m, state, &st) && st.storage == wram_si && st.index + 8 <= S->wram_bytes &&
+        isk_addr_to_cell(m, size_var, &sz) && sz.storage == wram_si && sz.index + 4 <= S->wram_bytes) {
         const uint8_t *wram = S->WRAM.v, *mram = S->MRAM.v;
-        uint32_t wp = rd32(wram + state), wrapped = rd32(wram + state + 4), size = rd32(wram + size_var);
-        uint64_t base = buf - MRAM_VA;
+        uint32_t wp = rd32(wram + st.index), wrapped = rd32(wram + st.index + 4), size = rd32(wram + sz.index);
+        uint64_t base = b.index;
         if (size && base + size <= DPU_MRAM_BYTES && wp <= size) {
             /* the records in the order they were written: after a wrap, from wp round */
             size_t n = wrapped ? size : wp;

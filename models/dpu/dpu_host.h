@@ -28,9 +28,6 @@ typedef struct dpu_program {
     char chip[8];                /* from .dpu.attributes: "v1A", "v1B", or "" if absent */
     int nr_tasklets;             /* the NR_TASKLETS symbol, 0 if the executable has none */
     uint32_t stack_size[24];     /* STACK_SIZE_TASKLET_<i> (0 where undefined) */
-    uint64_t iram_insns;         /* instructions after the end of the code */
-    uint64_t wram_end;           /* first WRAM byte after the data */
-    uint64_t mram_end;           /* first MRAM byte after the MRAM sections */
 } dpu_program;
 
 /* Read a DPU executable and check it: ELF, ET_EXEC, ELFCLASS32 little-endian, e_machine 0xf5,

@@ -107,22 +107,15 @@ static void print_relocs(const isk_model *m, const isk_obj *o, const isk_section
 /* Is addr in a code region of the model? */
 static bool in_code_region(const isk_model *m, uint64_t addr)
 {
-    for (size_t i = 0; i < m->regions.len; i++) {
-        const isk_region_decl *r = &m->regions.data[i];
-        if (r->code && addr >= r->base && addr - r->base < r->size) return true;
-    }
-    return false;
+    const isk_map_region *r = isk_addr_region(m, addr);
+    return r && r->code;
 }
 
-/* The base of the code region holding addr (executables), so that PCs count from it. */
+/* The base of the region holding addr (executables), so that PCs count from it. */
 static uint64_t pc_base(const isk_model *m, const isk_obj *o, uint64_t addr)
 {
-    if (o->type != ET_EXEC) return 0;
-    for (size_t i = 0; i < m->regions.len; i++) {
-        const isk_region_decl *r = &m->regions.data[i];
-        if (addr >= r->base && addr - r->base < r->size) return r->base;
-    }
-    return 0;
+    const isk_map_region *r = o->type == ET_EXEC ? isk_addr_region(m, addr) : NULL;
+    return r ? r->base : 0;
 }
 
 static void list_section(const isk_model *m, const isk_obj *o, uint32_t si, const label *labels, size_t nlabels,

@@ -11,29 +11,13 @@
 #include "elf/elf_file.h"
 #include "elf/image.h"
 
-static int cell_unit(const isk_model *m, const isk_region_decl *r, const isk_storage_info *st)
-{
-    if (r->code) return isk_asm_insn_bytes(m);
-    int b = (st->width + 7) / 8;
-    return b <= 1 ? 1 : b <= 2 ? 2 : b <= 4 ? 4 : 8;
-}
-
-static const isk_region_decl *region_of(const isk_model *m, uint64_t addr)
-{
-    for (size_t i = 0; i < m->regions.len; i++) {
-        const isk_region_decl *r = &m->regions.data[i];
-        if (addr >= r->base && addr - r->base < r->size) return r;
-    }
-    return NULL;
-}
-
 static int load_section(isk_inst *inst, const isk_obj *exe, const isk_section *s, isk_load_info *info,
                         isk_diag *diag)
 {
     const isk_model *m = isk_inst_model(inst);
     isk_loc loc = { .file = exe->filename && *exe->filename ? exe->filename : "<executable>" };
-    const isk_region_decl *r = region_of(m, s->addr);
-    if (!r) {
+    const isk_map_region *r = isk_addr_region(m, s->addr);
+    if (!r || !r->declared) {
         isk_error(diag, &loc, "section %s at 0x%" PRIx64 " lies outside every memory region of model '%s'", s->name,
                   s->addr, m->name);
         return -1;
@@ -45,15 +29,10 @@ static int load_section(isk_inst *inst, const isk_obj *exe, const isk_section *s
                   s->addr, r->base + r->size, s->size - end_room);
         return -1;
     }
-    if (!r->storage) return 0;                      /* a region the simulator does not hold */
-    int si = isk_model_find_storage(m, r->storage);
-    if (si < 0) {
-        isk_error(diag, &loc, "model '%s': region %s names storage '%s', which the model does not declare", m->name,
-                  r->name, r->storage);
-        return -1;
-    }
+    if (r->storage < 0) return 0;                   /* a region the simulator does not hold */
+    int si = r->storage;
     const isk_storage_info *st = isk_model_storage(m, si);
-    int unit = cell_unit(m, r, st);
+    int unit = r->cell_bytes;
     uint64_t off = s->addr - r->base;
     if (off % (uint64_t)unit) {
         isk_error(diag, &loc, "section %s at 0x%" PRIx64 " is not aligned to the %d-byte cells of %s", s->name, s->addr,
@@ -130,13 +109,8 @@ int isk_load_obj(isk_inst *inst, const isk_obj *exe, isk_load_info *info, isk_di
     }
     if (diag->errors != errors) return -1;
     info->entry = exe->entry;
-    if (m->is_processor) {
-        const isk_region_decl *r = region_of(m, exe->entry);
-        if (r && r->code && r->storage && isk_model_find_storage(m, r->storage) == m->code_storage) {
-            info->entry_pc = (exe->entry - r->base) / (uint64_t)isk_asm_insn_bytes(m);
-            if (isk_start(inst, 0, info->entry_pc) == ISK_OK) info->started = true;
-        }
-    }
+    if (m->is_processor && isk_addr_to_pc(m, exe->entry, &info->entry_pc) && isk_start(inst, 0, info->entry_pc) == ISK_OK)
+        info->started = true;
     return 0;
 }
 

@@ -633,6 +633,7 @@ isk_model *isk_model_from_entry(const struct isk_model_entry *e, const char *sou
             isk_error(diag, NULL, "model '%s': PROCESSOR(.code = \"%s\") must name a DECLARE_CODE_MEMORY storage",
                       m->name, m->proc.code ? m->proc.code : "");
     }
+    isk_addrmap_build(m, diag);
     if (diag->errors == errors_before && m->patterns.len) m->decoder = isk_decoder_build(m, diag);
     if (diag->errors != errors_before) {
         isk_model_release(m);
@@ -732,6 +733,7 @@ void isk_model_release(isk_model *m)
         free((char *)m->regions.data[i].storage);
     }
     VEC_FREE(&m->regions);
+    isk_addrmap_free(m);
     for (size_t i = 0; i < m->relocs.len; i++) {
         free((char *)m->relocs.data[i].d.name);
         free((char *)m->relocs.data[i].d.fields);

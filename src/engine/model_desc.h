@@ -11,6 +11,11 @@
 isk_decoder *isk_decoder_build(isk_model *m, isk_diag *diag);
 void isk_decoder_free(isk_decoder *d);
 
+/* The address map (addrmap.c): build it from the regions and the processor (false after
+ * reporting a REGION naming no storage), free it. */
+bool isk_addrmap_build(isk_model *m, isk_diag *diag);
+void isk_addrmap_free(isk_model *m);
+
 /* Formats and fields (format.c). Returns false after reporting errors to diag. */
 bool isk_parse_format(isk_model *m, isk_pattern *p, const isk_insn_decl *d, isk_diag *diag);
 
