@@ -1,7 +1,7 @@
-// fuzz-sources: fuzz/builtin_kcpsm3.c fuzz/builtin_kcpsm6.c fuzz/builtin_edkdsp_dfu.c models/edkdsp/bce*.c src/asm/psm_*.c src/asm/map.c src/asm/syntax.c src/engine/*.c src/base/*.c
+// fuzz-sources: fuzz/builtin_kcpsm3.c fuzz/builtin_kcpsm6.c fuzz/builtin_edkdsp_dfu.c models/edkdsp/bce*.c src/asm/psm_*.c src/asm/map.c src/asm/syntax.c src/engine/*.c src/elf/*.c src/base/*.c
 // fuzz-seeds: fuzz/bce_seeds.c
 // fuzz-cflags: -DISK_CORO_UCONTEXT=1 -Imodels/edkdsp/include
-// fuzz-libs: -ldl -lm -lpthread
+// fuzz-libs: -ldl -lm -lpthread -lelf
 /* libFuzzer harness for arbitrary firmware on an EdkDSP BCE: PicoBlaze code that writes any
  * port with any value reaches every DFU setting, operation and error path. The first byte
  * chooses the core (bit 0: KCPSM6); then 3 bytes per 18-bit instruction. The host starts the

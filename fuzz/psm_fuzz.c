@@ -1,7 +1,7 @@
-// fuzz-sources: fuzz/builtin_kcpsm3.c fuzz/builtin_kcpsm6.c src/asm/psm_*.c src/asm/map.c src/asm/syntax.c src/engine/*.c src/base/*.c
+// fuzz-sources: fuzz/builtin_kcpsm3.c fuzz/builtin_kcpsm6.c src/asm/psm_*.c src/asm/map.c src/asm/syntax.c src/engine/*.c src/elf/*.c src/base/*.c
 // fuzz-seeds: fuzz/psm_seeds.c
 // fuzz-cflags: -DISK_CORO_UCONTEXT=1
-// fuzz-libs: -ldl -lm -lpthread
+// fuzz-libs: -ldl -lm -lpthread -lelf
 /* libFuzzer harness for the PicoBlaze front end. The first byte chooses the core (bit 0:
  * KCPSM3 or KCPSM6) and the input kind (bits 1-2: .psm source, or a .hex, .mem or .dec image);
  * the rest is the text. Beyond "no crash, no sanitizer report, no hang", it checks:

@@ -13,9 +13,11 @@
  *
  * Every error goes to the isk_diag sink as file:line:col with the source line and a caret,
  * and assembly goes on, so one run reports all the errors of a file. Front ends for other
- * dialects (e.g. PicoBlaze .psm) can drive the same core statement by statement through the
- * functions of the second part. Nothing here is global: assemblers on different threads share
- * nothing but the (read-only) model. */
+ * dialects could drive the same core statement by statement through the functions of the
+ * second part; the PicoBlaze .psm front end (psm.h) does not: it is a separate front end with
+ * its own symbols, INCLUDE and expressions, sharing the model's syntax templates (syntax.h), the
+ * name map (map.h) and the image readers (elf/image.h). Nothing here is global: assemblers on
+ * different threads share nothing but the (read-only) model. */
 #ifndef ISK_ASM_ASM_H
 #define ISK_ASM_ASM_H
 

@@ -233,93 +233,48 @@ void isk_disasm_symbols(const isk_obj *o, FILE *out)
 
 /* ---- inputs ------------------------------------------------------------------------------ */
 
-isk_obj *isk_words_read_mem(const isk_model *m, const char *text, size_t n, const char *filename, isk_diag *diag)
+/* Words of a list into code sections: a new one where the address jumps. */
+typedef struct words_sink {
+    isk_obj *o;
+    uint64_t base, next;
+    uint32_t sec;
+    int unit;
+    bool be;
+} words_sink;
+
+static int put_word(void *ctx, uint64_t addr, uint64_t word, const isk_loc *loc, isk_diag *diag)
 {
-    int unit = isk_asm_insn_bytes(m);
-    bool be = m->has_elf && m->elf.big_endian;
-    uint64_t base = 0;
-    for (size_t i = 0; i < m->regions.len; i++)
-        if (m->regions.data[i].code) {
-            base = m->regions.data[i].base;
-            break;
-        }
-    isk_obj *o = isk_obj_new(filename, m->has_elf && m->elf.elfclass == 64 ? ELFCLASS64 : ELFCLASS32, be,
-                             m->has_elf ? m->elf.machine : 0, ET_EXEC);
-    o->flags = m->has_elf ? m->elf.flags : 0;
-    int errors = diag->errors;
-    uint64_t next = 0;
-    uint32_t sec = 0;
-    int line = 0;
-    for (size_t at = 0; at < n;) {
-        const char *start = text + at;
-        const char *nl = memchr(start, '\n', n - at);
-        size_t len = nl ? (size_t)(nl - start) : n - at;
-        at += len + (nl != NULL);
-        line++;
-        size_t i = 0;
-        while (i < len) {
-            while (i < len && isspace((unsigned char)start[i])) i++;
-            if (i >= len || start[i] == '#' || start[i] == ';' || (start[i] == '/' && i + 1 < len && start[i + 1] == '/'))
-                break;
-            bool addr = start[i] == '@';
-            size_t j = i + addr;
-            if (j + 1 < len && start[j] == '0' && (start[j + 1] == 'x' || start[j + 1] == 'X')) j += 2;
-            size_t digits = j;
-            uint64_t v = 0;
-            bool overflow = false;
-            while (j < len && isxdigit((unsigned char)start[j])) {
-                int d = isdigit((unsigned char)start[j]) ? start[j] - '0' : tolower((unsigned char)start[j]) - 'a' + 10;
-                if (v >> 60) overflow = true;
-                v = v * 16 + (uint64_t)d;
-                j++;
-            }
-            isk_loc loc = { filename, line, (int)i + 1, start, (int)len };
-            if (j == digits || (j < len && !isspace((unsigned char)start[j]))) {
-                isk_error(diag, &loc, "expected a hexadecimal word or @address");
-                break;
-            }
-            if (overflow || (!addr && m->word_bits < 64 && (v >> m->word_bits))) {
-                isk_error(diag, &loc, "0x%" PRIx64 "%s does not fit a %d-bit instruction word", v,
-                          overflow ? "..." : "", m->word_bits);
-                break;
-            }
-            if (addr) {
-                if (v > (UINT64_C(1) << 40)) {
-                    isk_error(diag, &loc, "address @%" PRIx64 " is too large", v);
-                    break;
-                }
-                if (v != next) sec = 0;
-                next = v;
-            } else {
-                if (!sec) {
-                    char name[32];
-                    snprintf(name, sizeof name, ".words%zu", o->secs.len - 1);
-                    sec = isk_obj_add_section(o, name, SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR, (uint64_t)unit);
-                    o->secs.data[sec].addr = base + next * (uint64_t)unit;
-                }
-                uint8_t cell[8];
-                for (int b = 0; b < unit; b++) cell[be ? unit - 1 - b : b] = (uint8_t)(v >> (8 * b));
-                isk_obj_append(o, sec, cell, (size_t)unit);
-                next++;
-            }
-            i = j;
-        }
+    (void)loc, (void)diag;
+    words_sink *w = ctx;
+    if (!w->sec || addr != w->next) {
+        char name[32];
+        snprintf(name, sizeof name, ".words%zu", w->o->secs.len - 1);
+        w->sec = isk_obj_add_section(w->o, name, SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR, (uint64_t)w->unit);
+        w->o->secs.data[w->sec].addr = w->base + addr * (uint64_t)w->unit;
     }
-    if (diag->errors != errors) {
-        isk_obj_free(o);
-        return NULL;
-    }
-    return o;
+    uint8_t cell[8];
+    for (int b = 0; b < w->unit; b++) cell[w->be ? w->unit - 1 - b : b] = (uint8_t)(word >> (8 * b));
+    isk_obj_append(w->o, w->sec, cell, (size_t)w->unit);
+    w->next = addr + 1;
+    return 0;
 }
 
-static bool looks_like_words(const uint8_t *d, size_t n)
+isk_obj *isk_words_read_mem(const isk_model *m, const char *text, size_t n, const char *filename, isk_diag *diag)
 {
-    if (!n) return false;
-    for (size_t i = 0; i < n; i++) {
-        char c = (char)d[i];
-        if (!(isxdigit((unsigned char)c) || isspace((unsigned char)c) || c == '@' || c == 'x' || c == 'X')) return false;
+    words_sink w = { .unit = isk_asm_insn_bytes(m), .be = m->has_elf && m->elf.big_endian };
+    for (size_t i = 0; i < m->regions.len; i++)
+        if (m->regions.data[i].code) {
+            w.base = m->regions.data[i].base;
+            break;
+        }
+    w.o = isk_obj_new(filename, m->has_elf && m->elf.elfclass == 64 ? ELFCLASS64 : ELFCLASS32, w.be,
+                      m->has_elf ? m->elf.machine : 0, ET_EXEC);
+    w.o->flags = m->has_elf ? m->elf.flags : 0;
+    if (isk_words_parse(text, n, filename, 16, m->word_bits, put_word, &w, diag) != 0) {
+        isk_obj_free(w.o);
+        return NULL;
     }
-    return true;
+    return w.o;
 }
 
 isk_obj *isk_disasm_read_file(const isk_model *m, const char *path, const char *format, uint64_t base,
@@ -333,7 +288,7 @@ isk_obj *isk_disasm_read_file(const isk_model *m, const char *path, const char *
         size_t k = 0;
         while (k < size && isspace(data[k])) k++;
         format = size >= 4 && data[0] == 0x7f && data[1] == 'E' && data[2] == 'L' && data[3] == 'F' ? "elf"
-               : k < size && data[k] == ':' ? "ihex" : looks_like_words(data, size) ? "words" : "binary";
+               : k < size && data[k] == ':' ? "ihex" : isk_words_look_like(data, size) ? "words" : "binary";
     }
     /* Text formats refuse binary data with one line, not a garbled error per line. */
     if (strcmp(format, "elf") == 0) {

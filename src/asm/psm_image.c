@@ -8,7 +8,8 @@
  *   .h     a C array of the words, for host programs
  *
  * Readers take untrusted files: a bad digit or a word beyond 18 bits is an error at
- * file:line:column, never a crash. */
+ * file:line:column, never a crash. The text formats are word lists, read by the one reader
+ * objdump uses too (elf/image.c isk_words_parse); only the 4-byte raw layout is read here. */
 #include <ctype.h>
 #include <inttypes.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 
 #include "asm/psm.h"
 #include "base/file.h"
+#include "elf/image.h"
 
 int psm_image_format_of(const char *path)
 {
@@ -118,60 +120,30 @@ static int read_binary(const char *name, const char *data, size_t len, uint32_t 
     return 0;
 }
 
-static void line_error(isk_diag *diag, const char *name, int line, const char *text, size_t text_len, int col,
-                       const char *msg)
+/* Words into the program space (the word list itself is read by elf/image.c's one reader). */
+typedef struct words_sink { uint32_t *words; size_t capacity, end; } words_sink;
+
+static int put_word(void *ctx, uint64_t addr, uint64_t word, const isk_loc *loc, isk_diag *diag)
 {
-    isk_loc loc = { name, line, col, text, (int)text_len };
-    isk_error(diag, &loc, "%s", msg);
+    words_sink *w = ctx;
+    if (addr >= w->capacity) {
+        isk_error(diag, loc, "address %llX is outside the %zu-word program space", (unsigned long long)addr,
+                  w->capacity);
+        return -1;
+    }
+    w->words[addr] = (uint32_t)word;
+    if (addr + 1 > w->end) w->end = (size_t)addr + 1;
+    return 0;
 }
 
 int psm_read_image_text(const char *name, const char *text, size_t len, int format, uint32_t *words,
                         size_t capacity, size_t *loaded, isk_diag *diag)
 {
     if (format == PSM_BIN) return read_binary(name, text, len, words, capacity, loaded, diag);
-    int base = format == PSM_DEC ? 10 : 16;
-    uint64_t address = 0, end = 0;
-    int line = 0, errors = diag->errors;
-    const char *stop = text + len;
-    for (const char *s = text; s < stop && diag->errors - errors < 10;) {
-        const char *nl = memchr(s, '\n', (size_t)(stop - s));
-        const char *e = nl ? nl : stop;
-        size_t line_len = (size_t)(e - s);
-        line++;
-        const char *p = s;
-        while (p < e && (*p == ' ' || *p == '\t' || *p == '\r')) p++;
-        bool at = p < e && *p == '@';
-        if (at) p++;
-        if (p < e) {
-            uint64_t v = 0;
-            const char *d = p;
-            while (d < e && d - p < 12 && (base == 16 ? isxdigit((unsigned char)*d) : isdigit((unsigned char)*d))) {
-                int c = toupper((unsigned char)*d++);
-                v = v * (uint64_t)base + (uint64_t)(isdigit(c) ? c - '0' : c - 'A' + 10);
-            }
-            const char *rest = d;
-            while (rest < e && (*rest == ' ' || *rest == '\t' || *rest == '\r')) rest++;
-            if (d == p || rest != e) {
-                line_error(diag, name, line, s, line_len, (int)((d == p ? p : rest) - s) + 1,
-                           base == 16 ? "expected one hex word on the line" : "expected one decimal word on the line");
-            } else if (at) {
-                address = v;
-            } else if (v > 0x3FFFF) {
-                line_error(diag, name, line, s, line_len, (int)(p - s) + 1, "the word is wider than 18 bits");
-            } else if (address >= capacity) {
-                char msg[120];
-                snprintf(msg, sizeof msg, "address %llX is outside the %zu-word program space",
-                         (unsigned long long)address, capacity);
-                line_error(diag, name, line, s, line_len, (int)(p - s) + 1, msg);
-            } else {
-                words[address++] = (uint32_t)v;
-                if (address > end) end = address;
-            }
-        }
-        s = nl ? nl + 1 : stop;
-    }
-    *loaded = (size_t)end;
-    return diag->errors == errors ? 0 : -1;
+    words_sink w = { words, capacity, 0 };
+    int rc = isk_words_parse(text, len, name, format == PSM_DEC ? 10 : 16, 18, put_word, &w, diag);
+    *loaded = w.end;
+    return rc;
 }
 
 int psm_read_image(const char *path, uint32_t *words, size_t capacity, size_t *loaded, isk_diag *diag)
@@ -182,12 +154,7 @@ int psm_read_image(const char *path, uint32_t *words, size_t capacity, size_t *l
     int format = psm_image_format_of(path);
     if (format < 0 || format == PSM_C_HEADER) {
         /* no telling name: text of hex digits, else raw binary */
-        format = PSM_HEX;
-        for (size_t i = 0; i < len; i++)
-            if (!isxdigit(data[i]) && !isspace(data[i]) && data[i] != '@') {
-                format = PSM_BIN;
-                break;
-            }
+        format = isk_words_look_like(data, len) || !len ? PSM_HEX : PSM_BIN;
     }
     if (format != PSM_BIN && isk_file_check_text(path, format == PSM_DEC ? "a .dec image" : "a .hex or .mem image",
                                                  (const char *)data, len, diag) != 0) {

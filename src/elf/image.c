@@ -2,6 +2,7 @@
 #include "elf/elf_file.h"
 #include "elf/elf_util.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -349,4 +350,76 @@ bad:
     VEC_FREE(&store);
     VEC_FREE(&chunks);
     return o;
+}
+
+/* ---- word lists ---- */
+
+static int digit_of(char c, int radix)
+{
+    int v = hexval(c);
+    return v >= 0 && v < radix ? v : -1;
+}
+
+int isk_words_parse(const char *text, size_t n, const char *filename, int radix, int word_bits, isk_word_put put,
+                    void *ctx, isk_diag *d)
+{
+    int errors = d->errors, line = 0;
+    uint64_t next = 0;
+    for (size_t at = 0; at < n && d->errors - errors < 10;) {
+        const char *start = text + at;
+        const char *nl = memchr(start, '\n', n - at);
+        size_t len = nl ? (size_t)(nl - start) : n - at;
+        at += len + (nl != NULL);
+        line++;
+        size_t i = 0;
+        while (i < len) {
+            while (i < len && isspace((unsigned char)start[i])) i++;
+            if (i >= len || start[i] == '#' || start[i] == ';' || (start[i] == '/' && i + 1 < len && start[i + 1] == '/'))
+                break;
+            bool addr = start[i] == '@';
+            size_t j = i + addr;
+            if (radix == 16 && j + 1 < len && start[j] == '0' && (start[j + 1] == 'x' || start[j + 1] == 'X')) j += 2;
+            size_t digits = j;
+            uint64_t v = 0;
+            bool overflow = false;
+            for (int dv; j < len && (dv = digit_of(start[j], radix)) >= 0; j++) {
+                if (v > (UINT64_MAX - (uint64_t)dv) / (uint64_t)radix) overflow = true;
+                v = v * (uint64_t)radix + (uint64_t)dv;
+            }
+            isk_loc loc = { filename, line, (int)i + 1, start, (int)len };
+            if (len > 1024) loc.text = NULL;                  /* no caret display for absurd lines */
+            if (j == digits || (j < len && !isspace((unsigned char)start[j]))) {
+                if (j > digits) loc.col = (int)j + 1;         /* at the character that is no digit */
+                isk_error(d, &loc, "expected a %s word or @address", radix == 16 ? "hexadecimal" : "decimal");
+                break;
+            }
+            int tok = (int)(j - i);
+            if (addr) {
+                if (overflow || v > (UINT64_C(1) << 40)) {
+                    isk_error(d, &loc, "address %.*s is too large", tok, start + i);
+                    break;
+                }
+                next = v;
+            } else if (overflow || (word_bits < 64 && (v >> word_bits))) {
+                isk_error(d, &loc, "the word %.*s is wider than %d bits", tok, start + i, word_bits);
+                break;
+            } else if (put(ctx, next, v, &loc, d) != 0) {
+                break;
+            } else {
+                next++;
+            }
+            i = j;
+        }
+    }
+    return d->errors == errors ? 0 : -1;
+}
+
+bool isk_words_look_like(const uint8_t *data, size_t n)
+{
+    if (!n) return false;
+    for (size_t i = 0; i < n; i++) {
+        int c = data[i];
+        if (!(isxdigit(c) || isspace(c) || c == '@' || c == 'x' || c == 'X')) return false;
+    }
+    return true;
 }

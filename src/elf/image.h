@@ -7,6 +7,7 @@
 #ifndef ISK_ELF_IMAGE_H
 #define ISK_ELF_IMAGE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -49,5 +50,19 @@ isk_obj *isk_binary_read_file(const char *path, uint64_t base, isk_diag *diag);
  * run, in address order), entry from a start-address record. Untrusted input: errors give
  * file:line:column. */
 isk_obj *isk_ihex_read_mem(const char *text, size_t n, const char *filename, isk_diag *diag);
+
+/* Word lists: the text images of word-addressed memories (.hex/.mem as Verilog $readmemh and
+ * the Xilinx tools write them, KCPSM3's decimal .dec, objdump -b words). Words in hex (an
+ * optional 0x) or decimal, any number per line; "@addr" (same radix) moves to a word address;
+ * '#', ';' and "//" start comments. The one reader of the format: isekit psm -d, objdump and the
+ * EdkDSP firmware loader all come here. Each word goes to `put` with its word address; a bad
+ * digit, a word wider than word_bits, an address above 2^40 or a refusal of `put` (which reports
+ * its own error at *loc and returns nonzero) is an error at file:line:column; the rest of that
+ * line is skipped, and reading stops after 10 errors. 0, or -1 after errors. */
+typedef int (*isk_word_put)(void *ctx, uint64_t addr, uint64_t word, const isk_loc *loc, isk_diag *diag);
+int isk_words_parse(const char *text, size_t n, const char *filename, int radix, int word_bits, isk_word_put put,
+                    void *ctx, isk_diag *diag);
+/* Could these bytes be a hex word list (hex digits, white space, '@', 'x')? Not for empty data. */
+bool isk_words_look_like(const uint8_t *data, size_t n);
 
 #endif

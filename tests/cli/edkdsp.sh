@@ -39,7 +39,7 @@ run 1 "$tmp/bad" -- "$isekit" psm "$tmp/bad.psm"
 expect_in "$tmp/bad" 'bad.psm:1:10: error: operand k: 511 is out of range [0, 255]'
 printf '00000\nZZZZZ\n' > "$tmp/bad.hex"
 run 1 "$tmp/badhex" -- "$isekit" psm -d "$tmp/bad.hex"
-expect_in "$tmp/badhex" 'bad.hex:2:1: error: expected one hex word on the line'
+expect_in "$tmp/badhex" 'bad.hex:2:1: error: expected a hexadecimal word or @address'
 run 1 "$tmp/nohost" -- "$isekit" run edkdsp --firmware "$ex/fw_seed.psm" --host "$tmp/missing.c"
 expect_in "$tmp/nohost" 'missing.c'
 run 2 "$tmp/usage" -- "$isekit" run edkdsp

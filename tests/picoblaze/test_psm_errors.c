@@ -54,10 +54,10 @@ static void test_image_errors(void)
     size_t n;
     const char bad_digit[] = "00000\n2A0G0\n";
     CHECK_EQ(psm_read_image_text("p.hex", bad_digit, strlen(bad_digit), PSM_HEX, words, 16, &n, &diag), -1);
-    CHECK_CONTAINS(out.text, "p.hex:2:4: error: expected one hex word on the line");
+    CHECK_CONTAINS(out.text, "p.hex:2:4: error: expected a hexadecimal word or @address");
     const char too_wide[] = "@00000000\n40000\n";
     CHECK_EQ(psm_read_image_text("p.mem", too_wide, strlen(too_wide), PSM_MEM, words, 16, &n, &diag), -1);
-    CHECK_CONTAINS(out.text, "p.mem:2:1: error: the word is wider than 18 bits");
+    CHECK_CONTAINS(out.text, "p.mem:2:1: error: the word 40000 is wider than 18 bits");
     const char beyond[] = "@10\n00001\n";
     CHECK_EQ(psm_read_image_text("p.mem", beyond, strlen(beyond), PSM_MEM, words, 16, &n, &diag), -1);
     CHECK_CONTAINS(out.text, "address 10 is outside the 16-word program space");
