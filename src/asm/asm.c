@@ -11,19 +11,10 @@
 #include "base/str.h"
 #include "elf/elf_file.h"
 
-int isk_asm_insn_bytes(const isk_model *m)
-{
-    if (m->is_processor && m->proc.code_bytes > 0 && m->proc.code_bytes <= 8) return m->proc.code_bytes;
-    /* Accelerator commands: the word in the smallest power-of-two container. */
-    int bytes = (m->word_bits + 7) / 8;
-    return bytes <= 1 ? 1 : bytes <= 2 ? 2 : bytes <= 4 ? 4 : 8;
-}
+/* The model's address map knows both (the instruction's container, the PC unit). */
+int isk_asm_insn_bytes(const isk_model *m) { return m->map.code_bytes; }
 
-int isk_asm_pc_unit_bytes(const isk_model *m)
-{
-    if (m->is_processor && m->proc.pc_unit_bytes > 0) return m->proc.pc_unit_bytes;
-    return isk_asm_insn_bytes(m);
-}
+int isk_asm_pc_unit_bytes(const isk_model *m) { return m->map.pc_unit; }
 
 /* A "nop" with no operands pads code for .align, as GNU as pads with its target's nop. */
 static int find_nop(const isk_model *m)
