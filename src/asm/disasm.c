@@ -262,11 +262,7 @@ static int put_word(void *ctx, uint64_t addr, uint64_t word, const isk_loc *loc,
 isk_obj *isk_words_read_mem(const isk_model *m, const char *text, size_t n, const char *filename, isk_diag *diag)
 {
     words_sink w = { .unit = isk_asm_insn_bytes(m), .be = m->has_elf && m->elf.big_endian };
-    for (size_t i = 0; i < m->regions.len; i++)
-        if (m->regions.data[i].code) {
-            w.base = m->regions.data[i].base;
-            break;
-        }
+    if (m->map.code_region >= 0) w.base = m->map.regions.data[m->map.code_region].base;   /* word 0 is PC 0 */
     w.o = isk_obj_new(filename, m->has_elf && m->elf.elfclass == 64 ? ELFCLASS64 : ELFCLASS32, w.be,
                       m->has_elf ? m->elf.machine : 0, ET_EXEC);
     w.o->flags = m->has_elf ? m->elf.flags : 0;
