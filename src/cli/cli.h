@@ -23,7 +23,7 @@ int cmd_objdump(int argc, char **argv);        /* cmd_objdump.c: the disassemble
 
 /* A model folder adds to the command without the command naming it (docs/layers.md):
  *   CLI_COMMAND(fn, "psm", "summary")   a subcommand: isekit psm ...
- *   CLI_RUNNER(fn, "dpu", "summary")    the runner of `isekit run dpu ...`, for a model or system
+ *   CLI_RUNNER(fn, "NAME", "summary")   the runner of `isekit run NAME ...`, for a model or system
  *                                       whose programs are not launch lists
  * Each puts a pointer to its isk_command in a section the linker gathers; linking the file is
  * all it takes. */

@@ -865,16 +865,19 @@ static __attribute__((noinline)) void skip_idle_clocks(isk_system *sys)
 
 static void begin_clock(isk_system *sys)
 {
-    if (driver_active(sys) && ISK_UNLIKELY(sys->driver_wait > sys->clock)) {
-        skip_idle_clocks(sys);   /* the driver is not called before its clock */
-    } else if (driver_active(sys)) {
-        int r = sys->driver(sys->driver_user, sys);
-        if (r > 0) sys->driver_done = true;
-        if (r < 0 && sys->status == ISK_OK) {
-            isk_report(sys, ISK_ERROR, "clock %llu: the driver stopped the run", (unsigned long long)sys->clock);
-            sys->status = ISK_FAILED;
+    if (driver_active(sys)) {
+        if (ISK_UNLIKELY(sys->driver_wait > sys->clock)) {
+            skip_idle_clocks(sys);   /* the driver is not called before its clock */
+        } else {
+            int r = sys->driver(sys->driver_user, sys);
+            if (r > 0) sys->driver_done = true;
+            if (r < 0 && sys->status == ISK_OK) {
+                isk_report(sys, ISK_ERROR, "clock %llu: the driver stopped the run",
+                           (unsigned long long)sys->clock);
+                sys->status = ISK_FAILED;
+            }
+            if (sys->status != ISK_OK) return;
         }
-        if (sys->status != ISK_OK) return;
     }
     for (size_t i = 0; i < sys->processors.len; i++) issue(sys, sys->processors.data[i]);
 }
