@@ -6,7 +6,7 @@ BUILD_TYPE ?= RelWithDebInfo
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_ARGS ?=
 
-.PHONY: all deps build demo test bench fuzz sanitize clean
+.PHONY: all deps build demo test bench callgrind fuzz sanitize clean
 
 all: build
 
@@ -27,6 +27,11 @@ test: build
 
 bench: build
 	@./scripts/bench.sh $(BUILD)
+
+# Host instructions per simulated instruction or clock (valgrind): the machine-independent
+# measure to compare engine changes by.
+callgrind: build
+	@./scripts/callgrind.sh $(BUILD)
 
 # The same tests under AddressSanitizer and UndefinedBehaviorSanitizer.
 sanitize:

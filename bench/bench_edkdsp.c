@@ -10,10 +10,9 @@
 #include "isekit/edkdsp.h"
 
 #define ELEMENTS 255
-#define OPERATIONS 400
 
-/* One run of OPERATIONS multiplications: clocks per second, or 0 on an error. */
-static double run(uint64_t *clocks)
+/* One run of `operations` multiplications: clocks per second, or 0 on an error. */
+static double run(int operations, uint64_t *clocks)
 {
     edk_bce *bce = edk_open(NULL);
     if (!bce) return 0;
@@ -27,7 +26,7 @@ static double run(uint64_t *clocks)
         uint64_t start = edk_clock(bce);
         double t0 = bench_now();
         int ok = 1;
-        for (int op = 0; op < OPERATIONS && ok; op++) {
+        for (int op = 0; op < operations && ok; op++) {
             uint32_t rc = 1;
             ok = edk_mb2pb(bce, 0x10) == EDK_OK && edk_mb2pb(bce, ELEMENTS) == EDK_OK &&
                  edk_pb2mb(bce, &rc) == EDK_OK && rc == 0;
@@ -41,12 +40,14 @@ static double run(uint64_t *clocks)
     return rate;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    /* bench_edkdsp [operations] */
+    int operations = argc > 1 ? atoi(argv[1]) : 400;
     double best = 0;
     uint64_t clocks = 0;
     for (int i = 0; i < 3; i++) {          /* the best of three: the least disturbed */
-        double r = run(&clocks);
+        double r = run(operations, &clocks);
         if (r == 0) return 1;
         if (r > best) best = r;
     }

@@ -73,16 +73,19 @@ static double best_of_3(double (*rate)(isk_model *, uint64_t), isk_model *m, uin
 
 int main(int argc, char **argv)
 {
+    /* bench_example [clocks [case]]: case 1 or 2 runs one figure only (for profiling) */
     uint64_t clocks = argc > 1 ? strtoull(argv[1], NULL, 0) : 10000000;
+    int only = argc > 2 ? atoi(argv[2]) : 0;
     isk_model *m = isk_model_load("example", NULL);
     if (!m) return 1;
-    double one = best_of_3(one_clock_rate, m, clocks), conv = best_of_3(conv_rate, m, clocks);
+    double one = only == 2 ? 1 : best_of_3(one_clock_rate, m, clocks);
+    double conv = only == 1 ? 1 : best_of_3(conv_rate, m, clocks);
     if (one == 0 || conv == 0) {
         fprintf(stderr, "bench_example: a run stopped early\n");
         return 1;
     }
-    printf("example one-clock commands: %.1f M clocks/s\n", one / 1e6);
-    printf("example CONV (multi-clock command): %.1f M clocks/s\n", conv / 1e6);
+    if (only != 2) printf("example one-clock commands: %.1f M clocks/s\n", one / 1e6);
+    if (only != 1) printf("example CONV (multi-clock command): %.1f M clocks/s\n", conv / 1e6);
     isk_model_release(m);
     return 0;
 }

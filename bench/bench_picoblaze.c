@@ -7,6 +7,7 @@
  * the time divides between the model and the engine. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "asm/psm.h"
 #include "bench.h"
@@ -105,7 +106,10 @@ int main(int argc, char **argv)
 {
     uint64_t clocks = argc > 1 ? strtoull(argv[1], NULL, 0) : 200000000ull;
     int rounds = argc > 2 ? atoi(argv[2]) : 3;
-    int rc = bench("kcpsm3", clocks, rounds);
-    rc |= bench("kcpsm6", clocks, rounds);
+    /* bench_picoblaze [clocks [rounds [core]]]: one core only (for profiling) */
+    const char *only = argc > 3 ? argv[3] : NULL;
+    int rc = 0;
+    if (!only || !strcmp(only, "kcpsm3")) rc |= bench("kcpsm3", clocks, rounds);
+    if (!only || !strcmp(only, "kcpsm6")) rc |= bench("kcpsm6", clocks, rounds);
     return rc;
 }
