@@ -137,6 +137,7 @@ struct isk_model {
     ISK_VEC(isk_pattern) patterns;
     ISK_VEC(isk_param) params;
     void (*reset)(isk_hdr *h);
+    void (*on_exception)(isk_hdr *h, int cause, const char *message);   /* ON_EXCEPTION, or NULL */
     bool is_processor;
     isk_processor_decl proc;
     int code_storage;                 /* processors: index of the code memory */

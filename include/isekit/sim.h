@@ -110,7 +110,9 @@ typedef enum {
     ISK_FAULT,               /* a simulated program or command faulted, model code crashed or hung,
                               * or a deadlock (see isk_last_error) */
     ISK_CONFLICT,            /* a CREW conflict, resource clash or slot exhaustion (as errors) */
-    ISK_FAILED               /* an error: bad arguments, a failed driver, a missing name */
+    ISK_FAILED,              /* an error: bad arguments, a failed driver, a missing name */
+    ISK_BREAK                /* a resumable stop inside a clock: a breakpoint instruction or the
+                              * before-issue hook (isk_stop_reason); the next run continues */
 } isk_status;
 
 typedef struct isk_system_options {
@@ -126,8 +128,11 @@ typedef struct isk_system_options {
      * the calling thread's stack. */
     size_t stack_size;
     /* Called before each processor instruction issues (NULL = no cost): a disassembling trace
-     * or a debugger's breakpoints. */
-    void (*trace_issue)(void *user, uint64_t clock, isk_inst *proc, uint32_t context, uint64_t pc);
+     * or a debugger's breakpoints. Returning non-zero stops the run before the instruction:
+     * isk_step/isk_run return ISK_BREAK, and the next one issues that very instruction first
+     * (without asking the hook again), so the pieces of a run add up to the uninterrupted run. */
+    int (*before_issue)(void *user, uint64_t clock, isk_inst *proc, uint32_t context, uint64_t pc);
+    void *before_issue_user;
     /* SIGSEGV, SIGBUS, SIGFPE, SIGILL and SIGABRT raised on the simulating thread while a
      * behaviour runs (a NULL dereference, a division by zero, a stack overflow into a guard
      * region, abort()) are reported through diag with the clock, the instance, the slot and
@@ -229,6 +234,15 @@ int isk_describe_activity(const isk_system *sys, char *buf, size_t cap);
 void isk_driver_wait_until(isk_system *sys, uint64_t clock);
 
 uint64_t isk_clock(const isk_system *sys);
+/* Why the last run returned ISK_BREAK ("clock 40, dpu thread 3, pc 0x12: breakpoint"). */
+const char *isk_stop_reason(const isk_system *sys);
+/* Interrupt lines. Route line `line` (0..31) that instance `from` raises (InterruptLine in its
+ * behaviours) to input `to_line` of processor `to`; an unrouted line counts in isk_interrupts as
+ * before. isk_raise_line raises an input of a processor from the host (a port handler, the
+ * driver): the model sees it in PENDING_LINES, and its sleeping contexts whose WAKE_ON_LINES
+ * holds it run again from the next clock. */
+isk_status isk_route_interrupt(isk_inst *from, int line, isk_inst *to, int to_line);
+isk_status isk_raise_line(isk_inst *proc, int line);
 /* The first line of the error that stopped the system, or "" if none. */
 const char *isk_last_error(const isk_system *sys);
 /* Number of commands executing in an accelerator. */
@@ -271,6 +285,8 @@ typedef struct isk_stats {
     uint64_t interrupts;
     uint64_t instructions;           /* processor instructions issued */
     uint64_t idle_clocks;            /* processor clocks in which no context could issue */
+    uint64_t idle_blocked_clocks;    /* of those, clocks in which a context was BLOCKED (e.g. a DMA) */
+    uint64_t exceptions;             /* architectural exceptions handled by models */
     uint64_t writes;                 /* storage writes through the latency queue */
 } isk_stats;
 void isk_get_stats(const isk_system *sys, isk_stats *out);

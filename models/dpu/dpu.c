@@ -1,7 +1,7 @@
 /* The UPMEM DPU (SDK 2025.1 ISA) as an isekit model.
  *
  *   storage        dpu.h: IRAM, WRAM, MRAM, atomic bits, 24 threads of registers and flags
- *   forms          forms.h: operand forms, conditions, the revolver rule
+ *   forms          forms.h: operand forms and conditions
  *   families       insns/<family>.h: what each mnemonic family computes (op_<family>)
  *   instructions   isa_instructions.inc: one line per signature (generated from the TSV),
  *                  expanded below into a behaviour (DPU_FORM_<form>) and an INSTRUCTION
@@ -62,6 +62,9 @@ static void dpu_reset(isk_hdr *h)
     S->iram_insns = S->v1b ? 3968 : 4096;
     S->atomic_bits = S->v1b ? 64 : 256;
     S->cycle_mode = GET_PARAM("mode") == 1;
+    /* One instruction per clock over the running threads, round robin; in cycle mode a thread
+     * issues at most every 11 cycles (the revolver pipeline), in functional mode every clock. */
+    SCHEDULE(ISK_ISSUE_REVOLVER, S->cycle_mode ? DPU_REVOLVER : 1);
     S->uncertain_fault = GET_PARAM("uncertain") == 1;
     S->sats_hook = dpu_default_sats;
     S->hash_hook = dpu_default_hash;
@@ -72,8 +75,6 @@ static void dpu_reset(isk_hdr *h)
     }
     S->time_mode = 1;
     S->time_base = S->time_origin = 0;
-    S->insns = S->last_issue = S->dma_until = 0;
-    S->idle_cycles = S->dma_idle_cycles = 0;
     S->dma_reads = S->dma_writes = S->dma_read_bytes = S->dma_write_bytes = S->dma_cycles = 0;
     memset(S->thread, 0, sizeof S->thread);
 }
@@ -138,8 +139,8 @@ MODEL_BEGIN(dpu, "UPMEM DPU (SDK 2025.1 ISA)")
 #undef DPU_INSTRUCTION
 #undef DPU_ALIAS
 
-    /* One instruction per clock over the running threads, round robin. The DPU's own rule (a
-     * thread issues at most every 11 cycles) is applied by dpu_issue (forms.h) in cycle mode only. */
+    /* One instruction per clock over the running threads, round robin; dpu_reset chooses the
+     * distance between two issues of a thread from the mode. */
     PROCESSOR(.code = "IRAM", .contexts = DPU_THREADS, .issue = ISK_ISSUE_REVOLVER, .distance = 1,
               .reset_pc = 0, .code_bytes = 8, .pc_unit_bytes = 8);
 

@@ -65,11 +65,7 @@ STATE_BEGIN
     int time_mode;                     /* 1 cycles, 2 instructions, 3 nothing */
     uint64_t time_base, time_origin;
 
-    /* ---- statistics ---- */
-    uint64_t insns;                    /* instructions issued, all threads */
-    uint64_t last_issue;               /* clock of the last issue (cycle mode) */
-    uint64_t dma_until;                /* completion clock of the latest DMA */
-    uint64_t idle_cycles, dma_idle_cycles;
+    /* ---- statistics (the engine counts instructions and idle cycles: isk_inst_stats) ---- */
     uint64_t dma_reads, dma_writes, dma_read_bytes, dma_write_bytes, dma_cycles;
     dpu_thread_stats thread[DPU_THREADS];
 STATE_END

@@ -15,7 +15,7 @@
  *
  *   DPU_FORM_alu_rrici(add_rrici, add, r, add_nz_cc)
  *   -> BEHAVIOUR(add_rrici, c, a, i, cc, pc)
- *      { dpu_issue(S); dpu_end(S, DPU_END_BRANCH, DPU_DEST_r, c, dpu_alu_value(S, op_add, RV(a), RV(a), i),
+ *      { dpu_end(S, DPU_END_BRANCH, DPU_DEST_r, c, dpu_alu_value(S, op_add, RV(a), RV(a), i),
  *                             dpu_cc_add_nz_cc, cc, pc); }
  */
 #ifndef ISEKIT_MODEL_DPU_FORMS_H
@@ -203,28 +203,6 @@ ISK_INLINE void dpu_end(struct isk_state *S, enum dpu_end end, enum dpu_dest d, 
 #define DPU_ALU(F, A, B) dpu_alu_value(S, op_##F, (A), (A), (uint32_t)(B))
 #define DPU_ALU_S(F, I, R) dpu_alu_value(S, op_##F, (R), (uint32_t)(I), (R))
 
-/* ---- issue: the revolver rule ---------------------------------------------------------------- */
-
-/* Every instruction starts here (DPU_BEHAVIOUR, the one place). The engine issues one
- * instruction per clock, round robin over the ready threads; in cycle mode the DPU's rule "a
- * thread issues at most every 11 cycles" is applied here, so that the functional mode can leave
- * it out. Idle cycles are accounted as waiting for DMA when a transfer was in flight, else as
- * revolver/dependency idle. */
-ISK_INLINE void dpu_issue(struct isk_state *S)
-{
-    S->insns++;
-    if (!S->cycle_mode) return;
-    const uint64_t now = S->isk.clock;
-    if (now > S->last_issue + 1 && S->insns > 1) {
-        uint64_t from = S->last_issue + 1;
-        uint64_t dma_end = S->dma_until < now ? S->dma_until : now;
-        S->idle_cycles += now - from;
-        if (dma_end > from) S->dma_idle_cycles += dma_end - from;
-    }
-    S->last_issue = now;
-    S->isk.contexts[S->isk.context].ready_at = now + DPU_REVOLVER;
-}
-
 /* ---- the forms: one behaviour per signature ---------------------------------------------------- *
  *
  * isa_instructions.inc has one line per signature of instructions.tsv:
@@ -240,7 +218,7 @@ ISK_INLINE void dpu_issue(struct isk_state *S)
 
 #define DPU_UNPAREN(...) __VA_ARGS__
 #define DPU_BEHAVIOUR_(N, ...) BEHAVIOUR(N, __VA_ARGS__)
-#define DPU_BEHAVIOUR(N, params, body) DPU_BEHAVIOUR_(N, DPU_UNPAREN params) { dpu_issue(S); body; }
+#define DPU_BEHAVIOUR(N, params, body) DPU_BEHAVIOUR_(N, DPU_UNPAREN params) { body; }
 
 /* ALU families, register and immediate sources (f forms are plain: the condition is false) */
 #define DPU_FORM_alu_rrr(N, F, D, K)    DPU_BEHAVIOUR(N, (c, a, b), DPU_PLAIN(D, c, DPU_ALU(F, RV(a), RV(b))))

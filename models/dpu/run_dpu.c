@@ -143,10 +143,13 @@ static void print_statistics(const dpu_run_options *o, isk_system *sys, isk_inst
         if (lo == hi) fprintf(stderr, "dpu: NR_TASKLETS %d, stacks of %u bytes\n", prog->nr_tasklets, (unsigned)lo);
         else fprintf(stderr, "dpu: NR_TASKLETS %d, stacks of %u..%u bytes\n", prog->nr_tasklets, (unsigned)lo, (unsigned)hi);
     }
-    if (o->cycles)
+    if (o->cycles) {
+        isk_stats st;
+        isk_inst_stats(dpu, &st);
         fprintf(stderr, "dpu: idle %" PRIu64 " cycles: %" PRIu64 " with a DMA in flight, %" PRIu64
-                " revolver or no tasklet ready\n", S->idle_cycles, S->dma_idle_cycles,
-                S->idle_cycles - S->dma_idle_cycles);
+                " revolver or no tasklet ready\n", st.idle_clocks, st.idle_blocked_clocks,
+                st.idle_clocks - st.idle_blocked_clocks);
+    }
     fprintf(stderr, "dpu: DMA %" PRIu64 " reads (%" PRIu64 " bytes), %" PRIu64 " writes (%" PRIu64
             " bytes): %" PRIu64 " MRAM bytes\n", S->dma_reads, S->dma_read_bytes, S->dma_writes,
             S->dma_write_bytes, S->dma_read_bytes + S->dma_write_bytes);

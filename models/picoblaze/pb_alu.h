@@ -72,8 +72,8 @@ static inline void pb_comparecy(STATE, unsigned x, unsigned v) { PB_CELLS; pb_ar
 
 /* The two forms of an operation. */
 #define PB_ALU_FORMS(NAME, operation) \
-    BEHAVIOUR(NAME##_sX_sY, x, y) { PB_BEGIN; operation(S, (unsigned)x, sX(y)); PB_END; } \
-    BEHAVIOUR(NAME##_sX_kk, x, k) { PB_BEGIN; operation(S, (unsigned)x, (unsigned)k); PB_END; }
+    BEHAVIOUR(NAME##_sX_sY, x, y) { PB_CELLS; operation(S, (unsigned)x, sX(y)); } \
+    BEHAVIOUR(NAME##_sX_kk, x, k) { operation(S, (unsigned)x, (unsigned)k); }
 
 PB_ALU_FORMS(LOAD, pb_load)
 PB_ALU_FORMS(AND, pb_and)

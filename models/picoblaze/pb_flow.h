@@ -28,16 +28,16 @@ static inline void pb_return(STATE)
     JUMP((pb_pop(S) + 1u) & PB_PC_MASK);
 }
 
-BEHAVIOUR(JUMP_aaa, a)             { PB_BEGIN; JUMP(a); PB_END; }
-BEHAVIOUR(JUMP_cc_aaa, c, a)       { PB_BEGIN; if (pb_condition(S, c)) JUMP(a); PB_END; }
-BEHAVIOUR(CALL_aaa, a)             { PB_BEGIN; pb_call(S, (uint64_t)a); PB_END; }
-BEHAVIOUR(CALL_cc_aaa, c, a)       { PB_BEGIN; if (pb_condition(S, c)) pb_call(S, (uint64_t)a); PB_END; }
-BEHAVIOUR(RETURN)                  { PB_BEGIN; pb_return(S); PB_END; }
-BEHAVIOUR(RETURN_cc, c)            { PB_BEGIN; if (pb_condition(S, c)) pb_return(S); PB_END; }
+BEHAVIOUR(JUMP_aaa, a)             { JUMP(a); }
+BEHAVIOUR(JUMP_cc_aaa, c, a)       { if (pb_condition(S, c)) JUMP(a); }
+BEHAVIOUR(CALL_aaa, a)             { pb_call(S, (uint64_t)a); }
+BEHAVIOUR(CALL_cc_aaa, c, a)       { if (pb_condition(S, c)) pb_call(S, (uint64_t)a); }
+BEHAVIOUR(RETURN)                  { pb_return(S); }
+BEHAVIOUR(RETURN_cc, c)            { if (pb_condition(S, c)) pb_return(S); }
 
 BEHAVIOUR(RETURNI, e)
 {
-    PB_BEGIN;
+    PB_CELLS;
     unsigned entry = pb_pop(S);
     JUMP(entry & PB_PC_MASK);
     if (PB_SHADOW_FLAGS) {
@@ -50,9 +50,8 @@ BEHAVIOUR(RETURNI, e)
         CTRL(BANK) = entry >> 14 & 1u;
     }
     CTRL(IE) = (uint8_t)e;
-    PB_END;
 }
-BEHAVIOUR(ENABLE_INTERRUPT)        { PB_BEGIN; CTRL(IE) = 1; PB_END; }
-BEHAVIOUR(DISABLE_INTERRUPT)       { PB_BEGIN; CTRL(IE) = 0; PB_END; }
+BEHAVIOUR(ENABLE_INTERRUPT)        { PB_CELLS; CTRL(IE) = 1; }
+BEHAVIOUR(DISABLE_INTERRUPT)       { PB_CELLS; CTRL(IE) = 0; }
 
 #endif

@@ -6,14 +6,14 @@
 
 #include "pb_state.h"
 
-BEHAVIOUR(INPUT_sX_pp, x, p)     { PB_BEGIN; sX(x) = (uint8_t)INPUT(p); PB_END; }
-BEHAVIOUR(INPUT_sX_at_sY, x, y)  { PB_BEGIN; sX(x) = (uint8_t)INPUT(sX(y)); PB_END; }
-BEHAVIOUR(OUTPUT_sX_pp, x, p)    { PB_BEGIN; OUTPUT(p, sX(x)); PB_END; }
-BEHAVIOUR(OUTPUT_sX_at_sY, x, y) { PB_BEGIN; OUTPUT(sX(y), sX(x)); PB_END; }
+BEHAVIOUR(INPUT_sX_pp, x, p)     { PB_CELLS; sX(x) = (uint8_t)INPUT(p); }
+BEHAVIOUR(INPUT_sX_at_sY, x, y)  { PB_CELLS; sX(x) = (uint8_t)INPUT(sX(y)); }
+BEHAVIOUR(OUTPUT_sX_pp, x, p)    { PB_CELLS; OUTPUT(p, sX(x)); }
+BEHAVIOUR(OUTPUT_sX_at_sY, x, y) { PB_CELLS; OUTPUT(sX(y), sX(x)); }
 
-BEHAVIOUR(FETCH_sX_ss, x, s)     { PB_BEGIN; sX(x) = CELLS(SPM)[(unsigned)s & S->spm_mask]; PB_END; }
-BEHAVIOUR(FETCH_sX_at_sY, x, y)  { PB_BEGIN; sX(x) = CELLS(SPM)[sX(y) & S->spm_mask]; PB_END; }
-BEHAVIOUR(STORE_sX_ss, x, s)     { PB_BEGIN; CELLS(SPM)[(unsigned)s & S->spm_mask] = sX(x); PB_END; }
-BEHAVIOUR(STORE_sX_at_sY, x, y)  { PB_BEGIN; CELLS(SPM)[sX(y) & S->spm_mask] = sX(x); PB_END; }
+BEHAVIOUR(FETCH_sX_ss, x, s)     { PB_CELLS; sX(x) = CELLS(SPM)[(unsigned)s & S->spm_mask]; }
+BEHAVIOUR(FETCH_sX_at_sY, x, y)  { PB_CELLS; sX(x) = CELLS(SPM)[sX(y) & S->spm_mask]; }
+BEHAVIOUR(STORE_sX_ss, x, s)     { PB_CELLS; CELLS(SPM)[(unsigned)s & S->spm_mask] = sX(x); }
+BEHAVIOUR(STORE_sX_at_sY, x, y)  { PB_CELLS; CELLS(SPM)[sX(y) & S->spm_mask] = sX(x); }
 
 #endif

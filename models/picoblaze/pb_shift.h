@@ -16,9 +16,9 @@ static inline void pb_shift_result(STATE, unsigned x, unsigned r, unsigned carry
 }
 
 #define PB_SHIFT_LEFT(NAME, fill) \
-    BEHAVIOUR(NAME##_sX, x) { PB_BEGIN; unsigned v = sX(x); pb_shift_result(S, (unsigned)x, v << 1 | (fill), v >> 7); PB_END; }
+    BEHAVIOUR(NAME##_sX, x) { PB_CELLS; unsigned v = sX(x); pb_shift_result(S, (unsigned)x, v << 1 | (fill), v >> 7); }
 #define PB_SHIFT_RIGHT(NAME, fill) \
-    BEHAVIOUR(NAME##_sX, x) { PB_BEGIN; unsigned v = sX(x); pb_shift_result(S, (unsigned)x, (fill) << 7 | v >> 1, v & 1u); PB_END; }
+    BEHAVIOUR(NAME##_sX, x) { PB_CELLS; unsigned v = sX(x); pb_shift_result(S, (unsigned)x, (fill) << 7 | v >> 1, v & 1u); }
 
 PB_SHIFT_LEFT(SLA, CARRY)          /* C in */
 PB_SHIFT_LEFT(RL, v >> 7)          /* rotate */

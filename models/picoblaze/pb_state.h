@@ -82,14 +82,18 @@ enum pb_control {
  * PC wraps at the end of the program space (only a sequential step can leave it: every jump
  * target is a program address). The three checks cost one test on the common path, and the
  * common path does not write NEXT_PC, which would put a store and a reload between this
- * instruction's and the next one's fetch. */
+ * instruction's and the next one's fetch. The engine inlines pb_before and pb_after around
+ * every behaviour (INSTRUCTION_FRAME, isekit/model.h). */
 static void pb_after_instruction(STATE, unsigned irq_sampled);
 
-#define PB_BEGIN PB_CELLS; const unsigned pb_irq_sampled_ = CTRL(INTERRUPT)
-#define PB_END do { \
-        if (ISK_UNLIKELY((pb_irq_sampled_ & CTRL(IE)) | CTRL(RESET_PENDING) | (NEXT_PC >> PB_PC_BITS))) \
-            pb_after_instruction(S, pb_irq_sampled_); \
-    } while (0)
+#define INSTRUCTION_FRAME pb
+ISK_INLINE uint64_t pb_before(STATE) { return CELLS(CONTROL)[PB_INTERRUPT]; }
+ISK_INLINE void pb_after(STATE, uint64_t irq_sampled)
+{
+    const uint8_t *const control = CELLS(CONTROL);
+    if (ISK_UNLIKELY((irq_sampled & control[PB_IE]) | control[PB_RESET_PENDING] | (NEXT_PC >> PB_PC_BITS)))
+        pb_after_instruction(S, (unsigned)irq_sampled);
+}
 
 /* ---- configuration ------------------------------------------------------------------------ */
 

@@ -175,7 +175,7 @@ out:
 typedef struct issue_tracer { const isk_model *m; int code; } issue_tracer;
 
 /* One line per instruction: clock, context, PC, word and its disassembly. */
-static void print_issue(void *user, uint64_t clock, isk_inst *proc, uint32_t context, uint64_t pc)
+static int print_issue(void *user, uint64_t clock, isk_inst *proc, uint32_t context, uint64_t pc)
 {
     const issue_tracer *t = user;
     int64_t word = 0;
@@ -187,6 +187,7 @@ static void print_issue(void *user, uint64_t clock, isk_inst *proc, uint32_t con
     }
     printf("%8" PRIu64 "  %-6s ctx %-2u pc 0x%04" PRIx64 "  %0*" PRIx64 "  %s\n", clock, isk_inst_name(proc),
            context, pc, (t->m->word_bits + 3) / 4, (uint64_t)word, text);
+    return 0;
 }
 
 /* Assemble and link a source, or read an executable, into the instance. */
@@ -205,7 +206,7 @@ static bool load_program(isk_inst *inst, const char *path, isk_diag *diag)
     return ok;
 }
 
-static const char *const context_states[] = { "stopped", "running", "blocked", "sleeping", "faulted" };
+static const char *const context_states[] = { "stopped", "running", "blocked", "sleeping", "faulted", "exited" };
 
 static int run_processor(const run_options *o, isk_model *m, isk_diag *diag)
 {
@@ -214,8 +215,8 @@ static int run_processor(const run_options *o, isk_model *m, isk_diag *diag)
     cli_run_system_options(&o->run, &so);
     if (o->run.trace) {
         so.trace = print_trace;
-        so.trace_issue = print_issue;
-        so.trace_user = &tracer;
+        so.before_issue = print_issue;
+        so.before_issue_user = &tracer;
     }
     isk_system *sys = isk_system_new(&so);
     isk_inst *proc = isk_system_add(sys, m, isk_model_name(m));

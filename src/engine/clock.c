@@ -81,7 +81,7 @@ static void where(isk_system *sys, isk_inst *inst, char *out, size_t cap)
     snprintf(out, cap, "clock %llu, %s", (unsigned long long)sys->clock, who);
 }
 
-static ISK_NORETURN void op_fault(isk_hdr *h, int code, const char *message)
+ISK_NORETURN void isk_op_fault(isk_hdr *h, int code, const char *message)
 {
     isk_inst *inst = h->engine;
     isk_system *sys = inst->sys;
@@ -98,7 +98,7 @@ static ISK_NORETURN void op_index_fault(isk_hdr *h, const char *storage, int64_t
     char message[200];
     snprintf(message, sizeof message, "index %lld is outside %s (%llu cells)", (long long)index, storage,
              (unsigned long long)count);
-    op_fault(h, 0, message);
+    isk_op_fault(h, 0, message);
 }
 
 /* ---- clock boundaries (FinishCycle) ------------------------------------------------------ */
@@ -116,7 +116,7 @@ static void op_boundary(isk_hdr *h)
     isk_system *sys = inst->sys;
     if (sys->cur_inst != inst || sys->cur_slot < 0) {
         h->trap = 0;
-        op_fault(h, 0, "FinishCycle() inside a processor instruction: processor instructions take one issue; "
+        isk_op_fault(h, 0, "FinishCycle() inside a processor instruction: processor instructions take one issue; "
                        "model longer ones with BLOCK_FOR()");
     }
     isk_slot *slot = &inst->slots[sys->cur_slot];
@@ -308,11 +308,15 @@ static void op_interrupt(isk_hdr *h, int line)
 {
     isk_inst *inst = h->engine;
     isk_system *sys = inst->sys;
-    sys->interrupts++;
-    sys->interrupt_from = inst;
     sys->stats.interrupts++;
     inst->stats.interrupts++;
     if (sys->opt.trace) isk_trace(sys, inst, "interrupt line %d raised", line);
+    if (line >= 0 && line < 32 && inst->routes[line].to) {
+        isk_deliver_line(inst->routes[line].to, inst->routes[line].line);
+        return;
+    }
+    sys->interrupts++;
+    sys->interrupt_from = inst;
 }
 
 /* ---- launches ------------------------------------------------------------------------------ */
@@ -398,7 +402,7 @@ static void op_launch(isk_hdr *h, int number, uint64_t word)
     if (number < 0 || (size_t)number >= sys->by_number.len || !sys->by_number.data[number]) {
         char message[120];
         snprintf(message, sizeof message, "LAUNCH to accelerator %d, which is not attached", number);
-        op_fault(h, 0, message);
+        isk_op_fault(h, 0, message);
     }
     if (isk_do_launch(sys, sys->by_number.data[number], word) != ISK_OK) isk_abandon_behaviour(sys);
     h->attention = 1;
@@ -478,87 +482,7 @@ static void retire_slots(isk_system *sys, isk_inst *a)
     a->norder = kept;
 }
 
-/* ---- processors -------------------------------------------------------------------------- */
-
-void isk_decode_miss(isk_hdr *h, const int64_t *op)
-{
-    (void)op;
-    isk_inst *p = h->engine;
-    uint64_t pc = h->pc;
-    const isk_storage *code = &p->model->storages.data[p->model->code_storage];
-    uint64_t word = isk_cell_read_raw((char *)p->buffers[p->model->code_storage] + pc * (uint64_t)code->cell_bytes,
-                                      code->cell_bytes);
-    isk_decoded *d = &p->dcache[pc];
-    int pattern = isk_model_decode(p->model, word, d->op);
-    if (pattern < 0) {
-        char message[120];
-        snprintf(message, sizeof message, "illegal instruction 0x%0*llx", (p->model->word_bits + 3) / 4,
-                 (unsigned long long)word);
-        op_fault(h, 0, message);
-    }
-    d->pattern = pattern;
-    d->fn = p->model->patterns.data[pattern].beh->fn;
-    d->fn(h, d->op);
-}
-
-static bool ready(const isk_context *c, uint64_t clock)
-{
-    return (c->state == ISK_CTX_RUNNING || c->state == ISK_CTX_BLOCKED) && c->ready_at <= clock;
-}
-
-static int pick_context(isk_inst *p, uint64_t clock)
-{
-    const isk_processor_decl *proc = &p->model->proc;
-    uint32_t n = p->hdr->ncontexts;
-    switch (proc->issue) {
-    case ISK_ISSUE_BARREL: {
-        uint32_t id = (uint32_t)(clock % n);
-        return ready(&p->contexts[id], clock) ? (int)id : -1;
-    }
-    case ISK_ISSUE_REVOLVER:
-        for (uint32_t k = 0, id = p->next_context; k < n; k++, id = id + 1 == n ? 0 : id + 1) {
-            if (ready(&p->contexts[id], clock)) {
-                p->next_context = id + 1 == n ? 0 : id + 1;
-                return (int)id;
-            }
-        }
-        return -1;
-    default:
-        return ready(&p->contexts[0], clock) ? 0 : -1;
-    }
-}
-
-static void execute(isk_system *sys, isk_inst *p, int id)
-{
-    isk_hdr *h = p->hdr;
-    isk_context *c = &p->contexts[id];
-    const isk_processor_decl *proc = &p->model->proc;
-    if (c->state == ISK_CTX_BLOCKED) c->state = ISK_CTX_RUNNING;
-    h->context = (uint32_t)id;
-    h->pc = c->pc;
-    h->next_pc = c->pc + 1;
-    h->clock = sys->clock;
-    sys->cur_inst = p;
-    sys->cur_slot = -1;
-    if (c->pc >= p->ncode) {
-        char message[120];
-        snprintf(message, sizeof message, "pc 0x%llx is outside the code memory (%llu instructions)",
-                 (unsigned long long)c->pc, (unsigned long long)p->ncode);
-        op_fault(h, 0, message);
-    }
-    if (sys->opt.trace_issue) sys->opt.trace_issue(sys->opt.trace_user, sys->clock, p, (uint32_t)id, c->pc);
-    isk_decoded *d = &p->dcache[c->pc];
-    d->fn(h, d->op);
-    if (c->state == ISK_CTX_RUNNING || c->state == ISK_CTX_BLOCKED) c->pc = h->next_pc;
-    c->last_issue = sys->clock;
-    c->insns++;
-    p->stats.instructions++;
-    sys->stats.instructions++;
-    uint64_t gap = proc->issue == ISK_ISSUE_CPI ? (uint64_t)proc->cpi
-                 : proc->issue == ISK_ISSUE_REVOLVER ? (uint64_t)proc->distance : 1;
-    if (c->ready_at < sys->clock + gap) c->ready_at = sys->clock + gap;
-    sys->cur_inst = NULL;
-}
+/* ---- processors: whether anything acts (issue.c issues) -------------------------------------- */
 
 static bool driver_active(const isk_system *sys) { return sys->driver && !sys->driver_done; }
 
@@ -581,7 +505,7 @@ static bool quiescent(const isk_system *sys)
 /* A context sleeps and nothing can wake it (only a running context of its own processor can, or
  * the host): stop with an error naming every sleeping context. Checked when a processor idles
  * and when a run would finish, never on the issuing path. */
-static __attribute__((noinline)) void check_deadlock(isk_system *sys)
+__attribute__((noinline)) void isk_check_deadlock(isk_system *sys)
 {
     if (driver_active(sys) || !quiescent(sys)) return;
     char msg[700];
@@ -606,231 +530,12 @@ static __attribute__((noinline)) void check_deadlock(isk_system *sys)
     isk_report(sys, ISK_ERROR, "%s", msg);
 }
 
-static void issue(isk_system *sys, isk_inst *p)
-{
-    int id = pick_context(p, sys->clock);
-    if (id >= 0) {
-        execute(sys, p, id);
-        return;
-    }
-    if (p->model->proc.issue != ISK_ISSUE_CPI) p->stats.idle_clocks++, sys->stats.idle_clocks++;
-    if (!sys->busy_slots && !sys->pending) check_deadlock(sys);
-}
-
 /* The common case of a processor model running alone (no driver, no busy accelerator, no
- * write waiting for its latency): issue whole instructions back to back, advancing the clock
- * by the CPI, without the per-clock work. Leaves as soon as the situation changes. */
+ * write waiting for its latency, no before-issue hook): its scheduler's fast loop (issue.c). */
 static bool runs_alone(const isk_system *sys)
 {
-    return sys->processors.len == 1 && !sys->opt.trace_issue && !(sys->driver && !sys->driver_done) &&
-           !sys->pending && !sys->busy_slots &&
-           (sys->processors.data[0]->model->proc.issue == ISK_ISSUE_CPI ||
-            sys->processors.data[0]->model->proc.issue == ISK_ISSUE_REVOLVER);
-}
-
-/* A fast loop that began at `start` leaves before `clock`, having issued `issued` instructions. */
-static void end_fast_loop(isk_system *sys, isk_inst *p, uint64_t start, uint64_t clock, uint64_t issued)
-{
-    p->stats.instructions += issued;
-    sys->stats.instructions += issued;
-    sys->stats.clocks += clock - start;
-    sys->clock = clock;
-    sys->cur_inst = NULL;
-    sys->fast.proc = NULL;
-}
-
-/* The same for a REVOLVER processor (e.g. the DPU's threads): a mask of the running contexts,
- * re-read whenever an instruction sets h->attention (a context started, stopped, woken or
- * blocked, a queued write, a launch, a port access); the clocks in which no context is ready
- * are skipped at once, counted as idle. Clock by clock it does what begin_clock/issue/end_clock
- * would do. The system's instruction and clock counts are added when the loop leaves (as for
- * CPI), the contexts' own counts at each instruction. */
-static uint64_t running_mask(const isk_context *ctx, uint32_t n)
-{
-    uint64_t m = 0;
-    for (uint32_t id = 0; id < n; id++)
-        m |= (uint64_t)(ctx[id].state == ISK_CTX_RUNNING || ctx[id].state == ISK_CTX_BLOCKED) << id;
-    return m;
-}
-
-/* The first context of `candidates` from `next` round the circle that is ready, or 64. */
-static inline uint32_t pick_in(const isk_context *ctx, uint64_t candidates, uint32_t next, uint64_t clock)
-{
-    for (int half = 0; half < 2; half++) {
-        uint64_t m = half ? candidates & ((UINT64_C(1) << next) - 1) : candidates & (~UINT64_C(0) << next);
-        for (; m; m &= m - 1) {
-            uint32_t j = (uint32_t)__builtin_ctzll(m);
-            if ((ctx[j].state == ISK_CTX_RUNNING || ctx[j].state == ISK_CTX_BLOCKED) && ctx[j].ready_at <= clock)
-                return j;
-        }
-    }
-    return 64;
-}
-
-/* Issue back to back, one instruction per clock, starting with context `id`, while the next
- * running context round the circle is ready. Kept small and out of line: few values live
- * across the indirect call, so they stay in registers. Returns the clock after the last issue
- * and leaves in *idp the context to look at next (64 if an instruction asked for attention). */
-static __attribute__((noinline)) uint64_t revolver_burst(isk_system *sys, isk_inst *p, uint32_t *idp,
-                                                         uint64_t clock, uint64_t limit, uint64_t running)
-{
-    isk_hdr *const h = p->hdr;
-    isk_context *const ctx = p->contexts;
-    const uint32_t n = h->ncontexts;
-    const uint64_t distance = (uint64_t)p->model->proc.distance;
-    uint32_t id = *idp;
-    isk_context *c = &ctx[id];
-    if (c->state == ISK_CTX_BLOCKED) c->state = ISK_CTX_RUNNING;
-    for (;;) {
-        const uint64_t pc = c->pc;
-        if (ISK_UNLIKELY(pc >= p->ncode)) break;             /* the general path reports it */
-        h->context = id;
-        h->pc = pc;
-        h->next_pc = pc + 1;
-        h->clock = sys->clock = clock;                         /* the engine's services read it */
-        p->dcache[pc].fn(h, p->dcache[pc].op);
-        c->last_issue = clock;
-        c->insns++;
-        /* with distance 1 a context is ready again in the next clock anyway */
-        if (distance > 1 && c->ready_at < clock + distance) c->ready_at = clock + distance;
-        clock++;
-        if (ISK_UNLIKELY(h->attention)) {
-            if (c->state == ISK_CTX_RUNNING || c->state == ISK_CTX_BLOCKED) c->pc = h->next_pc;
-            id = 64;
-            break;
-        }
-        c->pc = h->next_pc;
-        /* the common case: the next running context round the circle is ready now */
-        const uint32_t next = id + 1 == n ? 0 : id + 1;
-        const uint64_t m = running & (~UINT64_C(0) << next);
-        id = (uint32_t)__builtin_ctzll(m ? m : running);
-        c = &ctx[id];
-        if (clock >= limit || c->state != ISK_CTX_RUNNING || c->ready_at > clock) break;
-    }
-    *idp = id;
-    return clock;
-}
-
-static void run_alone_revolver(isk_system *sys, isk_inst *p)
-{
-    isk_context *const ctx = p->contexts;
-    const uint32_t n = p->hdr->ncontexts;
-    if (n > 64) return;                                 /* the general path */
-    const uint64_t start = sys->clock;
-    /* Attention is cleared before the limit is read (isk_request_stop lowers the limit, then
-     * sets attention), here and after each burst that asked for attention. */
-    p->hdr->attention = 0;
-    atomic_signal_fence(memory_order_seq_cst);
-    uint64_t limit = sys->run_until;
-    uint64_t clock = start, running = running_mask(ctx, n), issued = 0;
-    uint32_t next = p->next_context;
-    sys->cur_inst = p;
-    sys->cur_slot = -1;
-    sys->fast.proc = p;
-    sys->fast.start = start;
-    sys->fast.idle = p->stats.idle_clocks;
-    while (clock < limit) {
-        uint32_t id = pick_in(ctx, running, next, clock);
-        if (id == 64) {
-            /* nothing ready: jump to the first clock at which something is, if anything runs */
-            uint64_t first = UINT64_MAX;
-            for (uint64_t m = running; m; m &= m - 1) {
-                uint32_t j = (uint32_t)__builtin_ctzll(m);
-                if ((ctx[j].state == ISK_CTX_RUNNING || ctx[j].state == ISK_CTX_BLOCKED) && ctx[j].ready_at < first)
-                    first = ctx[j].ready_at;
-            }
-            if (first == UINT64_MAX) break;
-            if (first > limit) first = limit;
-            p->stats.idle_clocks += first - clock;
-            sys->stats.idle_clocks += first - clock;
-            clock = first;
-            continue;
-        }
-        const uint64_t burst_start = clock;
-        clock = revolver_burst(sys, p, &id, clock, limit, running);
-        if (clock == burst_start) break;               /* a PC outside the code memory: the general path */
-        issued += clock - burst_start;                 /* one instruction per clock of a burst */
-        next = p->hdr->context + 1 == n ? 0 : p->hdr->context + 1;
-        if (id == 64) {
-            /* an instruction asked for attention */
-            if (sys->pending || sys->busy_slots || sys->status != ISK_OK) break;
-            p->hdr->attention = 0;
-            atomic_signal_fence(memory_order_seq_cst);
-            running = running_mask(ctx, n);            /* the running set may have changed */
-            limit = sys->run_until;                    /* and the run may have been asked to stop */
-        }
-    }
-    p->next_context = next;
-    end_fast_loop(sys, p, start, clock, issued);
-}
-
-/* The counts of a CPI fast loop that began at `start` and stopped before `clock`, with `pc`
- * the next instruction and `last` the last one issued. */
-static void settle_cpi(isk_system *sys, isk_inst *p, uint64_t start, uint64_t clock, uint64_t pc, uint64_t last)
-{
-    isk_context *c = &p->contexts[0];
-    const uint64_t cpi = (uint64_t)p->model->proc.cpi;
-    const uint64_t issued = (clock - start) / cpi;
-    if (issued) {
-        c->pc = c->state == ISK_CTX_RUNNING || c->state == ISK_CTX_BLOCKED ? pc : last;
-        c->last_issue = clock - cpi;
-        if (c->ready_at < clock) c->ready_at = clock;
-        c->insns += issued;
-    }
-    /* An instruction may have asked the run to stop inside its own clocks (isk_stop_after_clock):
-     * the system stops there; the context is busy until `clock` as on the general path. */
-    end_fast_loop(sys, p, start, clock < sys->run_until ? clock : sys->run_until, issued);
-}
-
-static void run_alone(isk_system *sys, isk_inst *p)
-{
-    if (p->model->proc.issue == ISK_ISSUE_REVOLVER) {
-        run_alone_revolver(sys, p);
-        return;
-    }
-    isk_hdr *h = p->hdr;
-    isk_context *c = &p->contexts[0];
-    if (c->state != ISK_CTX_RUNNING || c->ready_at > sys->clock) return;
-    const uint64_t cpi = (uint64_t)p->model->proc.cpi, ncode = p->ncode, start = sys->clock;
-    isk_decoded *const dcache = p->dcache;
-    /* Cleared before the limit is read: isk_request_stop lowers the limit, then sets attention. */
-    h->attention = 0;
-    atomic_signal_fence(memory_order_seq_cst);
-    /* the clock by which the last whole instruction must have issued */
-    const uint64_t end = sys->run_until > start ? start + (sys->run_until - start) / cpi * cpi : start;
-    uint64_t clock = start, pc = c->pc;
-    sys->cur_inst = p;
-    sys->cur_slot = -1;
-    sys->fast.proc = p;
-    sys->fast.start = start;
-    h->context = 0;
-    /* One test per instruction: whatever needs a look (a context stopped or blocked, a queued
-     * write, a launch, a port access) sets h->attention. A PC outside the code memory is left
-     * to the general path, which reports it. */
-    while (clock < end && pc < ncode) {
-        h->pc = pc;
-        h->next_pc = pc + 1;
-        h->clock = sys->clock = clock;      /* the engine's services read the system's clock */
-        dcache[pc].fn(h, dcache[pc].op);
-        pc = h->next_pc;
-        clock += cpi;
-        if (ISK_UNLIKELY(h->attention)) break;
-    }
-    settle_cpi(sys, p, start, clock, pc, h->pc);
-}
-
-/* A fault left a fast loop by longjmp in the middle of an instruction (issued at sys->clock,
- * not counted, as on the general path): count what it had done. */
-static void settle_fast_loop_after_fault(isk_system *sys)
-{
-    isk_inst *p = sys->fast.proc;
-    if (p->model->proc.issue == ISK_ISSUE_REVOLVER) {
-        /* one instruction in every clock of the loop that was not skipped as idle */
-        uint64_t issued = sys->clock - sys->fast.start - (p->stats.idle_clocks - sys->fast.idle);
-        end_fast_loop(sys, p, sys->fast.start, sys->clock, issued);
-        return;
-    }
-    settle_cpi(sys, p, sys->fast.start, sys->clock, p->hdr->pc, p->hdr->pc);
+    return sys->processors.len == 1 && !sys->opt.before_issue && !(sys->driver && !sys->driver_done) &&
+           !sys->pending && !sys->busy_slots;
 }
 
 /* ---- the loop ---------------------------------------------------------------------------- */
@@ -855,7 +560,7 @@ static __attribute__((noinline)) void skip_idle_clocks(isk_system *sys)
     uint64_t gap = target - 1 - sys->clock;
     for (size_t i = 0; i < sys->processors.len; i++) {
         isk_inst *p = sys->processors.data[i];
-        if (p->model->proc.issue == ISK_ISSUE_CPI) continue;
+        if (!p->sched.policy->idle_counts) continue;
         p->stats.idle_clocks += gap;
         sys->stats.idle_clocks += gap;
     }
@@ -876,10 +581,8 @@ static void begin_clock(isk_system *sys)
                            (unsigned long long)sys->clock);
                 sys->status = ISK_FAILED;
             }
-            if (sys->status != ISK_OK) return;
         }
     }
-    for (size_t i = 0; i < sys->processors.len; i++) issue(sys, sys->processors.data[i]);
 }
 
 static void end_clock(isk_system *sys)
@@ -891,25 +594,36 @@ static void end_clock(isk_system *sys)
 }
 
 /* The loop proper, kept out of isk_clock_run so that setjmp's restrictions on register use
- * do not slow it down. */
+ * do not slow it down. Each phase continues from the position kept in the system, so that a
+ * run stopped inside a clock (ISK_BREAK) resumes exactly there. */
 static __attribute__((noinline)) void clock_loop(isk_system *sys)
 {
-    while (sys->status == ISK_OK) {
+    while (sys->status == ISK_OK && !sys->stop_now) {
         if (sys->phase == PHASE_BEGIN) {
             /* finished before the limit: a run that ends in its last allowed clock has ended */
             if (sys->run_to_end && finished(sys)) {
-                if (sys->processors.len) check_deadlock(sys);
+                if (sys->processors.len) isk_check_deadlock(sys);
                 sys->reached_end = true;
                 break;
             }
             if (sys->clock >= sys->run_until) break;
             if (runs_alone(sys)) {
                 uint64_t before = sys->clock;
-                run_alone(sys, sys->processors.data[0]);
-                if (sys->clock != before || sys->status != ISK_OK) continue;
+                isk_run_alone(sys, sys->processors.data[0]);
+                if (sys->status != ISK_OK || sys->phase != PHASE_BEGIN || sys->clock != before) continue;
             }
             begin_clock(sys);
             if (sys->status != ISK_OK) break;
+            sys->phase = PHASE_ISSUE;
+            sys->cur_proc = 0;
+        }
+        if (sys->phase == PHASE_ISSUE) {
+            while (sys->cur_proc < sys->processors.len) {
+                if (!isk_issue_clock(sys, sys->processors.data[sys->cur_proc])) break;
+                sys->cur_proc++;
+                if (sys->status != ISK_OK || sys->stop_now) break;
+            }
+            if (sys->status != ISK_OK || sys->stop_now) break;
             sys->phase = PHASE_SLOTS;
             sys->cur_acc = 0;
             sys->cur_order = 0;
@@ -939,7 +653,7 @@ void isk_clock_run(isk_system *sys)
     jmp_buf on_fault;
     sys->fault_jmp = &on_fault;
     if (setjmp(on_fault) == 0) clock_loop(sys);
-    else if (sys->fast.proc) settle_fast_loop_after_fault(sys);
+    else if (sys->fast.proc) isk_settle_fast_loop_after_fault(sys);
     if (ISK_UNLIKELY(sys->crashed)) isk_guard_report(sys);
     /* A behaviour on this stack stopped the run: a command (its slot was marked done) or an
      * instruction of a fast loop (settled just above). */
@@ -981,7 +695,7 @@ const struct isk_engine_ops isk_engine_ops = {
     .write = op_write,
     .use_resources = op_use_resources,
     .interrupt = op_interrupt,
-    .fault = op_fault,
+    .fault = isk_op_fault,
     .index_fault = op_index_fault,
     .launch = op_launch,
     .invalidate_code = op_invalidate,
@@ -990,4 +704,8 @@ const struct isk_engine_ops isk_engine_ops = {
     .trace = op_trace,
     .param = op_param,
     .param_number = op_param_number,
+    .schedule = isk_op_schedule,
+    .exception = isk_op_exception,
+    .exit_context = isk_op_exit_context,
+    .breakpoint = isk_op_breakpoint,
 };

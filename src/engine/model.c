@@ -317,9 +317,20 @@ static void b_processor(isk_builder *b, const isk_processor_decl *d)
     isk_model *m = B->m;
     m->is_processor = true;
     m->proc = *d;
-    if (m->proc.contexts < 1 || m->proc.contexts > 1024) {
-        desc_error(B, "model '%s': PROCESSOR needs 1..1024 contexts", m->name);
+    if (m->proc.contexts < 1 || m->proc.contexts > 64) {
+        desc_error(B, "model '%s': PROCESSOR needs 1..64 contexts", m->name);
         m->proc.contexts = 1;
+    }
+    if (m->proc.issue < ISK_ISSUE_CPI || m->proc.issue > ISK_ISSUE_MODEL) {
+        desc_error(B, "model '%s': PROCESSOR .issue must be one of ISK_ISSUE_CPI, _REVOLVER, _BARREL, _MODEL",
+                   m->name);
+        m->proc.issue = ISK_ISSUE_CPI;
+    }
+    if (m->proc.issue == ISK_ISSUE_MODEL &&
+        (!d->scheduler || !d->scheduler->pick || !d->scheduler->issued || !d->scheduler->next)) {
+        desc_error(B, "model '%s': PROCESSOR .issue = ISK_ISSUE_MODEL needs .scheduler with pick, issued and next",
+                   m->name);
+        m->proc.issue = ISK_ISSUE_CPI;
     }
     if (m->proc.issue == ISK_ISSUE_CPI && m->proc.cpi < 1) m->proc.cpi = 1;
     if (m->proc.issue == ISK_ISSUE_REVOLVER && m->proc.distance < 1) m->proc.distance = 1;
@@ -333,6 +344,11 @@ static void b_param(isk_builder *b, const isk_param_decl *d)
 }
 
 static void b_init(isk_builder *b, void (*fn)(isk_hdr *h)) { mb(b)->m->reset = fn; }
+
+static void b_exception_handler(isk_builder *b, void (*fn)(isk_hdr *h, int cause, const char *message))
+{
+    mb(b)->m->on_exception = fn;
+}
 
 static void b_elf(isk_builder *b, const isk_elf_decl *d)
 {
@@ -375,6 +391,7 @@ static void b_reloc(isk_builder *b, const isk_reloc_decl *d)
 static const struct isk_builder_ops builder_ops = {
     b_model, b_word_bits, b_slots, b_storage, b_element, b_end_group, b_resource,
     b_kind, b_instruction, b_processor, b_param, b_init, b_elf, b_region, b_reloc, b_elements, b_line,
+    b_exception_handler,
 };
 
 /* Link each operand to the kind its syntax template names: "{GREG:gr}". */

@@ -200,8 +200,13 @@ static void reset_inst(isk_inst *inst)
     const isk_model *m = inst->model;
     if (inst->contexts) {
         memset(inst->contexts, 0, sizeof *inst->contexts * inst->hdr->ncontexts);
+        for (uint32_t id = 0; id < inst->hdr->ncontexts; id++) inst->contexts[id].wake_lines = ~UINT32_C(0);
         inst->contexts[0].pc = m->proc.reset_pc;
         inst->contexts[0].state = ISK_CTX_RUNNING;
+        inst->hdr->lines = 0;
+        inst->hdr->issued = 0;
+        isk_sched_select(inst, m->proc.issue,
+                         (uint64_t)(m->proc.issue == ISK_ISSUE_CPI ? m->proc.cpi : m->proc.distance), m->proc.scheduler);
         for (uint64_t a = 0; a < inst->ncode; a++) isk_invalidate_code(inst, a);
     }
     if (m->reset) {
@@ -387,6 +392,7 @@ static isk_status run(isk_system *sys)
         return ISK_FAILED;
     }
     if (sys->status != ISK_OK) return sys->status;
+    sys->stop_reason[0] = 0;
     /* A stop requested between runs ends this one before its first clock. */
     if (atomic_load_explicit(&sys->stop_requested, memory_order_relaxed) && atomic_exchange(&sys->stop_requested, 0))
         sys->run_until = sys->clock;
@@ -409,6 +415,10 @@ static isk_status run(isk_system *sys)
     if (guarded) isk_guard_leave(sys, outer);
     if (atomic_load_explicit(&sys->stop_requested, memory_order_relaxed))
         atomic_store(&sys->stop_requested, 0);   /* a request during the run ended it */
+    if (sys->status == ISK_OK && sys->stop_now) {
+        sys->stop_now = false;                   /* the next run continues from here */
+        return ISK_BREAK;
+    }
     return sys->status;
 }
 
@@ -531,7 +541,35 @@ int isk_interrupts(isk_system *sys, int take, isk_inst **from)
 
 isk_context *isk_context_of(isk_inst *proc, int id)
 {
-    return proc->contexts && id >= 0 && (uint32_t)id < proc->hdr->ncontexts ? &proc->contexts[id] : NULL;
+    if (!proc->contexts || id < 0 || (uint32_t)id >= proc->hdr->ncontexts) return NULL;
+    proc->sched_stale = true;                    /* the caller may change the context */
+    return &proc->contexts[id];
+}
+
+const char *isk_stop_reason(const isk_system *sys) { return sys->stop_reason; }
+
+isk_status isk_route_interrupt(isk_inst *from, int line, isk_inst *to, int to_line)
+{
+    if (line < 0 || line > 31 || to_line < 0 || to_line > 31 || !to || !to->contexts || to->sys != from->sys) {
+        isk_report(from->sys, ISK_ERROR, "cannot route interrupt line %d of %s to line %d of %s: lines are "
+                   "0..31 and the target must be a processor of the same system", line, from->name, to_line,
+                   to ? to->name : "(none)");
+        return ISK_FAILED;
+    }
+    from->routes[line].to = to;
+    from->routes[line].line = to_line;
+    return ISK_OK;
+}
+
+isk_status isk_raise_line(isk_inst *proc, int line)
+{
+    if (!proc->contexts || line < 0 || line > 31) {
+        isk_report(proc->sys, ISK_ERROR, "cannot raise line %d of %s: lines are 0..31 of a processor", line,
+                   proc->name);
+        return ISK_FAILED;
+    }
+    isk_deliver_line(proc, line);
+    return ISK_OK;
 }
 
 isk_status isk_start(isk_inst *proc, int context, uint64_t pc)

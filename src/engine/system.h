@@ -80,7 +80,13 @@ struct isk_inst {
     isk_context *contexts;
     isk_decoded *dcache;             /* per code memory cell */
     uint64_t ncode;
-    uint32_t next_context;           /* round-robin cursor */
+    isk_sched sched;                 /* the issue policy and its state (issue.c) */
+    int issue;                       /* enum isk_issue_policy: which fast loop serves it */
+    bool sched_stale;                /* contexts changed since the scheduler's `changed` last ran */
+    bool sched_dirty;                /* SCHEDULE ran inside a fast loop: its local copy is stale */
+    /* interrupt lines this instance raises (InterruptLine), routed to processors' inputs;
+     * an unrouted line counts in the system's untaken interrupts */
+    struct { isk_inst *to; int line; } routes[32];
     isk_port_read_fn port_read;
     isk_port_write_fn port_write;
     void *port_user;
@@ -88,7 +94,9 @@ struct isk_inst {
     isk_stats stats;
 };
 
-enum { PHASE_BEGIN, PHASE_SLOTS, PHASE_END };
+/* Where the clock loop is within a clock: the driver, the processors' issues (from cur_proc on),
+ * the slots, the end. A run stopped inside a clock (a breakpoint) continues from there. */
+enum { PHASE_BEGIN, PHASE_ISSUE, PHASE_SLOTS, PHASE_END };
 
 #define WRITE_RING (ISK_MAX_LATENCY + 1)
 
@@ -115,6 +123,7 @@ struct isk_system {
 
     /* the clock loop's position, kept here so the loop can continue on another stack */
     int phase;
+    size_t cur_proc;
     size_t cur_acc;
     int cur_order;
     isk_inst *cur_inst;              /* whose behaviour runs now */
@@ -127,7 +136,13 @@ struct isk_system {
     jmp_buf *fault_jmp;              /* the live clock loop's, for faults on its stack */
     /* The processor's fast loop in progress (run_alone), so that a fault leaving it by longjmp
      * can still settle its counts: the processor, the clock it began at, its idle clocks then. */
-    struct { isk_inst *proc; uint64_t start, idle; } fast;
+    struct { isk_inst *proc; uint64_t start, issued_before; } fast;
+    /* A resumable stop (a breakpoint instruction, the before-issue hook): the run ends with
+     * ISK_BREAK at the loop's position; resume_issue: the first issue of the next run is the
+     * instruction the hook stopped before (resume_context), not asked about again. */
+    bool stop_now, resume_issue;
+    uint32_t resume_context;
+    char stop_reason[256];
 
     /* stacks: the engine runs on cur_stack; suspended commands own the stacks they took */
     isk_coro caller;                 /* the embedding program, while the engine runs */
@@ -148,8 +163,23 @@ struct isk_system {
     struct isk_guard *guard;         /* the watchdog and alternate signal stack, while wanted */
 };
 
+/* issue.c: processors */
+void isk_sched_select(isk_inst *p, int issue, uint64_t gap, const isk_scheduler *own);
+bool isk_issue_clock(isk_system *sys, isk_inst *p);
+void isk_run_alone(isk_system *sys, isk_inst *p);
+void isk_settle_fast_loop_after_fault(isk_system *sys);
+void isk_engine_exception(isk_hdr *h, int cause, const char *message);
+void isk_break(isk_system *sys, const char *message);
+void isk_deliver_line(isk_inst *p, int line);
+void isk_op_schedule(isk_hdr *h, int issue, uint64_t gap, const isk_scheduler *own);
+void isk_op_exception(isk_hdr *h, int cause, const char *message);
+void isk_op_exit_context(isk_hdr *h, uint32_t id, int status, const char *message);
+void isk_op_breakpoint(isk_hdr *h, const char *message);
+
 /* clock.c */
 void isk_clock_run(isk_system *sys);
+ISK_NORETURN void isk_op_fault(isk_hdr *h, int code, const char *message);
+void isk_check_deadlock(isk_system *sys);
 void isk_engine_main(void *sys);   /* the clock loop as the body of an engine stack */
 isk_stack isk_take_stack(isk_system *sys);
 isk_status isk_do_launch(isk_system *sys, isk_inst *a, uint64_t word);

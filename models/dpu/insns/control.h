@@ -38,7 +38,7 @@ static inline uint64_t dpu_counter(struct isk_state *S)
     const uint64_t mask = (UINT64_C(1) << 36) - 1;
     switch (S->time_mode) {
     case 1: return (S->time_base + (S->isk.clock - S->time_origin)) & mask;
-    case 2: return (S->time_base + (S->insns - S->time_origin)) & mask;
+    case 2: return (S->time_base + (INSTRUCTIONS_ISSUED + 1 - S->time_origin)) & mask;   /* this one too */
     default: return S->time_base & mask;
     }
 }
@@ -51,7 +51,7 @@ static inline uint32_t dpu_time_config(struct isk_state *S, uint32_t rb)
     const int mode = (int)((rb >> 1) & 3);
     S->time_base = (rb & 1) ? 0 : old;
     if (mode) S->time_mode = mode;
-    S->time_origin = S->time_mode == 2 ? S->insns : S->isk.clock;
+    S->time_origin = S->time_mode == 2 ? INSTRUCTIONS_ISSUED + 1 : S->isk.clock;
     return (uint32_t)(old >> 4);
 }
 DPU_OP(time_cfg) { (void)a; x->x = dpu_time_config(S, b); }

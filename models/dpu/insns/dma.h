@@ -42,7 +42,6 @@ static void dpu_dma(struct isk_state *S, int dir, uint32_t ra, uint32_t rb, uint
         BLOCK_FOR(cost);
         S->dma_cycles += cost;
         S->thread[S->isk.context].dma_cycles += cost;
-        if (S->dma_until < S->isk.clock + cost) S->dma_until = S->isk.clock + cost;
     }
 }
 

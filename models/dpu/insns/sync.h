@@ -16,11 +16,7 @@ static inline uint32_t op_acquire(struct isk_state *S, uint32_t v) { return dpu_
 static inline uint32_t op_release(struct isk_state *S, uint32_t v) { return dpu_atomic(S, v, 0); }
 
 /* The running thread stops: a later resume continues at the next PC, a boot at 0. */
-static inline void dpu_stop_self(struct isk_state *S)
-{
-    S->isk.contexts[S->isk.context].pc = S->isk.next_pc;
-    STOP_CONTEXT(S->isk.context);
-}
+static inline void dpu_stop_self(struct isk_state *S) { STOP_SELF(NEXT_PC); }
 
 enum { RUN_BOOT, RUN_RESUME, RUN_CLEAR, RUN_READ };
 

@@ -1,0 +1,413 @@
+/* Processors: how the contexts of a processor issue instructions.
+ *
+ * A processor's scheduler (isk_scheduler: the built-in CPI, revolver and barrel of sched_*.h, or
+ * the model's own) says which context issues in a clock and what an issue costs. Two paths use it:
+ *
+ *   isk_issue_clock  the general path: one clock of one processor, called by the clock loop
+ *                    (clock.c) while anything else goes on (a driver, busy slots, pending writes,
+ *                    a before-issue hook, several processors);
+ *   isk_run_alone    the fast path: a processor alone in the system issues instruction after
+ *                    instruction without the per-clock work, skipping clocks in which nothing can
+ *                    issue, until an instruction asks for attention (isk_hdr.attention).
+ *
+ * The fast path is one loop (issue_loop) compiled once per built-in scheduler, with the
+ * scheduler's functions inlined and its state in a local copy so that it stays in registers
+ * across the behaviours, and once more through the pointers of a model's scheduler. Whatever the
+ * path, an instruction is the same: the context's PC and the decoded entry of (instruction set,
+ * PC), the behaviour, then the counts (live: isk_hdr.issued and the context's insns are exact
+ * whenever a behaviour, a port handler or a hook runs) and the context's next PC.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/sched.h"
+#include "engine/system.h"
+
+/* ---- schedulers ------------------------------------------------------------------------------ */
+
+#define ISK_BUILTIN_SCHEDULER(name, idle) \
+    static int name##_pick(isk_sched *q, uint64_t c) { return isk_##name##_pick(q, c); } \
+    static uint64_t name##_issued(isk_sched *q, uint32_t id, uint64_t c) { return isk_##name##_issued(q, id, c); } \
+    static uint64_t name##_next(isk_sched *q, uint64_t c) { return isk_##name##_next(q, c); } \
+    static const isk_scheduler name##_scheduler = { #name, name##_pick, name##_issued, name##_next, NULL, idle };
+ISK_BUILTIN_SCHEDULER(cpi, 0)
+ISK_BUILTIN_SCHEDULER(barrel, 1)
+static int revolver_pick(isk_sched *q, uint64_t c) { return isk_revolver_pick(q, c); }
+static uint64_t revolver_issued(isk_sched *q, uint32_t id, uint64_t c) { return isk_revolver_issued(q, id, c); }
+static uint64_t revolver_next(isk_sched *q, uint64_t c) { return isk_revolver_next(q, c); }
+static void revolver_changed(isk_sched *q) { isk_revolver_changed(q); }
+static const isk_scheduler revolver_scheduler = { "revolver", revolver_pick, revolver_issued, revolver_next,
+                                                  revolver_changed, 1 };
+
+void isk_sched_select(isk_inst *p, int issue, uint64_t gap, const isk_scheduler *own)
+{
+    isk_sched *q = &p->sched;
+    static const isk_scheduler *const builtin[] = { &cpi_scheduler, &revolver_scheduler, &barrel_scheduler };
+    q->policy = issue >= ISK_ISSUE_CPI && issue <= ISK_ISSUE_BARREL ? builtin[issue] : own;
+    q->gap = gap ? gap : 1;
+    q->h = p->hdr;
+    q->contexts = p->contexts;
+    q->ncontexts = p->hdr->ncontexts;
+    p->issue = q->policy ? issue : ISK_ISSUE_CPI;
+    if (!q->policy) q->policy = &cpi_scheduler;
+    p->sched_stale = true;
+    p->hdr->attention = 1;
+}
+
+static void sched_refresh(isk_inst *p)
+{
+    if (p->sched.policy->changed) p->sched.policy->changed(&p->sched);
+    p->sched_stale = false;
+}
+
+void isk_op_schedule(isk_hdr *h, int issue, uint64_t gap, const isk_scheduler *own)
+{
+    isk_inst *p = h->engine;
+    if (!p->contexts) isk_op_fault(h, 0, "SCHEDULE in a model that declares no PROCESSOR");
+    if (issue == ISK_ISSUE_MODEL && (!own || !own->pick || !own->issued || !own->next))
+        isk_op_fault(h, 0, "SCHEDULE_OWN needs a scheduler with pick, issued and next");
+    if (issue < ISK_ISSUE_CPI || issue > ISK_ISSUE_MODEL) isk_op_fault(h, 0, "SCHEDULE: unknown issue policy");
+    isk_sched_select(p, issue, gap, own);
+}
+
+/* ---- one instruction ---------------------------------------------------------------------------- */
+
+/* The behaviour of a code address not decoded yet: decode the word with the context's
+ * instruction set, remember it, run it. A word no format accepts is an exception. */
+void isk_decode_miss(isk_hdr *h, const int64_t *op)
+{
+    (void)op;
+    isk_inst *p = h->engine;
+    const uint64_t pc = h->pc;
+    const isk_storage *code = &p->model->storages.data[p->model->code_storage];
+    uint64_t word = isk_cell_read_raw((char *)p->buffers[p->model->code_storage] + pc * (uint64_t)code->cell_bytes,
+                                      code->cell_bytes);
+    isk_decoded *d = &p->dcache[pc];
+    int pattern = isk_model_decode(p->model, word, d->op);
+    if (pattern < 0) {
+        char message[120];
+        snprintf(message, sizeof message, "illegal instruction 0x%0*llx", (p->model->word_bits + 3) / 4,
+                 (unsigned long long)word);
+        isk_engine_exception(h, ISK_EXC_ILLEGAL, message);
+        return;
+    }
+    d->pattern = pattern;
+    d->fn = p->model->patterns.data[pattern].beh->fn;
+    d->fn(h, d->op);
+}
+
+/* What follows every issue, on both paths: the counts and the context's next PC. A context the
+ * instruction stopped, put to sleep or ended keeps the PC it was given. */
+ISK_INLINE void count_issue(isk_hdr *h, isk_context *c, uint64_t clock)
+{
+    c->last_issue = clock;
+    c->insns++;
+    h->issued++;
+}
+
+/* The general path's instruction: context `id` issues in the current clock. */
+static void execute(isk_system *sys, isk_inst *p, uint32_t id)
+{
+    isk_hdr *h = p->hdr;
+    isk_context *c = &p->contexts[id];
+    if (c->state == ISK_CTX_BLOCKED) c->state = ISK_CTX_RUNNING;
+    h->context = id;
+    h->pc = c->pc;
+    h->next_pc = c->pc + 1;
+    h->clock = sys->clock;
+    sys->cur_inst = p;
+    sys->cur_slot = -1;
+    if (ISK_UNLIKELY(c->pc >= p->ncode)) {
+        char message[120];
+        snprintf(message, sizeof message, "pc 0x%llx is outside the code memory (%llu instructions)",
+                 (unsigned long long)c->pc, (unsigned long long)p->ncode);
+        isk_engine_exception(h, ISK_EXC_FETCH, message);
+    } else {
+        isk_decoded *d = &p->dcache[c->pc];
+        d->fn(h, d->op);
+    }
+    if (isk_ctx_live(c)) c->pc = h->next_pc;
+    count_issue(h, c, sys->clock);
+    p->stats.instructions++;
+    sys->stats.instructions++;
+    const uint64_t after = p->sched.policy->issued(&p->sched, id, sys->clock);
+    if (c->ready_at < after) c->ready_at = after;
+    if (h->attention) {
+        h->attention = 0;
+        p->sched_stale = true;
+    }
+    sys->cur_inst = NULL;
+}
+
+/* ---- the general path: one clock ---------------------------------------------------------------- */
+
+/* Idle clocks [from, to) of processor p: counted, and those in which a context was blocked
+ * (waiting for a DMA, say) counted apart. */
+static void count_idle(isk_system *sys, isk_inst *p, uint64_t from, uint64_t to)
+{
+    uint64_t blocked_until = from;
+    for (uint32_t id = 0; id < p->hdr->ncontexts; id++)
+        if (p->contexts[id].state == ISK_CTX_BLOCKED && p->contexts[id].ready_at > blocked_until)
+            blocked_until = p->contexts[id].ready_at;
+    const uint64_t blocked = (blocked_until < to ? blocked_until : to) - from;
+    p->stats.idle_clocks += to - from;
+    sys->stats.idle_clocks += to - from;
+    p->stats.idle_blocked_clocks += blocked;
+    sys->stats.idle_blocked_clocks += blocked;
+}
+
+/* Returns false if the before-issue hook stopped the run before the instruction (the clock
+ * loop then keeps its position: the same instruction is the first of the next run). */
+bool isk_issue_clock(isk_system *sys, isk_inst *p)
+{
+    if (p->sched_stale) sched_refresh(p);
+    /* resuming at an instruction the hook stopped before: the context the scheduler chose then */
+    int id = sys->resume_issue ? (int)sys->resume_context : p->sched.policy->pick(&p->sched, sys->clock);
+    if (id < 0) {
+        if (p->sched.policy->idle_counts) count_idle(sys, p, sys->clock, sys->clock + 1);
+        if (!sys->busy_slots && !sys->pending) isk_check_deadlock(sys);
+        return true;
+    }
+    if (ISK_UNLIKELY(sys->opt.before_issue != NULL)) {
+        if (sys->resume_issue) {
+            sys->resume_issue = false;     /* this instruction's hook already ran: it stopped the run */
+        } else if (sys->opt.before_issue(sys->opt.before_issue_user, sys->clock, p, (uint32_t)id,
+                                         p->contexts[id].pc)) {
+            sys->resume_issue = true;
+            sys->resume_context = (uint32_t)id;
+            isk_break(sys, "the before-issue hook stopped the run");
+            return false;
+        }
+    }
+    execute(sys, p, (uint32_t)id);
+    return true;
+}
+
+/* ---- the fast path ---------------------------------------------------------------------------- */
+
+/* Leave the fast loop: the clock it reached, its counts. `mid_clock`: the instruction of clock
+ * `clock` asked for attention, and the clock loop finishes that clock (slots, writes). */
+static void leave_fast_loop(isk_system *sys, isk_inst *p, uint64_t clock, uint64_t issued_before, bool mid_clock)
+{
+    const uint64_t issued = p->hdr->issued - issued_before;
+    p->stats.instructions += issued;
+    sys->stats.instructions += issued;
+    sys->stats.clocks += clock - sys->fast.start;
+    sys->clock = clock;
+    sys->phase = mid_clock ? PHASE_SLOTS : PHASE_BEGIN;
+    if (mid_clock) {
+        sys->cur_acc = 0;
+        sys->cur_order = 0;
+    }
+    sys->cur_inst = NULL;
+    sys->fast.proc = NULL;
+}
+
+/* Anything an instruction did that the fast loop cannot go on with. */
+static bool fast_loop_must_leave(const isk_system *sys, const isk_inst *p)
+{
+    return sys->pending || sys->busy_slots || sys->status != ISK_OK || sys->stop_now || p->sched_dirty;
+}
+
+ISK_INLINE void issue_loop(isk_system *sys, isk_inst *p, int (*pick)(isk_sched *, uint64_t),
+                           uint64_t (*issued)(isk_sched *, uint32_t, uint64_t),
+                           uint64_t (*next)(isk_sched *, uint64_t), void (*changed)(isk_sched *), const int sticky,
+                           const int idle_counts)
+{
+    isk_hdr *const h = p->hdr;
+    isk_decoded *const dcache = p->dcache;
+    const uint64_t ncode = p->ncode, issued_before = h->issued;
+    isk_sched q = p->sched;              /* a copy the compiler may keep in registers */
+    if (changed) changed(&q);
+    p->sched_stale = false;
+    /* Attention is cleared before the limit is read: isk_request_stop lowers the limit, then
+     * sets attention. */
+    h->attention = 0;
+    atomic_signal_fence(memory_order_seq_cst);
+    uint64_t limit = sys->run_until, clock = sys->clock;
+    sys->cur_inst = p;
+    sys->cur_slot = -1;
+    sys->fast.proc = p;
+    sys->fast.start = clock;
+    sys->fast.issued_before = issued_before;
+    bool mid_clock = false;
+    int id = -1;
+    while (clock < limit) {
+        if (!sticky || id < 0) {
+            id = pick(&q, clock);
+            if (id < 0) {
+                /* nothing can issue now: jump to the first clock at which something may */
+                uint64_t first = next(&q, clock);
+                if (first == UINT64_MAX) break;
+                if (first > limit) first = limit;
+                if (idle_counts) count_idle(sys, p, clock, first);
+                clock = first;
+                continue;
+            }
+            if (q.contexts[id].state == ISK_CTX_BLOCKED) q.contexts[id].state = ISK_CTX_RUNNING;
+        }
+        isk_context *const c = &q.contexts[id];
+        const uint64_t pc = c->pc;
+        if (ISK_UNLIKELY(pc >= ncode)) {
+            if (sticky && c->ready_at < clock) c->ready_at = clock;
+            break;                                   /* the general path raises the exception */
+        }
+        h->context = (uint32_t)id;
+        h->pc = pc;
+        h->next_pc = pc + 1;
+        h->clock = sys->clock = clock;               /* the engine's services read the system's clock */
+        dcache[pc].fn(h, dcache[pc].op);
+        count_issue(h, c, clock);
+        const uint64_t after = issued(&q, (uint32_t)id, clock);
+        if (ISK_UNLIKELY(h->attention)) {
+            if (isk_ctx_live(c)) c->pc = h->next_pc;
+            if (c->ready_at < after) c->ready_at = after;
+            if (fast_loop_must_leave(sys, p)) {
+                mid_clock = true;
+                break;
+            }
+            h->attention = 0;
+            atomic_signal_fence(memory_order_seq_cst);
+            if (changed) changed(&q);                /* the live set may have changed */
+            limit = sys->run_until;                  /* and the run may have been asked to stop */
+            id = -1;
+        } else {
+            c->pc = h->next_pc;
+        }
+        clock = after;
+    }
+    if (!mid_clock) {
+        /* A sticky scheduler did not record the last issue's cost: the context is busy until
+         * then, which may be past the run's limit (the run still ends at the limit). */
+        if (sticky && id >= 0 && q.contexts[id].ready_at < clock) q.contexts[id].ready_at = clock;
+        if (clock > limit) clock = limit;
+    }
+    if (!p->sched_dirty) p->sched = q;
+    p->sched_dirty = false;
+    leave_fast_loop(sys, p, mid_clock ? h->clock : clock, issued_before, mid_clock);
+}
+
+static __attribute__((noinline)) void run_cpi(isk_system *sys, isk_inst *p)
+{
+    issue_loop(sys, p, isk_cpi_pick, isk_cpi_issued, isk_cpi_next, NULL, ISK_CPI_STICKY, 0);
+}
+static __attribute__((noinline)) void run_revolver(isk_system *sys, isk_inst *p)
+{
+    issue_loop(sys, p, isk_revolver_pick, isk_revolver_issued, isk_revolver_next, isk_revolver_changed,
+               ISK_REVOLVER_STICKY, 1);
+}
+static __attribute__((noinline)) void run_barrel(isk_system *sys, isk_inst *p)
+{
+    issue_loop(sys, p, isk_barrel_pick, isk_barrel_issued, isk_barrel_next, NULL, ISK_BARREL_STICKY, 1);
+}
+static __attribute__((noinline)) void run_model_scheduler(isk_system *sys, isk_inst *p)
+{
+    const isk_scheduler *s = p->sched.policy;
+    issue_loop(sys, p, s->pick, s->issued, s->next, s->changed, 0, s->idle_counts);
+}
+
+void isk_run_alone(isk_system *sys, isk_inst *p)
+{
+    switch (p->issue) {
+    case ISK_ISSUE_CPI: run_cpi(sys, p); break;
+    case ISK_ISSUE_REVOLVER: run_revolver(sys, p); break;
+    case ISK_ISSUE_BARREL: run_barrel(sys, p); break;
+    default: run_model_scheduler(sys, p); break;
+    }
+}
+
+/* A fault left a fast loop by longjmp in the middle of an instruction (issued at sys->clock,
+ * not counted, as on the general path): count what it had done. */
+void isk_settle_fast_loop_after_fault(isk_system *sys)
+{
+    isk_inst *p = sys->fast.proc;
+    const uint64_t issued = p->hdr->issued - sys->fast.issued_before;
+    p->stats.instructions += issued;
+    sys->stats.instructions += issued;
+    sys->stats.clocks += sys->clock - sys->fast.start;
+    sys->cur_inst = NULL;
+    sys->fast.proc = NULL;
+}
+
+/* ---- exceptions, exits, breakpoints -------------------------------------------------------------- */
+
+/* "clock 12, dpu thread 3, pc 0x1a" */
+static void where_context(isk_system *sys, isk_inst *p, char *out, size_t cap)
+{
+    char who[160];
+    isk_describe_actor(p, -1, who, sizeof who);
+    snprintf(out, cap, "clock %llu, %s", (unsigned long long)sys->clock, who);
+}
+
+void isk_engine_exception(isk_hdr *h, int cause, const char *message)
+{
+    isk_inst *p = h->engine;
+    isk_system *sys = p->sys;
+    if (!p->model->on_exception || sys->cur_slot >= 0) isk_op_fault(h, 0, message);
+    sys->stats.exceptions++;
+    p->stats.exceptions++;
+    if (ISK_UNLIKELY(sys->opt.trace != NULL)) {
+        char at[200];
+        where_context(sys, p, at, sizeof at);
+        isk_trace(sys, p, "exception %d (%s) at %s", cause, message, at);
+    }
+    h->attention = 1;
+    p->model->on_exception(h, cause, message);
+}
+
+void isk_op_exception(isk_hdr *h, int cause, const char *message)
+{
+    isk_inst *p = h->engine;
+    if (!p->contexts || p->sys->cur_inst != p || p->sys->cur_slot >= 0)
+        isk_op_fault(h, 0, "RAISE outside a processor instruction");
+    isk_engine_exception(h, cause, message);
+}
+
+void isk_op_exit_context(isk_hdr *h, uint32_t id, int status, const char *message)
+{
+    isk_inst *p = h->engine;
+    isk_system *sys = p->sys;
+    if (!p->contexts || id >= h->ncontexts) isk_op_fault(h, 0, "EXIT_CONTEXT of a context the processor lacks");
+    isk_context *c = &p->contexts[id];
+    c->state = ISK_CTX_EXITED;
+    c->exit_status = status;
+    h->attention = 1;
+    isk_report(sys, ISK_WARNING, "clock %llu: %s context %u exits with status %d at pc 0x%llx: %s",
+               (unsigned long long)sys->clock, p->name, id, status, (unsigned long long)c->pc, message);
+}
+
+void isk_break(isk_system *sys, const char *message)
+{
+    sys->stop_now = true;
+    snprintf(sys->stop_reason, sizeof sys->stop_reason, "%s", message);
+}
+
+void isk_op_breakpoint(isk_hdr *h, const char *message)
+{
+    isk_inst *p = h->engine;
+    isk_system *sys = p->sys;
+    char at[200];
+    where_context(sys, p, at, sizeof at);
+    isk_break(sys, "");
+    snprintf(sys->stop_reason, sizeof sys->stop_reason, "%s: breakpoint%s%s", at, *message ? ": " : "", message);
+    h->attention = 1;
+}
+
+/* ---- interrupt lines -------------------------------------------------------------------------- */
+
+void isk_deliver_line(isk_inst *p, int line)
+{
+    isk_hdr *h = p->hdr;
+    const uint32_t bit = UINT32_C(1) << (line & 31);
+    h->lines |= bit;
+    for (uint32_t id = 0; id < h->ncontexts; id++) {
+        isk_context *c = &p->contexts[id];
+        if (c->state == ISK_CTX_SLEEPING && (c->wake_lines & bit)) {
+            c->state = ISK_CTX_RUNNING;
+            if (c->ready_at < p->sys->clock + 1) c->ready_at = p->sys->clock + 1;
+        }
+    }
+    p->sched_stale = true;
+    h->attention = 1;
+}
+
