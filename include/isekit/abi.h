@@ -85,7 +85,8 @@ typedef struct isk_scheduler {
     /* pick found nothing in `clock`: the first later clock at which it may find a context, or
      * UINT64_MAX if none until a context changes state. */
     uint64_t (*next)(isk_sched *q, uint64_t clock);
-    /* Contexts changed state (started, stopped, woken, blocked): refresh a cached view. */
+    /* Contexts changed state (started, stopped, woken, blocked): refresh a cached view (NULL:
+     * none; the engine renews isk_sched.running itself). */
     void (*changed)(isk_sched *q);
     int idle_counts;       /* clocks without an issue count as the processor's idle clocks */
 } isk_scheduler;
@@ -96,7 +97,7 @@ struct isk_sched {
     uint32_t ncontexts;
     uint32_t cursor;       /* round robin: the context to look at first */
     uint64_t gap;          /* CPI: clocks per instruction; REVOLVER: a context's issue distance */
-    uint64_t running;      /* contexts 0..63 RUNNING or BLOCKED, as of the last `changed` */
+    uint64_t running;      /* [engine] the contexts RUNNING or BLOCKED, renewed before `changed` */
     uint64_t word[4];      /* free for a model's scheduler */
 };
 

@@ -127,6 +127,13 @@ isk_status cli_run_go(cli_run *r, uint64_t clocks)
         double t0 = now_seconds();
         st = isk_run(r->sys, n);
         double t = now_seconds();
+        if (st == ISK_BREAK) {
+            /* a breakpoint instruction with no debugger to stop in: say so and go on */
+            clear_progress(r);
+            fprintf(stderr, "%s: %s (no debugger: continuing)\n", r->cmd, isk_stop_reason(r->sys));
+            st = ISK_OK;
+            continue;
+        }
         /* slices of about 0.1 s: Ctrl-C and the progress line stay prompt at no measurable cost */
         if (t - t0 < 0.05 && r->slice < (1ull << 40)) r->slice *= 2;
         else if (t - t0 > 0.2 && r->slice > 1) r->slice /= 2;

@@ -31,13 +31,15 @@
     static uint64_t name##_next(isk_sched *q, uint64_t c) { return isk_##name##_next(q, c); } \
     static const isk_scheduler name##_scheduler = { #name, name##_pick, name##_issued, name##_next, NULL, idle };
 ISK_BUILTIN_SCHEDULER(cpi, 0)
+ISK_BUILTIN_SCHEDULER(revolver, 1)
 ISK_BUILTIN_SCHEDULER(barrel, 1)
-static int revolver_pick(isk_sched *q, uint64_t c) { return isk_revolver_pick(q, c); }
-static uint64_t revolver_issued(isk_sched *q, uint32_t id, uint64_t c) { return isk_revolver_issued(q, id, c); }
-static uint64_t revolver_next(isk_sched *q, uint64_t c) { return isk_revolver_next(q, c); }
-static void revolver_changed(isk_sched *q) { isk_revolver_changed(q); }
-static const isk_scheduler revolver_scheduler = { "revolver", revolver_pick, revolver_issued, revolver_next,
-                                                  revolver_changed, 1 };
+
+/* The contexts changed state: the live mask every scheduler may read, then the policy's own view. */
+ISK_INLINE void sched_changed(isk_sched *q, void (*changed)(isk_sched *))
+{
+    q->running = isk_live_mask(q->contexts, q->ncontexts);
+    if (changed) changed(q);
+}
 
 void isk_sched_select(isk_inst *p, int issue, uint64_t gap, const isk_scheduler *own)
 {
@@ -56,7 +58,7 @@ void isk_sched_select(isk_inst *p, int issue, uint64_t gap, const isk_scheduler 
 
 static void sched_refresh(isk_inst *p)
 {
-    if (p->sched.policy->changed) p->sched.policy->changed(&p->sched);
+    sched_changed(&p->sched, p->sched.policy->changed);
     p->sched_stale = false;
 }
 
@@ -96,13 +98,27 @@ void isk_decode_miss(isk_hdr *h, const int64_t *op)
     d->fn(h, d->op);
 }
 
-/* What follows every issue, on both paths: the counts and the context's next PC. A context the
- * instruction stopped, put to sleep or ended keeps the PC it was given. */
+/* The counts of an issue. A sticky scheduler's fast loop counts only h->issued per instruction
+ * and brings the context's own counts up to date with sync_sticky. */
 ISK_INLINE void count_issue(isk_hdr *h, isk_context *c, uint64_t clock)
 {
     c->last_issue = clock;
     c->insns++;
     h->issued++;
+}
+
+/* The context of a sticky fast loop: its instruction count follows h->issued from `base`. */
+static void sync_sticky(isk_system *sys)
+{
+    isk_context *c = sys->fast.sticky;
+    if (!c) return;
+    c->insns = sys->fast.sticky_base + sys->fast.proc->hdr->issued;
+    c->last_issue = sys->fast.proc->hdr->clock;
+}
+
+void isk_sync_fast_counts(isk_system *sys)
+{
+    if (sys->fast.proc) sync_sticky(sys);
 }
 
 /* The general path's instruction: context `id` issues in the current clock. */
@@ -142,12 +158,14 @@ static void execute(isk_system *sys, isk_inst *p, uint32_t id)
 /* ---- the general path: one clock ---------------------------------------------------------------- */
 
 /* Idle clocks [from, to) of processor p: counted, and those in which a context was blocked
- * (waiting for a DMA, say) counted apart. */
-static void count_idle(isk_system *sys, isk_inst *p, uint64_t from, uint64_t to)
+ * (waiting for a DMA, say) counted apart. `live`: the scheduler's mask of live contexts. */
+static void count_idle(isk_system *sys, isk_inst *p, uint64_t live, uint64_t from, uint64_t to)
 {
     uint64_t blocked_until = from;
-    for (uint32_t id = 0; id < p->hdr->ncontexts; id++)
-        if (p->contexts[id].state == ISK_CTX_BLOCKED && p->contexts[id].ready_at > blocked_until)
+    const uint32_t n = p->hdr->ncontexts;
+    for (uint32_t id = 0; id < n; id++)
+        if (((live >> (id & 63)) & 1) && p->contexts[id].state == ISK_CTX_BLOCKED &&
+            p->contexts[id].ready_at > blocked_until)
             blocked_until = p->contexts[id].ready_at;
     const uint64_t blocked = (blocked_until < to ? blocked_until : to) - from;
     p->stats.idle_clocks += to - from;
@@ -164,7 +182,7 @@ bool isk_issue_clock(isk_system *sys, isk_inst *p)
     /* resuming at an instruction the hook stopped before: the context the scheduler chose then */
     int id = sys->resume_issue ? (int)sys->resume_context : p->sched.policy->pick(&p->sched, sys->clock);
     if (id < 0) {
-        if (p->sched.policy->idle_counts) count_idle(sys, p, sys->clock, sys->clock + 1);
+        if (p->sched.policy->idle_counts) count_idle(sys, p, p->sched.running, sys->clock, sys->clock + 1);
         if (!sys->busy_slots && !sys->pending) isk_check_deadlock(sys);
         return true;
     }
@@ -218,7 +236,7 @@ ISK_INLINE void issue_loop(isk_system *sys, isk_inst *p, int (*pick)(isk_sched *
     isk_decoded *const dcache = p->dcache;
     const uint64_t ncode = p->ncode, issued_before = h->issued;
     isk_sched q = p->sched;              /* a copy the compiler may keep in registers */
-    if (changed) changed(&q);
+    sched_changed(&q, changed);
     p->sched_stale = false;
     /* Attention is cleared before the limit is read: isk_request_stop lowers the limit, then
      * sets attention. */
@@ -240,11 +258,15 @@ ISK_INLINE void issue_loop(isk_system *sys, isk_inst *p, int (*pick)(isk_sched *
                 uint64_t first = next(&q, clock);
                 if (first == UINT64_MAX) break;
                 if (first > limit) first = limit;
-                if (idle_counts) count_idle(sys, p, clock, first);
+                if (idle_counts) count_idle(sys, p, q.running, clock, first);
                 clock = first;
                 continue;
             }
             if (q.contexts[id].state == ISK_CTX_BLOCKED) q.contexts[id].state = ISK_CTX_RUNNING;
+            if (sticky) {
+                sys->fast.sticky = &q.contexts[id];
+                sys->fast.sticky_base = q.contexts[id].insns - h->issued;
+            }
         }
         isk_context *const c = &q.contexts[id];
         const uint64_t pc = c->pc;
@@ -257,9 +279,11 @@ ISK_INLINE void issue_loop(isk_system *sys, isk_inst *p, int (*pick)(isk_sched *
         h->next_pc = pc + 1;
         h->clock = sys->clock = clock;               /* the engine's services read the system's clock */
         dcache[pc].fn(h, dcache[pc].op);
-        count_issue(h, c, clock);
+        if (sticky) h->issued++;
+        else count_issue(h, c, clock);
         const uint64_t after = issued(&q, (uint32_t)id, clock);
         if (ISK_UNLIKELY(h->attention)) {
+            if (sticky) sync_sticky(sys);
             if (isk_ctx_live(c)) c->pc = h->next_pc;
             if (c->ready_at < after) c->ready_at = after;
             if (fast_loop_must_leave(sys, p)) {
@@ -268,13 +292,17 @@ ISK_INLINE void issue_loop(isk_system *sys, isk_inst *p, int (*pick)(isk_sched *
             }
             h->attention = 0;
             atomic_signal_fence(memory_order_seq_cst);
-            if (changed) changed(&q);                /* the live set may have changed */
+            sched_changed(&q, changed);              /* the live set may have changed */
             limit = sys->run_until;                  /* and the run may have been asked to stop */
             id = -1;
         } else {
             c->pc = h->next_pc;
         }
         clock = after;
+    }
+    if (sticky) {
+        sync_sticky(sys);
+        sys->fast.sticky = NULL;
     }
     if (!mid_clock) {
         /* A sticky scheduler did not record the last issue's cost: the context is busy until
@@ -293,8 +321,7 @@ static __attribute__((noinline)) void run_cpi(isk_system *sys, isk_inst *p)
 }
 static __attribute__((noinline)) void run_revolver(isk_system *sys, isk_inst *p)
 {
-    issue_loop(sys, p, isk_revolver_pick, isk_revolver_issued, isk_revolver_next, isk_revolver_changed,
-               ISK_REVOLVER_STICKY, 1);
+    issue_loop(sys, p, isk_revolver_pick, isk_revolver_issued, isk_revolver_next, NULL, ISK_REVOLVER_STICKY, 1);
 }
 static __attribute__((noinline)) void run_barrel(isk_system *sys, isk_inst *p)
 {
@@ -321,6 +348,8 @@ void isk_run_alone(isk_system *sys, isk_inst *p)
 void isk_settle_fast_loop_after_fault(isk_system *sys)
 {
     isk_inst *p = sys->fast.proc;
+    sync_sticky(sys);
+    sys->fast.sticky = NULL;
     const uint64_t issued = p->hdr->issued - sys->fast.issued_before;
     p->stats.instructions += issued;
     sys->stats.instructions += issued;

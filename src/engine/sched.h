@@ -16,11 +16,11 @@ ISK_INLINE int isk_ctx_ready(const isk_context *c, uint64_t clock)
 {
     return isk_ctx_live(c) && c->ready_at <= clock;
 }
-/* The mask of live contexts among the first 64 (the schedulers' cached view). */
+/* The mask of live contexts (a processor has at most 64). */
 ISK_INLINE uint64_t isk_live_mask(const isk_context *ctx, uint32_t n)
 {
     uint64_t m = 0;
-    for (uint32_t id = 0; id < n && id < 64; id++) m |= (uint64_t)isk_ctx_live(&ctx[id]) << id;
+    for (uint32_t id = 0; id < n; id++) m |= (uint64_t)isk_ctx_live(&ctx[id]) << id;
     return m;
 }
 /* The earliest ready_at of the live contexts, no earlier than `after`; UINT64_MAX if none. */

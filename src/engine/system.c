@@ -542,6 +542,7 @@ int isk_interrupts(isk_system *sys, int take, isk_inst **from)
 isk_context *isk_context_of(isk_inst *proc, int id)
 {
     if (!proc->contexts || id < 0 || (uint32_t)id >= proc->hdr->ncontexts) return NULL;
+    isk_sync_fast_counts(proc->sys);             /* exact also from a port handler */
     proc->sched_stale = true;                    /* the caller may change the context */
     return &proc->contexts[id];
 }

@@ -136,7 +136,12 @@ struct isk_system {
     jmp_buf *fault_jmp;              /* the live clock loop's, for faults on its stack */
     /* The processor's fast loop in progress (run_alone), so that a fault leaving it by longjmp
      * can still settle its counts: the processor, the clock it began at, its idle clocks then. */
-    struct { isk_inst *proc; uint64_t start, issued_before; } fast;
+    struct {
+        isk_inst *proc;
+        uint64_t start, issued_before;
+        isk_context *sticky;          /* a sticky scheduler's context: insns = sticky_base + issued */
+        uint64_t sticky_base;
+    } fast;
     /* A resumable stop (a breakpoint instruction, the before-issue hook): the run ends with
      * ISK_BREAK at the loop's position; resume_issue: the first issue of the next run is the
      * instruction the hook stopped before (resume_context), not asked about again. */
@@ -168,6 +173,8 @@ void isk_sched_select(isk_inst *p, int issue, uint64_t gap, const isk_scheduler 
 bool isk_issue_clock(isk_system *sys, isk_inst *p);
 void isk_run_alone(isk_system *sys, isk_inst *p);
 void isk_settle_fast_loop_after_fault(isk_system *sys);
+/* Bring the counts a fast loop keeps in registers up to date (host code asks for them). */
+void isk_sync_fast_counts(isk_system *sys);
 void isk_engine_exception(isk_hdr *h, int cause, const char *message);
 void isk_break(isk_system *sys, const char *message);
 void isk_deliver_line(isk_inst *p, int line);

@@ -301,11 +301,19 @@ static void check_fault(const char *const *prog, const char *what, const char *d
 
 static void test_faults(void)
 {
+    dpu_harness h;
     check_fault(PROG("move r1, 0x102", "lw r0, r1, 0", "stop"), "memory fault", "misaligned");
     check_fault(PROG("move r1, 0x10000", "lw r0, r1, 0", "stop"), "memory fault", "outside the WRAM");
     check_fault(PROG("move r1, 0xfffe", "sw r1, 0, r1", "stop"), "memory fault", "pc 0x1");
     check_fault(PROG("fault 2", "stop"), "fault 2 (division by zero)", "fault code 2");
-    check_fault(PROG("nop", "bkp"), "fault 0 (bkp", "pc 0x1");
+    /* bkp stops the run after itself, resumably: the run goes on to the stop */
+    CHECK_EQ(run(&h, PROG("nop", "bkp", "move r0, 7", "stop")), ISK_BREAK);
+    CHECK_CONTAINS(isk_stop_reason(h.sys), "pc 0x1: breakpoint: bkp");
+    CHECK_EQ(isk_context_of(h.dpu, 0)->pc, 2);
+    CHECK_EQ(dh_reg(&h, 0, 0), 0);
+    CHECK_EQ(isk_run(h.sys, 0), ISK_STOPPED);
+    CHECK_EQ(dh_reg(&h, 0, 0), 7);
+    dh_close(&h);
     check_fault(PROG("move r1, 0x8000", "call r23, r1, 0"), "outside the code memory", NULL);
     /* stack checks: pointer 0x100, limit 0x120 */
     CHECK_EQ(dh_r0(PROG("move r1, 0x01200100", "move r2, 0x5a", "move r3, 0x100", "sw r3, 4, r2", "lws r0, r1, 4",
@@ -315,7 +323,6 @@ static void test_faults(void)
     CHECK_EQ(dh_r0(PROG("move r1, 0x0001fff0", "adds r0, r1, 8", "stop")), 0x0001fff8);
 
     /* an illegal word: no signature accepts it */
-    dpu_harness h;
     dh_open(&h, NULL);
     int64_t bad = 0xffffffffffffll;
     isk_storage_load(h.dpu, isk_model_find_storage(h.model, "IRAM"), 0, &bad, 1);

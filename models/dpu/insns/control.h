@@ -9,7 +9,8 @@ static inline uint32_t op_call(struct isk_state *S, uint32_t target)
     return (uint32_t)(PC + 1);
 }
 
-/* fault imm: stops the DPU with a program fault carrying imm (the runtime's codes). */
+/* fault imm: stops the DPU with a program fault carrying imm (the runtime's codes); `bkp`
+ * (fault 0) is a breakpoint: the run stops after it and may resume (ISK_BREAK). */
 static const char *dpu_fault_name(int64_t code)
 {
     switch (code) {
@@ -28,6 +29,10 @@ static const char *dpu_fault_name(int64_t code)
 }
 static inline void op_fault(struct isk_state *S, int64_t imm)
 {
+    if (imm == 0) {
+        BREAKPOINT("bkp");                     /* fault 0: a resumable stop, not a fault */
+        return;
+    }
     FAULT((int)imm, "fault %lld (%s)", (long long)imm, dpu_fault_name(imm));
 }
 
