@@ -121,6 +121,14 @@ void isk_sync_fast_counts(isk_system *sys)
     if (sys->fast.proc) sync_sticky(sys);
 }
 
+/* Whether the issuing context continues at NEXT_PC: unless the instruction stopped it (it keeps
+ * its PC, or the one STOP_SELF gave), faulted or ended it. A context that put itself to sleep
+ * continues after its sleep instruction when woken. */
+ISK_INLINE bool moves_on(const isk_context *c)
+{
+    return c->state == ISK_CTX_RUNNING || c->state == ISK_CTX_BLOCKED || c->state == ISK_CTX_SLEEPING;
+}
+
 /* The general path's instruction: context `id` issues in the current clock. */
 static void execute(isk_system *sys, isk_inst *p, uint32_t id)
 {
@@ -142,7 +150,7 @@ static void execute(isk_system *sys, isk_inst *p, uint32_t id)
         isk_decoded *d = &p->dcache[c->pc];
         d->fn(h, d->op);
     }
-    if (isk_ctx_live(c)) c->pc = h->next_pc;
+    if (moves_on(c)) c->pc = h->next_pc;
     count_issue(h, c, sys->clock);
     p->stats.instructions++;
     sys->stats.instructions++;
@@ -284,7 +292,7 @@ ISK_INLINE void issue_loop(isk_system *sys, isk_inst *p, int (*pick)(isk_sched *
         const uint64_t after = issued(&q, (uint32_t)id, clock);
         if (ISK_UNLIKELY(h->attention)) {
             if (sticky) sync_sticky(sys);
-            if (isk_ctx_live(c)) c->pc = h->next_pc;
+            if (moves_on(c)) c->pc = h->next_pc;
             if (c->ready_at < after) c->ready_at = after;
             if (fast_loop_must_leave(sys, p)) {
                 mid_clock = true;

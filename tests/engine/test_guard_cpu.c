@@ -66,17 +66,18 @@ static void test_deadlock(void)
     open_cpu(&r, &isk_model_cpu4, (isk_system_options){ 0 }, program);
     CHECK_EQ(isk_run(r.sys, 1000000), ISK_FAULT);
     CHECK(isk_clock(r.sys) < 10);
-    CHECK_CONTAINS(isk_last_error(r.sys), "deadlock: cpu context 0 sleeps at pc 0x2, cpu context 1 sleeps at "
-                                         "pc 0x2; nothing can wake them");
+    /* a context that put itself to sleep waits at the instruction after its sleep */
+    CHECK_CONTAINS(isk_last_error(r.sys), "deadlock: cpu context 0 sleeps at pc 0x3, cpu context 1 sleeps at "
+                                         "pc 0x3; nothing can wake them");
     char buf[256];
     CHECK_EQ(isk_describe_activity(r.sys, buf, sizeof buf), 0);
-    CHECK_CONTAINS(buf, "cpu context 0: sleeping at pc 0x2, waits for a wake-up\n");
+    CHECK_CONTAINS(buf, "cpu context 0: sleeping at pc 0x3, waits for a wake-up\n");
     rig_close(&r);
     /* the same in steps: the idle clock that finds it stops the step */
     open_cpu(&r, &isk_model_cpu1, (isk_system_options){ 0 }, (const int[]){ NOP, SLEEP, -1 });
     CHECK_EQ(isk_step(r.sys, 1000000), ISK_FAULT);
     CHECK(isk_clock(r.sys) < 10);
-    CHECK_CONTAINS(isk_last_error(r.sys), "deadlock: cpu context 0 sleeps at pc 0x1; nothing can wake it");
+    CHECK_CONTAINS(isk_last_error(r.sys), "deadlock: cpu context 0 sleeps at pc 0x2; nothing can wake it");
     rig_close(&r);
     /* a context that stopped is no deadlock: the run has finished */
     open_cpu(&r, &isk_model_cpu1, (isk_system_options){ 0 }, (const int[]){ NOP, HALT, -1 });
