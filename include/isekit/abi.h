@@ -16,7 +16,7 @@ extern "C" {
 /* Bumped whenever the layout of isk_hdr, the ops tables or the declaration structs change
  * (tests/engine/test_abi.c records each version's layout and fails on a change without a new
  * version); the engine refuses a model compiled against another version. */
-#define ISK_ABI_VERSION 3
+#define ISK_ABI_VERSION 4
 
 /* Most operands an instruction format may have (fields passed to a behaviour). */
 #define ISK_MAX_OPS 6
@@ -44,18 +44,61 @@ enum isk_context_state {
     ISK_CTX_STOPPED = 0,   /* not started, or stopped itself; START_CONTEXT revives it */
     ISK_CTX_RUNNING,       /* may issue from ready_at on */
     ISK_CTX_BLOCKED,       /* waits until ready_at (e.g. a DMA), then runs again */
-    ISK_CTX_SLEEPING,      /* waits for WAKE_CONTEXT (or an interrupt) */
-    ISK_CTX_FAULTED        /* stopped by a fault */
+    ISK_CTX_SLEEPING,      /* waits for WAKE_CONTEXT or one of its wake_lines */
+    ISK_CTX_FAULTED,       /* stopped by a fault */
+    ISK_CTX_EXITED         /* stopped by an exception with exit_status (EXIT_CONTEXT) */
 };
 typedef struct isk_context {
     uint64_t pc;
     uint64_t ready_at;     /* first clock at which it may issue again */
     uint64_t last_issue;   /* clock of its last issue */
-    uint64_t insns;        /* instructions issued */
+    uint64_t insns;        /* instructions issued (both of a group) */
     uint64_t blocked;      /* clocks spent BLOCKED (statistics) */
     uint32_t state;
     uint32_t user;         /* free for the model */
+    uint32_t iset;         /* the instruction set it decodes with (SET_ISET) */
+    uint32_t wake_lines;   /* interrupt lines that wake it while SLEEPING (default: all) */
+    int32_t exit_status;   /* ISK_CTX_EXITED: the status EXIT_CONTEXT gave */
+    uint32_t spare;
 } isk_context;
+
+/* Causes of the exceptions the engine raises itself (RAISE takes a model's own, >= 16). A model
+ * that declares ON_EXCEPTION handles them; without a handler each is a fault. */
+enum isk_exception_cause {
+    ISK_EXC_ILLEGAL = 1,   /* no format of the context's instruction set accepts the word */
+    ISK_EXC_FETCH,         /* the PC is outside the code memory */
+    ISK_EXC_GROUP,         /* an issue group that is not aligned, or runs past the code memory */
+    ISK_EXC_MODEL = 16     /* the first cause free for models */
+};
+
+/* Processor models: the issue policy. A scheduler decides which context issues in a clock and
+ * what an issue costs; the engine's one issue loop calls it (inlined for the built-in ones,
+ * through these pointers for a model's own). Its state is an isk_sched the engine owns. */
+typedef struct isk_sched isk_sched;
+typedef struct isk_scheduler {
+    const char *name;
+    /* The context that issues in `clock`, or -1 if none may. */
+    int (*pick)(isk_sched *q, uint64_t clock);
+    /* Context `id` issued in `clock`: record what the policy needs (e.g. the context's ready_at)
+     * and return the first clock at which the processor may issue again. */
+    uint64_t (*issued)(isk_sched *q, uint32_t id, uint64_t clock);
+    /* pick found nothing in `clock`: the first later clock at which it may find a context, or
+     * UINT64_MAX if none until a context changes state. */
+    uint64_t (*next)(isk_sched *q, uint64_t clock);
+    /* Contexts changed state (started, stopped, woken, blocked): refresh a cached view. */
+    void (*changed)(isk_sched *q);
+    int idle_counts;       /* clocks without an issue count as the processor's idle clocks */
+} isk_scheduler;
+struct isk_sched {
+    const isk_scheduler *policy;
+    isk_hdr *h;            /* the processor, for a model's scheduler: (struct isk_state *)q->h */
+    isk_context *contexts;
+    uint32_t ncontexts;
+    uint32_t cursor;       /* round robin: the context to look at first */
+    uint64_t gap;          /* CPI: clocks per instruction; REVOLVER: a context's issue distance */
+    uint64_t running;      /* contexts 0..63 RUNNING or BLOCKED, as of the last `changed` */
+    uint64_t word[4];      /* free for a model's scheduler */
+};
 
 /* The engine's services, reached through the instance header so that a model compiled into a
  * shared object needs no symbols from the program that loads it. Models use the macros below. */
@@ -77,13 +120,25 @@ struct isk_engine_ops {
      * number (an integer, an enumeration's index, a boolean's 0 or 1). */
     const char *(*param)(isk_hdr *h, const char *key);
     int64_t (*param_number)(isk_hdr *h, const char *key);
+    /* Processors: choose the issue policy (ISK_ISSUE_*, `gap` its CPI or distance; `own` for
+     * ISK_ISSUE_MODEL), e.g. from a parameter at reset. */
+    void (*schedule)(isk_hdr *h, int issue, uint64_t gap, const isk_scheduler *own);
+    /* An architectural exception of the issuing context: the model's handler runs (or, without
+     * one, it is a fault). Returns to the behaviour, which should return at once. */
+    void (*exception)(isk_hdr *h, int cause, const char *message);
+    /* Stop only context `id` with an exit status, reported with its PC and the clock. */
+    void (*exit_context)(isk_hdr *h, uint32_t id, int status, const char *message);
+    /* Stop the run after this instruction, resumably (a bkp instruction): isk_run returns
+     * ISK_BREAK and continues from there when called again. */
+    void (*breakpoint)(isk_hdr *h, const char *message);
 };
 
 /* The first member of every model's state. Fields marked [engine] are maintained by the engine;
  * a model reads them through the macros of this header. */
 struct isk_hdr {
     uint32_t trap;            /* [engine] non-zero: the next storage access must call ops->boundary */
-    uint32_t checking;        /* [engine] non-zero: every write goes through ops->write (CREW log) */
+    uint32_t checking;        /* [engine] non-zero: every write goes through ops->write (the CREW log,
+                                 an issue group's buffer, a watched storage) */
     uint64_t clock;           /* [engine] the current clock */
     uint64_t pc, next_pc;     /* [engine] processors: address of this instruction / of the next one */
     uint32_t context;         /* [engine] processors: the context issuing now */
@@ -96,6 +151,8 @@ struct isk_hdr {
      * next instruction: a context started, stopped, woken or blocked, a write queued for its
      * latency, a launch, a port access. Cleared by the engine. */
     uint32_t attention;
+    uint32_t lines;           /* [engine] processors: pending interrupt lines (ACK_LINE clears one) */
+    uint64_t issued;          /* [engine] processors: instructions issued before this one, live */
 };
 
 typedef void (*isk_behaviour_fn)(isk_hdr *h, const int64_t *op);
@@ -159,6 +216,7 @@ typedef struct isk_insn_decl {
      * pins some operand bits of the base format. The simulator never decodes to an alias; the
      * assembler accepts it, and the disassembler prints it whenever a word matches it. */
     int alias;
+    int iset;                /* the processor's instruction set it belongs to (0 = the first) */
     /* Relocations the assembler emits for symbolic operands, "imm=R_DPU_IMM24 pc=R_DPU_PC";
      * an operand not listed uses its kind's `reloc`. */
     const char *relocs;
@@ -169,17 +227,24 @@ enum isk_issue_policy {
     ISK_ISSUE_CPI,           /* one context; an instruction every `cpi` clocks */
     ISK_ISSUE_REVOLVER,      /* round robin over ready contexts; one context issues at most
                                 every `distance` clocks; one instruction per clock in all */
-    ISK_ISSUE_BARREL         /* context i issues in clocks i, i+n, i+2n, ... (n = contexts) */
+    ISK_ISSUE_BARREL,        /* context i issues in clocks i, i+n, i+2n, ... (n = contexts) */
+    ISK_ISSUE_MODEL          /* the model's own isk_scheduler (.scheduler) */
 };
 typedef struct isk_processor_decl {
     const char *code;        /* the code memory storage (DECLARE_CODE_MEMORY) */
-    int contexts;            /* hardware contexts (threads); context 0 starts at reset_pc */
+    int contexts;            /* hardware contexts (threads, 1..64); context 0 starts at reset_pc */
     int issue;               /* enum isk_issue_policy */
     int cpi;                 /* ISK_ISSUE_CPI: clocks per instruction */
     int distance;            /* ISK_ISSUE_REVOLVER: minimum clocks between two issues of a context */
     uint64_t reset_pc;
     int code_bytes;          /* bytes one instruction occupies in an image (e.g. 8 for 48-bit words in 64-bit containers) */
     int pc_unit_bytes;       /* bytes per PC unit in assembly addresses (1 = byte addresses) */
+    const isk_scheduler *scheduler;   /* ISK_ISSUE_MODEL */
+    int isets;               /* instruction sets (INSTRUCTION .iset = 0..isets-1); 0 means 1 */
+    /* Issue groups: a word with bit `group_bit` set (group_bit > 0) issues together with the
+     * next `group_words - 1` words, read before any of them writes; the group must start at a
+     * PC that is a multiple of group_words. The bit is not part of any format. */
+    int group_bit, group_words;
 } isk_processor_decl;
 
 /* The toolchain's view of a processor: its object files, memory map and relocations. */
@@ -257,6 +322,8 @@ struct isk_builder_ops {
     void (*reloc)(isk_builder *b, const isk_reloc_decl *d);
     void (*elements)(isk_builder *b, const char *pattern);           /* inside REGFILE_BEGIN/END */
     void (*line)(isk_builder *b, int line);   /* the line of the description's next declaration */
+    /* Processors: the handler of architectural exceptions (ON_EXCEPTION). */
+    void (*exception_handler)(isk_builder *b, void (*fn)(isk_hdr *h, int cause, const char *message));
 };
 struct isk_builder {
     const struct isk_builder_ops *ops;

@@ -129,7 +129,7 @@ ISK_INLINE uint64_t isk_index(isk_hdr *h, int64_t i, uint64_t n, const char *nam
 
 ISK_INLINE void isk_store(isk_hdr *h, void *cell, int bytes, int64_t v, int lat, int code)
 {
-    if (lat == 0 && !code && !h->checking) {
+    if (lat == 0 && !code && !h->checking) {   /* checking: a CREW log, an issue group, a watch */
         switch (bytes) {
         case 1: *(uint8_t *)cell = (uint8_t)v; break;
         case 2: *(uint16_t *)cell = (uint16_t)v; break;
@@ -260,6 +260,58 @@ ISK_INLINE void isk_wake_context(isk_hdr *h, uint32_t id)
     }
     h->attention = 1;
 }
+/* The issuing context stops; a later WAKE_CONTEXT continues at `resume_pc`. */
+#define STOP_SELF(resume_pc) isk_stop_self(&S->isk, (uint64_t)(resume_pc))
+ISK_INLINE void isk_stop_self(isk_hdr *h, uint64_t resume_pc)
+{
+    isk_context *c = &h->contexts[h->context];
+    c->state = ISK_CTX_STOPPED;
+    c->pc = resume_pc;
+    h->next_pc = resume_pc;
+    h->attention = 1;
+}
+/* The instruction set context `id` decodes with from its next instruction (INSTRUCTION .iset). */
+#define SET_ISET(id, n) isk_set_iset(&S->isk, (id), (uint32_t)(n))
+ISK_INLINE void isk_set_iset(isk_hdr *h, uint32_t id, uint32_t n)
+{
+    h->contexts[id].iset = n;
+    h->attention = 1;
+}
+/* Interrupt lines (isk_route_interrupt routes an accelerator's line to a processor's input):
+ * PENDING_LINES is the mask of raised lines not yet acknowledged, ACK_LINE(n) acknowledges one.
+ * A SLEEPING context whose WAKE_ON_LINES mask (default: all) holds a raised line runs again
+ * from the next clock. */
+#define PENDING_LINES (S->isk.lines)
+#define ACK_LINE(n) (S->isk.lines &= ~(UINT32_C(1) << (n)))
+#define WAKE_ON_LINES(id, mask) (S->isk.contexts[(id)].wake_lines = (uint32_t)(mask))
+/* Instructions this processor issued before the current one, all contexts (exact at any time). */
+#define INSTRUCTIONS_ISSUED (S->isk.issued)
+/* Choose the issue policy, e.g. from a parameter in ON_RESET: SCHEDULE(ISK_ISSUE_REVOLVER, 11),
+ * or a model's own scheduler: SCHEDULE_OWN(&my_scheduler). */
+#define SCHEDULE(issue, gap) S->isk.ops->schedule(&S->isk, (issue), (uint64_t)(gap), NULL)
+#define SCHEDULE_OWN(scheduler) S->isk.ops->schedule(&S->isk, ISK_ISSUE_MODEL, 0, (scheduler))
+/* Architectural exceptions, handled by the model (ON_EXCEPTION) while the rest of the system
+ * runs on: RAISE(cause, "...") calls the handler for the issuing context, which may vector
+ * (JUMP and set a cause register) or EXIT_CONTEXT. RAISE returns: the behaviour should then
+ * return. Without a handler an exception is a fault. Causes below ISK_EXC_MODEL are the
+ * engine's (enum isk_exception_cause). */
+#define RAISE(cause, ...) isk_raise(&S->isk, (cause), __VA_ARGS__)
+__attribute__((format(printf, 3, 4)))
+static inline void isk_raise(isk_hdr *h, int cause, const char *fmt, ...)
+{
+    char message[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(message, sizeof message, fmt, ap);
+    va_end(ap);
+    h->ops->exception(h, cause, message);
+}
+/* Stop only context `id`, with an exit status (its state becomes ISK_CTX_EXITED); reported as
+ * a warning naming the context, its PC and the clock. */
+#define EXIT_CONTEXT(id, status, message) S->isk.ops->exit_context(&S->isk, (id), (status), (message))
+/* A breakpoint instruction (bkp): the run stops after this instruction and resumes from there
+ * when isk_run is called again (ISK_BREAK, not a fault). */
+#define BREAKPOINT(message) S->isk.ops->breakpoint(&S->isk, (message))
 /* Hand an instruction word to accelerator number n; its command starts in this clock. */
 #define LAUNCH(n, word) S->isk.ops->launch(&S->isk, (n), (uint64_t)(word))
 /* I/O ports, connected by the system (see isekit/sim.h: isk_set_ports). */
@@ -324,10 +376,28 @@ static inline void isk_tracef(isk_hdr *h, const char *fmt, ...)
 #define ISK_ARGS_5 , op[0], op[1], op[2], op[3], op[4]
 #define ISK_ARGS_6 , op[0], op[1], op[2], op[3], op[4], op[5]
 
+/* The frame every behaviour of a model shares (ArchC's generic behaviour): a model that defines
+ * INSTRUCTION_FRAME as a prefix, say `#define INSTRUCTION_FRAME pb`, before its first behaviour
+ * and defines
+ *     static inline uint64_t pb_before(struct isk_state *S)    runs before each behaviour
+ *     static inline void pb_after(struct isk_state *S, uint64_t before)   and after it, with
+ *                                                                 what pb_before returned
+ * has them inlined into every behaviour, at no cost to models without a frame (the defaults
+ * below, INSTRUCTION_FRAME_before/_after, are empty). */
+struct isk_state;
+ISK_INLINE uint64_t INSTRUCTION_FRAME_before(struct isk_state *S) { (void)S; return 0; }
+ISK_INLINE void INSTRUCTION_FRAME_after(struct isk_state *S, uint64_t before) { (void)S; (void)before; }
+
 #define ACC_FUNCTION(name, ...) \
     static void name##_isk_body(struct isk_state *S ISK_PARAMS(__VA_ARGS__)); \
     static void name(isk_hdr *h, const int64_t *op) \
-    { (void)op; name##_isk_body((struct isk_state *)(void *)h ISK_ARGS(__VA_ARGS__)); } \
+    { \
+        (void)op; \
+        struct isk_state *const isk_s_ = (struct isk_state *)(void *)h; \
+        const uint64_t isk_frame_ = ISK_CAT(INSTRUCTION_FRAME, _before)(isk_s_); \
+        name##_isk_body(isk_s_ ISK_ARGS(__VA_ARGS__)); \
+        ISK_CAT(INSTRUCTION_FRAME, _after)(isk_s_, isk_frame_); \
+    } \
     static const isk_behaviour_info name##_isk_info = { #name, #__VA_ARGS__, ISK_NARGS(__VA_ARGS__), name }; \
     static void name##_isk_body(struct isk_state *S ISK_PARAMS(__VA_ARGS__))
 #define BEHAVIOUR ACC_FUNCTION
@@ -393,6 +463,9 @@ static inline void isk_tracef(isk_hdr *h, const char *fmt, ...)
 #define PARAM(pname, pdef) PARAM_TEXT(pname, pdef, NULL)
 /* A function run on each new instance after its storage exists (reset values, parameters). */
 #define ON_RESET(fn) (ISK_AT, B->ops->init(B, (fn)))
+/* Processors: the handler of architectural exceptions, void fn(isk_hdr *h, int cause, const
+ * char *message), run for the issuing context (see RAISE). */
+#define ON_EXCEPTION(fn) (ISK_AT, B->ops->exception_handler(B, (fn)))
 
 #define ISK_STORAGE_DECL(X, ttl, shr) (&(isk_storage_decl){ .name = #X, .title = (ttl), \
     .kind = ISK_KIND_OF(struct isk_state, X), .sign = ISK_SIGN_OF(struct isk_state, X), \
