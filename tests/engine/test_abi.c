@@ -19,16 +19,23 @@ static uint64_t fingerprint(void)
     static const size_t layout[] = {
         S(isk_context), O(isk_context, pc), O(isk_context, ready_at), O(isk_context, last_issue),
         O(isk_context, insns), O(isk_context, blocked), O(isk_context, state), O(isk_context, user),
+        O(isk_context, iset), O(isk_context, wake_lines), O(isk_context, exit_status), O(isk_context, spare),
+        S(isk_scheduler), O(isk_scheduler, name), O(isk_scheduler, pick), O(isk_scheduler, issued),
+        O(isk_scheduler, next), O(isk_scheduler, changed), O(isk_scheduler, idle_counts),
+        S(isk_sched), O(isk_sched, policy), O(isk_sched, h), O(isk_sched, contexts), O(isk_sched, ncontexts),
+        O(isk_sched, cursor), O(isk_sched, gap), O(isk_sched, running), O(isk_sched, word),
         S(struct isk_engine_ops), O(struct isk_engine_ops, boundary), O(struct isk_engine_ops, write),
         O(struct isk_engine_ops, use_resources), O(struct isk_engine_ops, interrupt),
         O(struct isk_engine_ops, fault), O(struct isk_engine_ops, index_fault), O(struct isk_engine_ops, launch),
         O(struct isk_engine_ops, invalidate_code), O(struct isk_engine_ops, port_write),
         O(struct isk_engine_ops, port_read), O(struct isk_engine_ops, trace), O(struct isk_engine_ops, param),
-        O(struct isk_engine_ops, param_number),
+        O(struct isk_engine_ops, param_number), O(struct isk_engine_ops, schedule),
+        O(struct isk_engine_ops, exception), O(struct isk_engine_ops, exit_context),
+        O(struct isk_engine_ops, breakpoint),
         S(struct isk_hdr), O(struct isk_hdr, trap), O(struct isk_hdr, checking), O(struct isk_hdr, clock),
         O(struct isk_hdr, pc), O(struct isk_hdr, next_pc), O(struct isk_hdr, context), O(struct isk_hdr, ncontexts),
         O(struct isk_hdr, contexts), O(struct isk_hdr, ops), O(struct isk_hdr, engine), O(struct isk_hdr, user),
-        O(struct isk_hdr, attention),
+        O(struct isk_hdr, attention), O(struct isk_hdr, lines), O(struct isk_hdr, issued),
         S(isk_behaviour_info), O(isk_behaviour_info, name), O(isk_behaviour_info, params),
         O(isk_behaviour_info, nparams), O(isk_behaviour_info, fn),
         S(isk_storage_decl), O(isk_storage_decl, name), O(isk_storage_decl, title), O(isk_storage_decl, kind),
@@ -39,10 +46,13 @@ static uint64_t fingerprint(void)
         O(isk_kind_decl, exact_case), O(isk_kind_decl, scale), O(isk_kind_decl, min), O(isk_kind_decl, max),
         O(isk_kind_decl, hex), O(isk_kind_decl, pc_bias), O(isk_kind_decl, reloc),
         S(isk_insn_decl), O(isk_insn_decl, format), O(isk_insn_decl, behaviour), O(isk_insn_decl, syntax),
-        O(isk_insn_decl, fields), O(isk_insn_decl, priority), O(isk_insn_decl, alias), O(isk_insn_decl, relocs),
+        O(isk_insn_decl, fields), O(isk_insn_decl, priority), O(isk_insn_decl, alias), O(isk_insn_decl, iset),
+        O(isk_insn_decl, relocs),
         S(isk_processor_decl), O(isk_processor_decl, code), O(isk_processor_decl, contexts),
         O(isk_processor_decl, issue), O(isk_processor_decl, cpi), O(isk_processor_decl, distance),
         O(isk_processor_decl, reset_pc), O(isk_processor_decl, code_bytes), O(isk_processor_decl, pc_unit_bytes),
+        O(isk_processor_decl, scheduler), O(isk_processor_decl, isets), O(isk_processor_decl, group_bit),
+        O(isk_processor_decl, group_words),
         S(isk_elf_decl), O(isk_elf_decl, machine), O(isk_elf_decl, elfclass), O(isk_elf_decl, big_endian),
         O(isk_elf_decl, flags), O(isk_elf_decl, abi_mask), O(isk_elf_decl, abi_shift),
         S(isk_region_decl), O(isk_region_decl, name), O(isk_region_decl, base), O(isk_region_decl, size),
@@ -59,15 +69,16 @@ static uint64_t fingerprint(void)
         O(struct isk_builder_ops, instruction), O(struct isk_builder_ops, processor),
         O(struct isk_builder_ops, param), O(struct isk_builder_ops, init), O(struct isk_builder_ops, elf),
         O(struct isk_builder_ops, region), O(struct isk_builder_ops, reloc), O(struct isk_builder_ops, elements),
-        O(struct isk_builder_ops, line),
+        O(struct isk_builder_ops, line), O(struct isk_builder_ops, exception_handler),
         S(struct isk_builder), O(struct isk_builder, ops), O(struct isk_builder, engine),
         S(struct isk_model_entry), O(struct isk_model_entry, abi_version), O(struct isk_model_entry, name),
         O(struct isk_model_entry, state_size), O(struct isk_model_entry, describe), O(struct isk_model_entry, file),
         O(struct isk_model_entry, state_file), O(struct isk_model_entry, state_line),
         O(struct isk_model_entry, storages),
         ISK_MAX_OPS, ISK_MAX_LATENCY, ISK_WRITE_BYTES(1), ISK_WRITE_CODE,
-        ISK_CTX_STOPPED, ISK_CTX_RUNNING, ISK_CTX_BLOCKED, ISK_CTX_SLEEPING, ISK_CTX_FAULTED,
-        ISK_ISSUE_CPI, ISK_ISSUE_REVOLVER, ISK_ISSUE_BARREL,
+        ISK_CTX_STOPPED, ISK_CTX_RUNNING, ISK_CTX_BLOCKED, ISK_CTX_SLEEPING, ISK_CTX_FAULTED, ISK_CTX_EXITED,
+        ISK_ISSUE_CPI, ISK_ISSUE_REVOLVER, ISK_ISSUE_BARREL, ISK_ISSUE_MODEL,
+        ISK_EXC_ILLEGAL, ISK_EXC_FETCH, ISK_EXC_GROUP, ISK_EXC_MODEL,
         ISK_KIND_INT, ISK_KIND_NAMES, ISK_KIND_PCREL, ISK_KIND_ABS,
         ISK_PARAM_TEXT, ISK_PARAM_INT, ISK_PARAM_ENUM, ISK_PARAM_BOOL,
     };
@@ -81,10 +92,14 @@ static uint64_t fingerprint(void)
 
 /* The layout of each version, as the fingerprint above computes it on LP64 Linux (x86-64 and
  * aarch64 lay these structures out alike). A change of the layout makes the check below fail:
- * bump ISK_ABI_VERSION in include/isekit/abi.h and add a row for the new version. */
+ * bump ISK_ABI_VERSION in include/isekit/abi.h, add the new members to the list above and a row
+ * for the new version. Each row was computed over the list as it stood for its version (only
+ * the current version's row is checked; the older ones are its history). */
 static const struct { int version; uint64_t layout; } versions[] = {
     { 2, 0xb521e1924b3bea35ull },
     { 3, 0xf604448e042ea021ull },     /* typed model parameters: isk_param_decl, the builder's param, GET_PARAM */
+    { 4, 0xff446e86882b572bull },     /* the issue-loop rewrite: schedulers, instruction sets, issue groups,
+                                         exceptions, exits, breakpoints, wake lines */
 };
 
 STATE_BEGIN
