@@ -49,6 +49,7 @@ typedef struct isk_pattern {
     bool alias;                       /* assembler/disassembler alias: not decoded by the simulator */
     int base;                         /* aliases: the decodable pattern with the same behaviour, or -1 */
     int reloc[ISK_MAX_OPS];           /* per field: index into the model's relocs, or -1 */
+    int line;                         /* of the INSTRUCTION in the description (0 = unknown) */
 } isk_pattern;
 
 typedef struct isk_name { char *name; int64_t value; } isk_name;
@@ -88,6 +89,11 @@ typedef struct isk_reloc {
 } isk_reloc;
 
 typedef struct isk_decoder isk_decoder;
+
+/* Bounds of PROCESSOR: contexts (a scheduler keeps them in one 64-bit mask, isk_sched.running)
+ * and instruction sets (a decoder tree each). */
+#define ISK_MAX_CONTEXTS 64
+#define ISK_MAX_ISETS 64
 
 /* The address map: where a byte address of the ELF/assembly address space lives in the
  * simulator. The engine builds it once when it loads the model, from the REGIONs and the
@@ -137,9 +143,11 @@ struct isk_model {
     ISK_VEC(isk_pattern) patterns;
     ISK_VEC(isk_param) params;
     void (*reset)(isk_hdr *h);
-    void (*on_exception)(isk_hdr *h, int cause, const char *message);   /* ON_EXCEPTION, or NULL */
     bool is_processor;
     isk_processor_decl proc;
+    int isets;                        /* instruction sets: proc.isets, at least 1 (one decoder each) */
+    /* Processors: ON_EXCEPTION's handler of architectural exceptions, or NULL. */
+    void (*on_exception)(isk_hdr *h, int cause, const char *message);
     int code_storage;                 /* processors: index of the code memory */
     bool has_elf;
     isk_elf_decl elf;
@@ -151,8 +159,17 @@ struct isk_model {
 };
 
 /* Decoding, fields and kinds. */
-/* The pattern index for `word`, or -1. Fills ops when not NULL. */
-int isk_decode_word(const isk_model *m, uint64_t word, int64_t ops[ISK_MAX_OPS]);
+/* The pattern index for `word` in instruction set `iset` alone (INSTRUCTION .iset; 0 for a model
+ * with one set), or -1 (also for a set the model does not have). The group bit is cleared first.
+ * Fills ops when not NULL. The simulator decodes with this and the issuing context's set; the
+ * tools use isk_model_decode (sim.h), which tries every set. */
+int isk_model_decode_iset(const isk_model *m, int iset, uint64_t word, int64_t ops[ISK_MAX_OPS]);
+/* Does `word` open an issue group (PROCESSOR .group_bit set in it)? The group is it and the
+ * next proc.group_words - 1 words. Always false for a model without groups. */
+static inline bool isk_group_head(const isk_model *m, uint64_t word)
+{
+    return m->proc.group_bit > 0 && (word >> m->proc.group_bit & 1);
+}
 int64_t isk_field_extract(const isk_field *f, uint64_t word);
 /* Place an operand value into a word (the inverse of extract); false if it does not fit. */
 bool isk_field_insert(const isk_field *f, int64_t value, uint64_t *word);

@@ -77,6 +77,7 @@ const isk_resource_info *isk_model_resource(const isk_model *m, int i);
 typedef struct isk_instruction_info {
     const char *format, *behaviour, *syntax, *fields, *relocs;
     int priority, alias;
+    int iset;                /* the processor's instruction set it belongs to (INSTRUCTION .iset) */
     uint64_t mask, match;    /* fixed bits of the format and their values */
 } isk_instruction_info;
 int isk_model_instruction_count(const isk_model *m);
@@ -94,12 +95,17 @@ const isk_param_info *isk_model_parameter(const isk_model *m, int i);
 bool isk_model_check_param(const isk_model *m, const char *key, const char *value, char *why, size_t cap);
 
 /* The decoder's report: the fraction of the word space no format accepts, and up to `max`
- * of the largest undecodable regions as format-like strings ("1111-****-..."). */
+ * of the largest undecodable regions as format-like strings ("1111-****-..."). For a processor
+ * with several instruction sets (PROCESSOR .isets) the report is about set 0. */
 typedef struct isk_coverage { double undecodable_fraction; int nregions; char regions[8][80]; } isk_coverage;
 void isk_model_coverage(const isk_model *m, isk_coverage *out);
 
 /* Decode one instruction word: the index of the instruction (see isk_model_instruction) and the
- * operand values, or -1 if no format accepts the word. */
+ * operand values, or -1 if no format accepts the word. A processor's group bit (PROCESSOR
+ * .group_bit) is cleared first. With several instruction sets (PROCESSOR .isets) set 0 is tried
+ * first, then set 1, 2, ... in order, so that a disassembler finds the instructions of every set;
+ * the instruction's `iset` tells which set accepted the word. The simulator decodes with the
+ * issuing context's own set only (isk_model_decode_iset, isekit/desc.h). */
 int isk_model_decode(const isk_model *m, uint64_t word, int64_t ops[ISK_MAX_OPS]);
 
 /* ---- systems ---------------------------------------------------------------------------- */

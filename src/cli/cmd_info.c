@@ -76,6 +76,18 @@ static void print_kinds(const isk_model *m)
     }
 }
 
+/* Processors of several instruction sets: how many instructions each has. */
+static void print_isets(const isk_model *m)
+{
+    if (m->isets < 2) return;
+    printf("\ninstruction sets (%d):\n", m->isets);
+    for (int s = 0; s < m->isets; s++) {
+        int n = 0;
+        for (int i = 0; i < isk_model_instruction_count(m); i++) n += isk_model_instruction(m, i)->iset == s;
+        printf("  set %d: %d instruction%s\n", s, n, n == 1 ? "" : "s");
+    }
+}
+
 static void print_instructions(const isk_model *m)
 {
     int n = isk_model_instruction_count(m);
@@ -91,12 +103,14 @@ static void print_instructions(const isk_model *m)
         if (p->fields) printf("   [fields %s]", p->fields);
         if (p->priority) printf("   [priority %d]", p->priority);
         if (p->alias) printf("   [alias]");
+        if (m->isets > 1) printf("   [set %d]", p->iset);
         printf("\n");
     }
+    print_isets(m);
     isk_coverage c;
     isk_model_coverage(m, &c);
-    printf("\ndecoder: %.4g%% of the %d-bit word space is undecodable", c.undecodable_fraction * 100,
-           isk_model_word_bits(m));
+    printf("\ndecoder: %.4g%% of the %d-bit word space is undecodable%s", c.undecodable_fraction * 100,
+           isk_model_word_bits(m), m->isets > 1 ? " in instruction set 0" : "");
     if (c.nregions) {
         printf("; largest undecodable regions:\n");
         for (int i = 0; i < c.nregions && i < 4; i++) printf("  %s\n", c.regions[i]);
@@ -109,8 +123,9 @@ static void usage(FILE *out)
 {
     fprintf(out, "usage: isekit info [MODEL] [--max-errors N]\n\n"
                  "Print a model's storage (with the debugger's display names), resources, operand kinds,\n"
-                 "instruction formats with their behaviours and assembly syntax, and the decoder's\n"
-                 "report of the undecodable code space. MODEL is a built-in name or a model .c file.\n"
+                 "instruction formats with their behaviours and assembly syntax (and instruction set,\n"
+                 "with each set's count, for a processor of several), and the decoder's report of the\n"
+                 "undecodable code space. MODEL is a built-in name or a model .c file.\n"
                  "Without MODEL: the built-in models, runners and subcommands this isekit holds.\n\n"
                  "options:\n" CLI_MAX_ERRORS_HELP "  -h, --help          this text\n\n"
                  "Exit status: 0 on success, 1 on errors in the model, 2 on bad usage.\n");
@@ -164,6 +179,9 @@ int cmd_info(int argc, char **argv)
     if (isk_model_slots(m)) printf("accelerator: %d slots\n", isk_model_slots(m));
     if (m->is_processor)
         printf("processor: %d context(s), code in %s\n", m->proc.contexts, m->proc.code);
+    if (m->proc.group_bit > 0)
+        printf("issue groups: a word with bit %d set opens a group of %d words\n", m->proc.group_bit,
+               m->proc.group_words);
     print_params(m);
     print_storage(m);
     if (isk_model_resource_count(m)) {

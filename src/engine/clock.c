@@ -531,11 +531,12 @@ __attribute__((noinline)) void isk_check_deadlock(isk_system *sys)
 }
 
 /* The common case of a processor model running alone (no driver, no busy accelerator, no
- * write waiting for its latency, no before-issue hook): its scheduler's fast loop (issue.c). */
+ * write waiting for its latency, no before-issue hook, one instruction set): its scheduler's fast
+ * loop (issue.c). */
 static bool runs_alone(const isk_system *sys)
 {
     return sys->processors.len == 1 && !sys->opt.before_issue && !(sys->driver && !sys->driver_done) &&
-           !sys->pending && !sys->busy_slots;
+           !sys->pending && !sys->busy_slots && sys->processors.data[0]->model->isets == 1;
 }
 
 /* ---- the loop ---------------------------------------------------------------------------- */

@@ -1,4 +1,5 @@
-/* The decoder: a decision tree generated from the formats when the model loads.
+/* The decoder: a decision tree generated from the formats when the model loads, one per
+ * instruction set (PROCESSOR .isets), so that two sets may give one encoding two meanings.
  *
  * Each inner node tests a run of word bits and jumps to one child per value; each leaf holds
  * the formats that accept every word reaching it, best first. The tree is split until every
@@ -19,8 +20,10 @@ typedef struct dnode {
 } dnode;
 
 struct isk_decoder {
-    VEC(dnode) nodes;
+    VEC(dnode) nodes;        /* every set's tree */
     VEC(int) candidates;
+    VEC(uint32_t) roots;     /* per instruction set: its tree's root node */
+    uint64_t word_mask;      /* the word's bits, less the group bit: what formats see */
 };
 
 typedef struct region { uint64_t mask, value; double words; } region;
@@ -30,6 +33,7 @@ typedef struct builder {
     isk_decoder *d;
     isk_diag *diag;
     bool failed;
+    int iset;                /* the instruction set whose tree is being built */
     double undecodable;
     region largest[8];
     int nlargest;
@@ -108,6 +112,7 @@ static void region_string(const isk_model *m, uint64_t mask, uint64_t value, cha
 
 static void note_undecodable(builder *b, uint64_t known_mask, uint64_t known_value)
 {
+    if (b->iset != 0) return;          /* the coverage report is about set 0 */
     double words = ldexp(1.0, b->m->word_bits - popcount64(known_mask));
     b->undecodable += words;
     int at;
@@ -180,15 +185,19 @@ static void check_leaf(builder *b, const int *set, int n, uint64_t known_mask, u
             if (b->checked[bit >> 3] >> (bit & 7) & 1) continue;
             b->checked[bit >> 3] |= (uint8_t)(1u << (bit & 7));
             if (p->priority != q->priority || domains_separate(m, p, q)) continue;
-            char where[90], sample[40] = "";
+            char where[90], sample[40] = "", in_set[40] = "";
             uint64_t w;
             region_string(m, known_mask, known_value, where, sizeof where);
             if (example_word(m, p, q, known_value, &w))
                 snprintf(sample, sizeof sample, " (e.g. 0x%0*llx)", (m->word_bits + 3) / 4, (unsigned long long)w);
-            isk_error(b->diag, NULL,
-                      "model '%s': formats '%s' (%s) and '%s' (%s) both accept the words %s%s; "
+            if (m->isets > 1) snprintf(in_set, sizeof in_set, " of instruction set %d", b->iset);
+            /* at the later declaration: the one that made the pair */
+            isk_loc at = { .file = m->file, .line = m->patterns.data[hi].line, .text_len = -1 };
+            isk_error(b->diag, m->file ? &at : NULL,
+                      "model '%s': formats '%s' (%s) and '%s' (%s)%s both accept the words %s%s; "
                       "give one a higher .priority or make them disjoint",
-                      m->name, p->info.format, p->info.behaviour, q->info.format, q->info.behaviour, where, sample);
+                      m->name, p->info.format, p->info.behaviour, q->info.format, q->info.behaviour, in_set, where,
+                      sample);
             b->failed = true;
         }
 }
@@ -265,17 +274,27 @@ static void build_node(builder *b, uint32_t at, int *set, int n, uint64_t known_
     free(subset);
 }
 
+/* One tree per instruction set, each over its own formats only: overlaps and ambiguities are
+ * a matter within a set. The group bit is in no format (model.c refuses one that uses it), so
+ * the trees never test it. */
 isk_decoder *isk_decoder_build(isk_model *m, isk_diag *diag)
 {
     builder b = { .m = m, .diag = diag, .npatterns = m->patterns.len };
     b.checked = isk_xcalloc(m->patterns.len * m->patterns.len / 8 + 1, 1);
     b.d = isk_xcalloc(1, sizeof *b.d);
+    b.d->word_mask = m->word_mask;
+    if (m->proc.group_bit > 0) b.d->word_mask &= ~(UINT64_C(1) << m->proc.group_bit);
     int *set = isk_xcalloc(m->patterns.len + 1, sizeof *set);
-    int n = 0;
-    for (size_t i = 0; i < m->patterns.len; i++)
-        if (!m->patterns.data[i].alias) set[n++] = (int)i;
-    VEC_PUSH(&b.d->nodes, ((dnode){ 0 }));
-    build_node(&b, 0, set, n, 0, 0);
+    for (int iset = 0; iset < m->isets; iset++) {
+        int n = 0;
+        for (size_t i = 0; i < m->patterns.len; i++)
+            if (!m->patterns.data[i].alias && m->patterns.data[i].info.iset == iset) set[n++] = (int)i;
+        uint32_t root = (uint32_t)b.d->nodes.len;
+        VEC_PUSH(&b.d->roots, root);
+        VEC_PUSH(&b.d->nodes, ((dnode){ 0 }));
+        b.iset = iset;
+        build_node(&b, root, set, n, 0, 0);
+    }
     free(set);
     free(b.checked);
 
@@ -297,14 +316,16 @@ void isk_decoder_free(isk_decoder *d)
     if (!d) return;
     VEC_FREE(&d->nodes);
     VEC_FREE(&d->candidates);
+    VEC_FREE(&d->roots);
     free(d);
 }
 
-int isk_decode_word(const isk_model *m, uint64_t word, int64_t ops[ISK_MAX_OPS])
+int isk_model_decode_iset(const isk_model *m, int iset, uint64_t word, int64_t ops[ISK_MAX_OPS])
 {
     const isk_decoder *d = m->decoder;
-    word &= m->word_mask;
-    const dnode *node = &d->nodes.data[0];
+    if (!d || iset < 0 || (size_t)iset >= d->roots.len) return -1;
+    word &= d->word_mask;
+    const dnode *node = &d->nodes.data[d->roots.data[iset]];
     while (!node->leaf)
         node = &d->nodes.data[node->first + ((word >> node->shift) & ((1u << node->bits) - 1))];
     for (uint32_t c = 0; c < node->count; c++) {

@@ -84,8 +84,10 @@ void isk_decode_miss(isk_hdr *h, const int64_t *op)
     const isk_storage *code = &p->model->storages.data[p->model->code_storage];
     uint64_t word = isk_cell_read_raw((char *)p->buffers[p->model->code_storage] + pc * (uint64_t)code->cell_bytes,
                                       code->cell_bytes);
-    isk_decoded *d = &p->dcache[pc];
-    int pattern = isk_model_decode(p->model, word, d->op);
+    const uint32_t iset = p->contexts[h->context].iset;
+    const bool known = iset < (uint32_t)p->model->isets;
+    isk_decoded *d = &p->dcache[(known ? (uint64_t)iset : 0) * p->ncode + pc];
+    int pattern = known ? isk_model_decode_iset(p->model, (int)iset, word, d->op) : -1;
     if (pattern < 0) {
         char message[120];
         snprintf(message, sizeof message, "illegal instruction 0x%0*llx", (p->model->word_bits + 3) / 4,
@@ -147,7 +149,9 @@ static void execute(isk_system *sys, isk_inst *p, uint32_t id)
                  (unsigned long long)c->pc, (unsigned long long)p->ncode);
         isk_engine_exception(h, ISK_EXC_FETCH, message);
     } else {
-        isk_decoded *d = &p->dcache[c->pc];
+        /* the entry of the context's instruction set (an unknown set decodes nothing: illegal) */
+        const uint64_t set = c->iset < (uint32_t)p->model->isets ? c->iset : 0;
+        isk_decoded *d = &p->dcache[set * p->ncode + c->pc];
         d->fn(h, d->op);
     }
     if (moves_on(c)) c->pc = h->next_pc;
@@ -277,35 +281,67 @@ ISK_INLINE void issue_loop(isk_system *sys, isk_inst *p, int (*pick)(isk_sched *
             }
         }
         isk_context *const c = &q.contexts[id];
-        const uint64_t pc = c->pc;
-        if (ISK_UNLIKELY(pc >= ncode)) {
-            if (sticky && c->ready_at < clock) c->ready_at = clock;
-            break;                                   /* the general path raises the exception */
-        }
-        h->context = (uint32_t)id;
-        h->pc = pc;
-        h->next_pc = pc + 1;
-        h->clock = sys->clock = clock;               /* the engine's services read the system's clock */
-        dcache[pc].fn(h, dcache[pc].op);
-        if (sticky) h->issued++;
-        else count_issue(h, c, clock);
-        const uint64_t after = issued(&q, (uint32_t)id, clock);
-        if (ISK_UNLIKELY(h->attention)) {
-            if (sticky) sync_sticky(sys);
-            if (moves_on(c)) c->pc = h->next_pc;
-            if (c->ready_at < after) c->ready_at = after;
-            if (fast_loop_must_leave(sys, p)) {
-                mid_clock = true;
-                break;
+        uint64_t after;
+        if (sticky) {
+            /* The same context issues until an instruction asks for attention, its PC in a
+             * register; its counts are brought up to date when it stops. */
+            uint64_t pc = c->pc;
+            h->context = (uint32_t)id;
+            after = clock;
+            while (after < limit && pc < ncode) {
+                c->pc = pc;                          /* what a stopping instruction keeps */
+                h->pc = pc;
+                h->next_pc = pc + 1;
+                h->clock = sys->clock = after;
+                dcache[pc].fn(h, dcache[pc].op);
+                h->issued++;
+                pc = h->next_pc;
+                after = issued(&q, (uint32_t)id, after);
+                if (ISK_UNLIKELY(h->attention)) break;
             }
-            h->attention = 0;
-            atomic_signal_fence(memory_order_seq_cst);
-            sched_changed(&q, changed);              /* the live set may have changed */
-            limit = sys->run_until;                  /* and the run may have been asked to stop */
-            id = -1;
+            if (!h->attention) {
+                c->pc = pc;
+                if (after == clock) {                /* a PC outside the code memory */
+                    if (c->ready_at < clock) c->ready_at = clock;
+                    break;                           /* the general path raises the exception */
+                }
+                clock = after;
+                if (pc >= ncode) {
+                    if (c->ready_at < clock) c->ready_at = clock;
+                    if (clock > limit) clock = limit;
+                    break;
+                }
+                continue;                            /* at the limit: the loop ends */
+            }
         } else {
-            c->pc = h->next_pc;
+            const uint64_t pc = c->pc;
+            if (ISK_UNLIKELY(pc >= ncode)) break;    /* the general path raises the exception */
+            h->context = (uint32_t)id;
+            h->pc = pc;
+            h->next_pc = pc + 1;
+            h->clock = sys->clock = clock;           /* the engine's services read the system's clock */
+            dcache[pc].fn(h, dcache[pc].op);
+            count_issue(h, c, clock);
+            after = issued(&q, (uint32_t)id, clock);
+            if (ISK_LIKELY(!h->attention)) {
+                c->pc = h->next_pc;
+                clock = after;
+                continue;
+            }
         }
+        /* the instruction at h->clock asked for attention */
+        if (sticky) sync_sticky(sys);
+        if (moves_on(c)) c->pc = h->next_pc;
+        if (c->ready_at < after) c->ready_at = after;
+        if (fast_loop_must_leave(sys, p)) {
+            mid_clock = true;
+            break;
+        }
+        h->attention = 0;
+        atomic_signal_fence(memory_order_seq_cst);
+        sched_changed(&q, changed);                  /* the live set may have changed */
+        limit = sys->run_until;                      /* and the run may have been asked to stop */
+        id = -1;
         clock = after;
     }
     if (sticky) {
@@ -356,6 +392,7 @@ void isk_run_alone(isk_system *sys, isk_inst *p)
 void isk_settle_fast_loop_after_fault(isk_system *sys)
 {
     isk_inst *p = sys->fast.proc;
+    if (sys->fast.sticky) sys->fast.sticky->pc = p->hdr->pc;   /* its PC was in a register */
     sync_sticky(sys);
     sys->fast.sticky = NULL;
     const uint64_t issued = p->hdr->issued - sys->fast.issued_before;

@@ -33,6 +33,8 @@ typedef struct model_builder {
     isk_diag *diag;
     int group;               /* the register file REGISTER() names elements of, or -1 */
     int line;                /* of the declaration being described, 0 = unknown */
+    int processor_line;      /* of PROCESSOR */
+    int exception_line;      /* of ON_EXCEPTION */
     size_t state_size;
     uint64_t max_bytes;      /* ISEKIT_MAX_STORAGE */
     uint64_t bytes;          /* what one instance's storage takes so far */
@@ -41,13 +43,28 @@ typedef struct model_builder {
 
 static model_builder *mb(isk_builder *b) { return b->engine; }
 
+static void vline_error(const isk_model *m, isk_diag *diag, int line, const char *fmt, va_list ap)
+{
+    isk_loc at = { .file = m->file, .line = line, .text_len = -1 };
+    isk_diag_vreport(diag, ISK_ERROR, m->file ? &at : NULL, fmt, ap);
+}
+
 /* An error about the declaration being described, at its line of the description. */
 __attribute__((format(printf, 2, 3))) static void desc_error(model_builder *B, const char *fmt, ...)
 {
-    isk_loc at = { .file = B->m->file, .line = B->line, .text_len = -1 };
     va_list ap;
     va_start(ap, fmt);
-    isk_diag_vreport(B->diag, ISK_ERROR, B->m->file ? &at : NULL, fmt, ap);
+    vline_error(B->m, B->diag, B->line, fmt, ap);
+    va_end(ap);
+}
+
+/* The same about a declaration checked once the whole description is known, at its line. */
+__attribute__((format(printf, 4, 5))) static void line_error(const isk_model *m, isk_diag *diag, int line,
+                                                             const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vline_error(m, diag, line, fmt, ap);
     va_end(ap);
 }
 
@@ -300,12 +317,13 @@ static void b_instruction(isk_builder *b, const isk_insn_decl *d)
         desc_error(B, "model '%s': WORD_BITS must come before the first INSTRUCTION", m->name);
         return;
     }
-    isk_pattern p = { .beh = d->behaviour, .priority = d->priority, .alias = d->alias, .base = -1 };
+    isk_pattern p = { .beh = d->behaviour, .priority = d->priority, .alias = d->alias, .base = -1,
+                      .line = B->line };
     if (!isk_parse_format(m, &p, d, B->diag)) return;
     p.info = (isk_instruction_info){
         .format = isk_xstrdup(d->format), .behaviour = d->behaviour->name, .syntax = dup_or_null(d->syntax),
         .fields = dup_or_null(d->fields), .relocs = dup_or_null(d->relocs), .priority = d->priority,
-        .alias = d->alias,
+        .alias = d->alias, .iset = d->iset,
         .mask = p.mask, .match = p.match,
     };
     VEC_PUSH(&m->patterns, p);
@@ -317,10 +335,17 @@ static void b_processor(isk_builder *b, const isk_processor_decl *d)
     isk_model *m = B->m;
     m->is_processor = true;
     m->proc = *d;
-    if (m->proc.contexts < 1 || m->proc.contexts > 64) {
-        desc_error(B, "model '%s': PROCESSOR needs 1..64 contexts", m->name);
+    B->processor_line = B->line;
+    if (m->proc.contexts < 1 || m->proc.contexts > ISK_MAX_CONTEXTS) {
+        desc_error(B, "model '%s': PROCESSOR(.contexts = %d): a processor has 1..%d contexts", m->name,
+                   m->proc.contexts, ISK_MAX_CONTEXTS);
         m->proc.contexts = 1;
     }
+    if (d->isets < 0 || d->isets > ISK_MAX_ISETS)
+        desc_error(B, "model '%s': PROCESSOR(.isets = %d): a processor has 1..%d instruction sets (0 means 1)",
+                   m->name, d->isets, ISK_MAX_ISETS);
+    else
+        m->isets = d->isets > 1 ? d->isets : 1;
     if (m->proc.issue < ISK_ISSUE_CPI || m->proc.issue > ISK_ISSUE_MODEL) {
         desc_error(B, "model '%s': PROCESSOR .issue must be one of ISK_ISSUE_CPI, _REVOLVER, _BARREL, _MODEL",
                    m->name);
@@ -348,6 +373,7 @@ static void b_init(isk_builder *b, void (*fn)(isk_hdr *h)) { mb(b)->m->reset = f
 static void b_exception_handler(isk_builder *b, void (*fn)(isk_hdr *h, int cause, const char *message))
 {
     mb(b)->m->on_exception = fn;
+    mb(b)->exception_line = mb(b)->line;
 }
 
 static void b_elf(isk_builder *b, const isk_elf_decl *d)
@@ -402,7 +428,7 @@ static void bind_kinds(isk_model *m, isk_pattern *p, isk_diag *diag)
     while ((s = strchr(s, '{'))) {
         const char *close = strchr(s, '}');
         if (!close) {
-            isk_error(diag, NULL, "model '%s': syntax '%s' has an unclosed '{'", m->name, p->info.syntax);
+            line_error(m, diag, p->line, "model '%s': syntax '%s' has an unclosed '{'", m->name, p->info.syntax);
             return;
         }
         const char *colon = memchr(s, ':', (size_t)(close - s));
@@ -413,15 +439,15 @@ static void bind_kinds(isk_model *m, isk_pattern *p, isk_diag *diag)
                 strncmp(p->field[i].name, s + 1, (size_t)(name_end - s - 1)) == 0)
                 f = &p->field[i];
         if (!f) {
-            isk_error(diag, NULL, "model '%s': syntax '%s' names '%.*s', which is no operand of '%s'", m->name,
-                      p->info.syntax, (int)(name_end - s - 1), s + 1, p->info.format);
+            line_error(m, diag, p->line, "model '%s': syntax '%s' names '%.*s', which is no operand of '%s'", m->name,
+                       p->info.syntax, (int)(name_end - s - 1), s + 1, p->info.format);
         } else if (colon) {
             char kind[64];
             snprintf(kind, sizeof kind, "%.*s", (int)(close - colon - 1), colon + 1);
             f->kind = isk_kind_find(m, kind);
             if (f->kind < 0)
-                isk_error(diag, NULL, "model '%s': syntax '%s' uses the undeclared operand kind '%s'", m->name,
-                          p->info.syntax, kind);
+                line_error(m, diag, p->line, "model '%s': syntax '%s' uses the undeclared operand kind '%s'", m->name,
+                           p->info.syntax, kind);
         }
         s = close + 1;
     }
@@ -433,8 +459,8 @@ static void check_parameters(isk_model *m, const isk_pattern *p, isk_diag *diag)
 {
     const isk_behaviour_info *beh = p->beh;
     if (beh->nparams != p->nfields) {
-        isk_error(diag, NULL, "model '%s': behaviour %s takes %d operand(s) but format '%s' has %d", m->name,
-                  beh->name, beh->nparams, p->info.format, p->nfields);
+        line_error(m, diag, p->line, "model '%s': behaviour %s takes %d operand(s) but format '%s' has %d", m->name,
+                   beh->name, beh->nparams, p->info.format, p->nfields);
         return;
     }
     const char *s = beh->params;
@@ -445,10 +471,10 @@ static void check_parameters(isk_model *m, const isk_pattern *p, isk_diag *diag)
         size_t len = (size_t)(s - start);
         for (int j = 0; j < p->nfields; j++)
             if (j != i && strlen(p->field[j].name) == len && strncasecmp(p->field[j].name, start, len) == 0)
-                isk_error(diag, NULL,
-                          "model '%s': behaviour %s parameter %d is '%.*s' but operand '%s' of '%s' is "
-                          "at position %d (operands bind left to right)",
-                          m->name, beh->name, i + 1, (int)len, start, p->field[j].name, p->info.format, j + 1);
+                line_error(m, diag, p->line,
+                           "model '%s': behaviour %s parameter %d is '%.*s' but operand '%s' of '%s' is "
+                           "at position %d (operands bind left to right)",
+                           m->name, beh->name, i + 1, (int)len, start, p->field[j].name, p->info.format, j + 1);
     }
 }
 
@@ -459,8 +485,8 @@ static void bind_relocs(isk_model *m, isk_pattern *p, isk_diag *diag)
         const char *kind_reloc = p->field[i].kind >= 0 ? m->kinds.data[p->field[i].kind].d.reloc : NULL;
         p->reloc[i] = kind_reloc ? isk_model_find_reloc(m, kind_reloc) : -1;
         if (kind_reloc && p->reloc[i] < 0)
-            isk_error(diag, NULL, "model '%s': operand kind '%s' uses the undeclared relocation %s", m->name,
-                      m->kinds.data[p->field[i].kind].d.name, kind_reloc);
+            line_error(m, diag, p->line, "model '%s': operand kind '%s' uses the undeclared relocation %s", m->name,
+                       m->kinds.data[p->field[i].kind].d.name, kind_reloc);
     }
     for (const char *s = p->info.relocs; s && *s;) {
         s += strspn(s, " ");
@@ -471,11 +497,12 @@ static void bind_relocs(isk_model *m, isk_pattern *p, isk_diag *diag)
         int f = 0;
         while (f < p->nfields && !(strlen(p->field[f].name) == name_len && !strncmp(p->field[f].name, s, name_len))) f++;
         if (f == p->nfields || !*reloc)
-            isk_error(diag, NULL, "model '%s': .relocs of '%s': '%.*s' is not OPERAND=RELOCATION for an operand of it",
-                      m->name, p->info.format, (int)item, s);
+            line_error(m, diag, p->line,
+                       "model '%s': .relocs of '%s': '%.*s' is not OPERAND=RELOCATION for an operand of it", m->name,
+                       p->info.format, (int)item, s);
         else if ((p->reloc[f] = isk_model_find_reloc(m, reloc)) < 0)
-            isk_error(diag, NULL, "model '%s': .relocs of '%s' names the undeclared relocation %s", m->name,
-                      p->info.format, reloc);
+            line_error(m, diag, p->line, "model '%s': .relocs of '%s' names the undeclared relocation %s", m->name,
+                       p->info.format, reloc);
         s += item;
     }
 }
@@ -487,12 +514,14 @@ static void link_aliases(isk_model *m, isk_diag *diag)
         if (!a->alias) continue;
         for (size_t j = 0; j < m->patterns.len && a->base < 0; j++) {
             const isk_pattern *p = &m->patterns.data[j];
-            if (!p->alias && p->beh == a->beh && (p->mask & ~a->mask) == 0 && (a->match & p->mask) == p->match)
+            if (!p->alias && p->beh == a->beh && p->info.iset == a->info.iset && (p->mask & ~a->mask) == 0 &&
+                (a->match & p->mask) == p->match)
                 a->base = (int)j;
         }
         if (a->base < 0)
-            isk_error(diag, NULL, "model '%s': alias '%s' (%s) is no special case of any instruction of %s", m->name,
-                      a->info.format, a->info.syntax ? a->info.syntax : "", a->beh->name);
+            line_error(m, diag, a->line, "model '%s': alias '%s' (%s) is no special case of any instruction of %s%s",
+                       m->name, a->info.format, a->info.syntax ? a->info.syntax : "", a->beh->name,
+                       m->isets > 1 ? " in its instruction set" : "");
     }
 }
 
@@ -605,6 +634,55 @@ static void check_resources(const isk_model *m, isk_diag *diag)
     }
 }
 
+/* INSTRUCTION .iset names one of the processor's instruction sets. Checked once the whole
+ * description is known: PROCESSOR may come after the instructions. */
+static void check_isets(const isk_model *m, const model_builder *B, isk_diag *diag)
+{
+    for (size_t i = 0; i < m->patterns.len; i++) {
+        const isk_pattern *p = &m->patterns.data[i];
+        int iset = p->info.iset;
+        if (iset != 0 && !m->is_processor)
+            line_error(m, diag, p->line,
+                       "model '%s': INSTRUCTION '%s' (.iset = %d): only a PROCESSOR has instruction sets", m->name,
+                       p->info.format, iset);
+        else if (iset < 0 || iset >= m->isets)
+            line_error(m, diag, p->line,
+                       "model '%s': INSTRUCTION '%s' (.iset = %d): the PROCESSOR (line %d) has %d instruction "
+                       "set(s), .iset 0..%d",
+                       m->name, p->info.format, iset, B->processor_line, m->isets, m->isets - 1);
+    }
+}
+
+/* Issue groups: the group bit is a bit of the word that no format uses (the decoder clears it),
+ * and a group is 2..4 words. */
+static void check_groups(const isk_model *m, const model_builder *B, isk_diag *diag)
+{
+    int bit = m->proc.group_bit, words = m->proc.group_words, line = B->processor_line;
+    if (bit < 0 || (bit > 0 && bit >= m->word_bits)) {
+        line_error(m, diag, line, "model '%s': PROCESSOR(.group_bit = %d): the group bit is one of bits 1..%d of "
+                   "the %d-bit word", m->name, bit, m->word_bits - 1, m->word_bits);
+        return;
+    }
+    if (bit == 0 && words != 0)
+        line_error(m, diag, line, "model '%s': PROCESSOR(.group_words = %d) without .group_bit: name the bit that "
+                   "announces a group", m->name, words);
+    if (bit == 0) return;
+    if (words < 2 || words > 4)
+        line_error(m, diag, line, "model '%s': PROCESSOR(.group_bit = %d, .group_words = %d): an issue group is "
+                   "2..4 words", m->name, bit, words);
+    uint64_t mask = UINT64_C(1) << bit;
+    for (size_t i = 0; i < m->patterns.len; i++) {
+        const isk_pattern *p = &m->patterns.data[i];
+        if (p->mask & mask)
+            line_error(m, diag, p->line, "model '%s': format '%s' fixes bit %d, the group bit (PROCESSOR line %d): "
+                       "mark it '*'", m->name, p->info.format, bit, line);
+        for (int f = 0; f < p->nfields; f++)
+            if (p->field[f].word_bits & mask)
+                line_error(m, diag, p->line, "model '%s': format '%s' puts operand '%s' on bit %d, the group bit "
+                           "(PROCESSOR line %d): mark it '*'", m->name, p->info.format, p->field[f].name, bit, line);
+    }
+}
+
 isk_model *isk_model_from_entry(const struct isk_model_entry *e, const char *source, isk_diag *diag)
 {
     if (e->abi_version != ISK_ABI_VERSION) {
@@ -620,6 +698,7 @@ isk_model *isk_model_from_entry(const struct isk_model_entry *e, const char *sou
     m->name = isk_xstrdup(e->name);
     m->title = isk_xstrdup(e->name);
     m->code_storage = -1;
+    m->isets = 1;
     m->file = e->file ? e->file : m->source;
     int errors_before = diag->errors;
     model_builder B = { .pub = { &builder_ops, NULL }, .m = m, .diag = diag, .group = -1, .state_size = e->state_size };
@@ -629,6 +708,11 @@ isk_model *isk_model_from_entry(const struct isk_model_entry *e, const char *sou
         check_declared(m, &B, e, diag);
         check_display_names(m, diag);
         check_resources(m, diag);
+        check_isets(m, &B, diag);
+        if (m->is_processor) check_groups(m, &B, diag);
+        if (m->on_exception && !m->is_processor)
+            line_error(m, diag, B.exception_line, "model '%s': ON_EXCEPTION: only a PROCESSOR has architectural "
+                       "exceptions", m->name);
     }
     for (size_t i = 0; i < B.named.len; i++) free((char *)B.named.data[i].info.name);
     VEC_FREE(&B.named);
@@ -647,8 +731,9 @@ isk_model *isk_model_from_entry(const struct isk_model_entry *e, const char *sou
     if (m->is_processor) {
         m->code_storage = m->proc.code ? isk_model_find_storage(m, m->proc.code) : -1;
         if (m->code_storage < 0 || m->storages.data[m->code_storage].info.kind != ISK_CODE_MEMORY)
-            isk_error(diag, NULL, "model '%s': PROCESSOR(.code = \"%s\") must name a DECLARE_CODE_MEMORY storage",
-                      m->name, m->proc.code ? m->proc.code : "");
+            line_error(m, diag, B.processor_line,
+                       "model '%s': PROCESSOR(.code = \"%s\") must name a DECLARE_CODE_MEMORY storage", m->name,
+                       m->proc.code ? m->proc.code : "");
     }
     isk_addrmap_build(m, diag);
     if (diag->errors == errors_before && m->patterns.len) m->decoder = isk_decoder_build(m, diag);
@@ -793,7 +878,13 @@ int isk_model_instruction_count(const isk_model *m) { return (int)m->patterns.le
 const isk_instruction_info *isk_model_instruction(const isk_model *m, int i) { return &m->patterns.data[i].info; }
 void isk_model_coverage(const isk_model *m, isk_coverage *out) { *out = m->coverage; }
 
+/* Set 0 first, then the others in order (sim.h): the tools find every set's instructions, and a
+ * model of one set decodes as before. */
 int isk_model_decode(const isk_model *m, uint64_t word, int64_t ops[ISK_MAX_OPS])
 {
-    return m->decoder ? isk_decode_word(m, word, ops) : -1;
+    for (int iset = 0; iset < m->isets; iset++) {
+        int p = isk_model_decode_iset(m, iset, word, ops);
+        if (p >= 0) return p;
+    }
+    return -1;
 }

@@ -96,8 +96,9 @@ bool isk_cell_location(const isk_inst *inst, const void *cell, int *storage, uin
 
 void isk_invalidate_code(isk_inst *inst, uint64_t address)
 {
-    if (inst->dcache && address < inst->ncode)
-        inst->dcache[address] = (isk_decoded){ .fn = isk_decode_miss, .pattern = -1 };
+    if (inst->dcache && address < inst->ncode)   /* the entry of each instruction set */
+        for (int k = 0; k < inst->model->isets; k++)
+            inst->dcache[(uint64_t)k * inst->ncode + address] = (isk_decoded){ .fn = isk_decode_miss, .pattern = -1 };
 }
 
 /* ---- systems ----------------------------------------------------------------------------- */
@@ -254,7 +255,7 @@ isk_inst *isk_system_add(isk_system *sys, isk_model *m, const char *name)
         inst->contexts = isk_xcalloc((size_t)m->proc.contexts, sizeof *inst->contexts);
         inst->hdr->contexts = inst->contexts;
         inst->ncode = m->storages.data[m->code_storage].info.count;
-        inst->dcache = isk_xcalloc(inst->ncode, sizeof *inst->dcache);
+        inst->dcache = isk_xcalloc(inst->ncode * (uint64_t)m->isets, sizeof *inst->dcache);
         VEC_PUSH(&sys->processors, inst);
     }
     VEC_PUSH(&sys->insts, inst);
