@@ -74,7 +74,7 @@ static ISK_NORETURN void stop_with(isk_system *sys, isk_status status, const cha
 }
 
 /* "clock 12, acc0 slot 1 (MAC_LREG_GREG)" or "clock 12, dpu thread 3, pc 0x1a" */
-static void where(isk_system *sys, isk_inst *inst, char *out, size_t cap)
+void isk_describe_where(isk_system *sys, isk_inst *inst, char *out, size_t cap)
 {
     char who[160];
     isk_describe_actor(inst, inst == sys->cur_inst ? sys->cur_slot : -1, who, sizeof who);
@@ -86,7 +86,7 @@ ISK_NORETURN void isk_op_fault(isk_hdr *h, int code, const char *message)
     isk_inst *inst = h->engine;
     isk_system *sys = inst->sys;
     char at[200], msg[700];
-    where(sys, inst, at, sizeof at);
+    isk_describe_where(sys, inst, at, sizeof at);
     if (code) snprintf(msg, sizeof msg, "%s: %s (fault code %d)", at, message, code);
     else snprintf(msg, sizeof msg, "%s: %s", at, message);
     if (inst->contexts && sys->cur_slot < 0) inst->contexts[h->context].state = ISK_CTX_FAULTED;

@@ -70,6 +70,7 @@ void isk_op_schedule(isk_hdr *h, int issue, uint64_t gap, const isk_scheduler *o
         isk_op_fault(h, 0, "SCHEDULE_OWN needs a scheduler with pick, issued and next");
     if (issue < ISK_ISSUE_CPI || issue > ISK_ISSUE_MODEL) isk_op_fault(h, 0, "SCHEDULE: unknown issue policy");
     isk_sched_select(p, issue, gap, own);
+    if (p->sys->fast.proc == p) p->sched_dirty = true;   /* the fast loop's copy is stale now */
 }
 
 /* ---- one instruction ---------------------------------------------------------------------------- */
@@ -405,14 +406,6 @@ void isk_settle_fast_loop_after_fault(isk_system *sys)
 
 /* ---- exceptions, exits, breakpoints -------------------------------------------------------------- */
 
-/* "clock 12, dpu thread 3, pc 0x1a" */
-static void where_context(isk_system *sys, isk_inst *p, char *out, size_t cap)
-{
-    char who[160];
-    isk_describe_actor(p, -1, who, sizeof who);
-    snprintf(out, cap, "clock %llu, %s", (unsigned long long)sys->clock, who);
-}
-
 void isk_engine_exception(isk_hdr *h, int cause, const char *message)
 {
     isk_inst *p = h->engine;
@@ -422,7 +415,7 @@ void isk_engine_exception(isk_hdr *h, int cause, const char *message)
     p->stats.exceptions++;
     if (ISK_UNLIKELY(sys->opt.trace != NULL)) {
         char at[200];
-        where_context(sys, p, at, sizeof at);
+        isk_describe_where(sys, p, at, sizeof at);
         isk_trace(sys, p, "exception %d (%s) at %s", cause, message, at);
     }
     h->attention = 1;
@@ -459,11 +452,10 @@ void isk_break(isk_system *sys, const char *message)
 void isk_op_breakpoint(isk_hdr *h, const char *message)
 {
     isk_inst *p = h->engine;
-    isk_system *sys = p->sys;
-    char at[200];
-    where_context(sys, p, at, sizeof at);
-    isk_break(sys, "");
-    snprintf(sys->stop_reason, sizeof sys->stop_reason, "%s: breakpoint%s%s", at, *message ? ": " : "", message);
+    char at[200], reason[480];
+    isk_describe_where(p->sys, p, at, sizeof at);
+    snprintf(reason, sizeof reason, "%s: breakpoint%s%s", at, *message ? ": " : "", message);
+    isk_break(p->sys, reason);
     h->attention = 1;
 }
 

@@ -213,6 +213,9 @@ const char *isk_read_param(isk_inst *inst, const char *key);
 void isk_describe_cell(const isk_inst *inst, const char *storage, uint64_t index, bool qualified, char *out,
                        size_t cap);
 void isk_describe_actor(const isk_inst *inst, int slot, char *out, size_t cap);
+/* clock.c: "clock 12, acc0 slot 1 (MAC_LREG_GREG)" or "clock 12, dpu thread 3, pc 0x1a": who
+ * acts now in inst, for reports. */
+void isk_describe_where(isk_system *sys, isk_inst *inst, char *out, size_t cap);
 static inline uint64_t isk_cell_read_raw(const void *cell, int bytes)
 {
     switch (bytes) {
