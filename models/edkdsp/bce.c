@@ -66,8 +66,6 @@ edk_bce *edk_open(const edk_config *cfg)
     if (!bce->pb_model || !bce->dfu_model) goto fail;
     isk_system_options o = cfg->system ? *cfg->system : (isk_system_options){ 0 };
     o.diag = bce->diag;
-    o.trace = cfg->trace;
-    o.trace_user = cfg->trace_user;
     bce->sys = isk_system_new(&o);
     bce->pb = isk_system_add(bce->sys, bce->pb_model, "pb");
     bce->dfu = isk_system_add(bce->sys, bce->dfu_model, "dfu");

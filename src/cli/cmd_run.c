@@ -66,12 +66,6 @@ static bool parse_args(int argc, char **argv, void *opts)
     return !a.bad;
 }
 
-static void print_trace(void *user, uint64_t clock, const char *who, const char *what)
-{
-    (void)user;
-    printf("%8" PRIu64 "  %-6s %s\n", clock, who, what);
-}
-
 static void print_summary(isk_system *sys, isk_inst *acc)
 {
     const isk_model *m = isk_inst_model(acc);
@@ -140,11 +134,11 @@ static int run_launch_list(const run_options *o, isk_model *m, isk_diag *diag)
 {
     isk_system_options so = { .conflicts_are_warnings = o->warn_conflicts, .diag = diag };
     cli_run_system_options(&o->run, &so);
-    if (o->run.trace) so.trace = print_trace;
     isk_system *sys = isk_system_new(&so);
     isk_inst *acc = isk_system_add(sys, m, isk_model_name(m));
     int rc = EXIT_FAILED;
     if (!acc || isk_attach(sys, acc, 0) != ISK_OK) goto out;
+    if (o->run.trace && cli_trace(sys) != ISK_OK) goto out;
     if (!cli_set_params("isekit run", acc, &o->run, &rc)) goto out;
     bool program = tc_is_source(o->program) || is_elf_file(o->program);
     launch_list *l = program ? load_launch_program(o->program, sys, acc, diag)
@@ -172,24 +166,6 @@ out:
 
 /* ---- processors ----------------------------------------------------------------------------- */
 
-typedef struct issue_tracer { const isk_model *m; int code; } issue_tracer;
-
-/* One line per instruction: clock, context, PC, word and its disassembly. */
-static int print_issue(void *user, uint64_t clock, isk_inst *proc, uint32_t context, uint64_t pc)
-{
-    const issue_tracer *t = user;
-    int64_t word = 0;
-    char text[160] = "?";
-    if (isk_read(proc, t->m->storages.data[t->code].info.name, pc, &word) == ISK_OK) {
-        int pattern = isk_model_decode(t->m, (uint64_t)word, NULL);
-        if (pattern >= 0) isk_syntax_print(t->m, isk_syntax_display_pattern(t->m, pattern, (uint64_t)word),
-                                           (uint64_t)word, pc, text, sizeof text);
-    }
-    printf("%8" PRIu64 "  %-6s ctx %-2u pc 0x%04" PRIx64 "  %0*" PRIx64 "  %s\n", clock, isk_inst_name(proc),
-           context, pc, (t->m->word_bits + 3) / 4, (uint64_t)word, text);
-    return 0;
-}
-
 /* Assemble and link a source, or read an executable, into the instance. */
 static bool load_program(isk_inst *inst, const char *path, isk_diag *diag)
 {
@@ -210,18 +186,13 @@ static const char *const context_states[] = { "stopped", "running", "blocked", "
 
 static int run_processor(const run_options *o, isk_model *m, isk_diag *diag)
 {
-    issue_tracer tracer = { m, m->code_storage };
     isk_system_options so = { .diag = diag };
     cli_run_system_options(&o->run, &so);
-    if (o->run.trace) {
-        so.trace = print_trace;
-        so.before_issue = print_issue;
-        so.before_issue_user = &tracer;
-    }
     isk_system *sys = isk_system_new(&so);
     isk_inst *proc = isk_system_add(sys, m, isk_model_name(m));
     int rc = EXIT_FAILED;
     if (!proc || !cli_set_params("isekit run", proc, &o->run, &rc) || !load_program(proc, o->program, diag)) goto out;
+    if (o->run.trace && cli_trace(sys) != ISK_OK) goto out;
     cli_run r;
     cli_run_begin(&r, "isekit run", sys, o->run.max_clocks);
     isk_status st = cli_run_go(&r, 0);

@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "asm/syntax.h"
 #include "cli/cli.h"
 
 void cli_run_opts_init(cli_run_opts *o, uint64_t default_max_clocks)
@@ -44,6 +45,35 @@ void cli_run_system_options(const cli_run_opts *o, isk_system_options *so)
     so->watchdog_ms = (unsigned)(o->watchdog_s * 1000);
     so->catch_crashes = 1;
     so->stack_size = (size_t)o->behaviour_stack;
+}
+
+/* ---- --trace ------------------------------------------------------------------------------ */
+
+void cli_issue_text(const isk_event *ev, char *out, size_t cap)
+{
+    const isk_model *m = isk_inst_model(ev->inst);
+    if (ev->instruction < 0 ||
+        !isk_syntax_print(m, isk_syntax_display_pattern(m, ev->instruction, ev->word), ev->word, ev->pc, out, cap))
+        snprintf(out, cap, "(illegal)");
+}
+
+static void print_event(void *user, const isk_event *ev)
+{
+    (void)user;
+    char text[320];
+    if (ev->kind == ISK_EV_ISSUE) {
+        cli_issue_text(ev, text, sizeof text);
+        printf("%8" PRIu64 "  %-6s ctx %-2u pc 0x%04" PRIx64 "  %0*" PRIx64 "  %s\n", ev->clock, isk_inst_name(ev->inst),
+               ev->context, ev->pc, (isk_model_word_bits(isk_inst_model(ev->inst)) + 3) / 4, ev->word, text);
+    } else {
+        printf("%8" PRIu64 "  %-6s %s\n", ev->clock, isk_inst_name(ev->inst), isk_event_text(ev, text, sizeof text));
+    }
+}
+
+isk_status cli_trace(isk_system *sys)
+{
+    for (int i = 0; isk_instance_at(sys, i); i++) isk_watch(isk_instance_at(sys, i), -1, true);
+    return isk_subscribe(sys, ISK_EV_ALL & ~ISK_EV_BIT(ISK_EV_RESOURCE), print_event, NULL);
 }
 
 /* ---- Ctrl-C ------------------------------------------------------------------------------ */

@@ -56,6 +56,13 @@ bool cli_run_option(cli_args *a, cli_run_opts *o, const char *alias);
  * reported, the behaviour stack. */
 void cli_run_system_options(const cli_run_opts *o, isk_system_options *so);
 
+/* --trace: every event but resource use as a line "CLOCK  INSTANCE  WHAT" on stdout (a
+ * processor's instruction with its word and disassembly), every storage of every instance
+ * watched. Subscribe after the system's instances are added. */
+isk_status cli_trace(isk_system *sys);
+/* The text of a processor's instruction event: its disassembly, or "(illegal)". */
+void cli_issue_text(const isk_event *ev, char *out, size_t cap);
+
 typedef struct cli_run {
     const char *cmd;                 /* "isekit run", for messages */
     isk_system *sys;

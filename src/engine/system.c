@@ -23,17 +23,6 @@ void isk_report(isk_system *sys, isk_severity sev, const char *fmt, ...)
     va_end(ap);
 }
 
-void isk_trace(isk_system *sys, const isk_inst *inst, const char *fmt, ...)
-{
-    if (!sys->opt.trace) return;
-    char line[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
-    sys->opt.trace(sys->opt.trace_user, sys->clock, inst ? inst->name : "system", line);
-}
-
 static int storage_by_member(const isk_model *m, const char *member)
 {
     return isk_model_find_storage(m, member);
@@ -127,6 +116,8 @@ static void free_inst(isk_inst *inst)
     free(inst->order);
     free(inst->contexts);
     free(inst->dcache);
+    free(inst->watched);
+    free(inst->reported_states);
     for (size_t i = 0; i < m->params.len; i++) free(inst->params[i].text);
     free(inst->params);
     free(inst->hdr);
@@ -145,6 +136,7 @@ void isk_system_free(isk_system *sys)
     VEC_FREE(&sys->by_number);
     for (int i = 0; i < WRITE_RING; i++) VEC_FREE(&sys->ring[i]);
     VEC_FREE(&sys->crew);
+    VEC_FREE(&sys->group_writes);
     if (sys->cur_stack.lo) isk_stack_free(&sys->cur_stack);
     for (size_t i = 0; i < sys->spare_stacks.len; i++) isk_stack_free(&sys->spare_stacks.data[i]);
     VEC_FREE(&sys->spare_stacks);
@@ -215,6 +207,9 @@ static void reset_inst(isk_inst *inst)
         m->reset(inst->hdr);
         inst->sys->cur_inst = NULL;
     }
+    /* a reset is not a change of state the CONTEXT events report */
+    for (uint32_t id = 0; inst->contexts && id < inst->hdr->ncontexts; id++)
+        inst->reported_states[id] = (uint8_t)inst->contexts[id].state;
 }
 
 isk_inst *isk_system_add(isk_system *sys, isk_model *m, const char *name)
@@ -239,6 +234,7 @@ isk_inst *isk_system_add(isk_system *sys, isk_model *m, const char *name)
     inst->hdr->engine = inst;
     inst->buffers = isk_xcalloc(m->storages.len + 1, sizeof *inst->buffers);
     inst->owns_buffer = isk_xcalloc(m->storages.len + 1, sizeof *inst->owns_buffer);
+    inst->watched = isk_xcalloc(m->storages.len + 1, sizeof *inst->watched);
     for (size_t i = 0; i < m->storages.len; i++)
         if (!bind_storage(sys, inst, i)) {
             free_inst(inst);
@@ -253,6 +249,7 @@ isk_inst *isk_system_add(isk_system *sys, isk_model *m, const char *name)
     if (m->is_processor) {
         inst->hdr->ncontexts = (uint32_t)m->proc.contexts;
         inst->contexts = isk_xcalloc((size_t)m->proc.contexts, sizeof *inst->contexts);
+        inst->reported_states = isk_xcalloc((size_t)m->proc.contexts, sizeof *inst->reported_states);
         inst->hdr->contexts = inst->contexts;
         inst->ncode = m->storages.data[m->code_storage].info.count;
         inst->dcache = isk_xcalloc(inst->ncode * (uint64_t)m->isets, sizeof *inst->dcache);
@@ -281,6 +278,11 @@ isk_inst *isk_instance(isk_system *sys, const char *name)
     for (size_t i = 0; i < sys->insts.len; i++)
         if (strcmp(sys->insts.data[i]->name, name) == 0) return sys->insts.data[i];
     return NULL;
+}
+
+isk_inst *isk_instance_at(isk_system *sys, int i)
+{
+    return i >= 0 && (size_t)i < sys->insts.len ? sys->insts.data[i] : NULL;
 }
 
 const char *isk_inst_name(const isk_inst *inst) { return inst->name; }

@@ -41,10 +41,14 @@ typedef struct pending_write {
     int64_t value;
     isk_inst *inst;
     int32_t slot;            /* the writer, for conflict messages (-1: a processor) */
-    uint16_t bytes, code;
+    uint8_t bytes, code;
+    uint16_t latency;
 } pending_write;
 /* The writes due in one clock. */
 typedef VEC(pending_write) write_bucket;
+
+/* A latency-0 write of an issue group, held back to the group's end. */
+typedef struct group_write { void *cell; int64_t value; unsigned how; } group_write;
 
 /* A write of the current clock, for the CREW check. */
 typedef struct crew_entry {
@@ -90,6 +94,11 @@ struct isk_inst {
     isk_port_read_fn port_read;
     isk_port_write_fn port_write;
     void *port_user;
+    /* events (events.c): storages whose changes are STORE events; watch0: one of them has
+     * latency 0 (its writes must come through the engine); the context states last reported */
+    bool *watched;
+    bool watch0;
+    uint8_t *reported_states;
 
     isk_stats stats;
 };
@@ -100,8 +109,14 @@ enum { PHASE_BEGIN, PHASE_ISSUE, PHASE_SLOTS, PHASE_END };
 
 #define WRITE_RING (ISK_MAX_LATENCY + 1)
 
+#define ISK_MAX_SUBSCRIBERS 16
+typedef struct isk_subscriber { unsigned kinds; isk_event_fn fn; void *user; } isk_subscriber;
+
 struct isk_system {
     isk_system_options opt;
+    unsigned listening;              /* the event kinds someone subscribed to (ISK_EV_BIT) */
+    int nsubscribers;
+    isk_subscriber subscribers[ISK_MAX_SUBSCRIBERS];
     isk_diag own_diag, *diag;
     uint64_t clock;
     VEC(isk_inst *) insts;
@@ -116,6 +131,8 @@ struct isk_system {
     write_bucket ring[WRITE_RING];
     size_t pending;
     VEC(crew_entry) crew;            /* this clock's writes, for the CREW check */
+    isk_inst *grouping;              /* the processor running an issue group (issue.c run_group) */
+    VEC(group_write) group_writes;   /* its latency-0 writes so far */
     int busy_slots;                  /* active slots over all accelerators */
     int ended_slots;                 /* slots whose command ended this clock */
     int interrupts;
@@ -192,6 +209,7 @@ isk_stack isk_take_stack(isk_system *sys);
 isk_status isk_do_launch(isk_system *sys, isk_inst *a, uint64_t word);
 extern const struct isk_engine_ops isk_engine_ops;
 void isk_decode_miss(isk_hdr *h, const int64_t *op);
+void isk_flush_group_writes(isk_system *sys, isk_inst *p);
 /* Leave the behaviour running now for the live clock loop (its slot or context stays stopped). */
 ISK_NORETURN void isk_abandon_behaviour(isk_system *sys);
 
@@ -238,6 +256,13 @@ static inline void isk_cell_write_raw(void *cell, int bytes, int64_t value)
 void isk_invalidate_code(isk_inst *inst, uint64_t address);
 /* Which storage and index a cell address belongs to; false if none of inst's. */
 bool isk_cell_location(const isk_inst *inst, const void *cell, int *storage, uint64_t *index);
-void isk_trace(isk_system *sys, const isk_inst *inst, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* events.c: deliver an event of the current clock to its subscribers; a watched write. */
+void isk_emit(isk_system *sys, isk_event *ev);
+void isk_emit_store(isk_system *sys, isk_inst *inst, const void *cell, int64_t value, int latency);
+static inline bool isk_listening(const isk_system *sys, isk_event_kind kind)
+{
+    return __builtin_expect((sys->listening >> kind) & 1, 0);
+}
 
 #endif

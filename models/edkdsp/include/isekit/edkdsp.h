@@ -78,11 +78,9 @@ typedef struct edk_config {
     const char *const *params;
     uint64_t timeout_clocks;         /* per waiting call; 0 = 10 000 000 */
     isk_diag *diag;                  /* where errors go; NULL = stderr */
-    /* Per-clock trace of the system (see isk_system_options.trace); NULL = none. */
-    void (*trace)(void *user, uint64_t clock, const char *who, const char *what);
-    void *trace_user;
     /* The engine's options for the BCE's system (watchdog, crashes in model code, behaviour
-     * stacks); NULL = the defaults. diag and trace above take precedence over theirs. */
+     * stacks); NULL = the defaults. diag above takes precedence over theirs. A trace subscribes
+     * to the system's events (isk_subscribe on edk_system(bce)). */
     const isk_system_options *system;
 } edk_config;
 
