@@ -170,7 +170,7 @@ static bool bucket_holds(const write_bucket *due, const void *cell)
     return false;
 }
 
-static void queue_write(isk_hdr *h, write_bucket *due, void *cell, int64_t value, unsigned how)
+ISK_INLINE void queue_write(isk_hdr *h, write_bucket *due, void *cell, int64_t value, unsigned how)
 {
     isk_inst *inst = h->engine;
     isk_system *sys = inst->sys;
@@ -179,14 +179,13 @@ static void queue_write(isk_hdr *h, write_bucket *due, void *cell, int64_t value
     w->value = value;
     w->inst = inst;
     w->slot = sys->cur_slot;
-    w->bytes = (uint8_t)((how >> 8) & 0xff);
-    w->code = (uint8_t)(how >> 16);
-    w->latency = (uint16_t)(how & 0xff);
+    w->bytes = (uint16_t)((how >> 8) & 0xff);
+    w->code = (uint16_t)(how >> 16);
     sys->pending++;
     h->attention = 1;
 }
 
-static void write_now(isk_hdr *h, void *cell, int64_t value, unsigned how)
+ISK_INLINE void write_now(isk_hdr *h, void *cell, int64_t value, unsigned how)
 {
     isk_inst *inst = h->engine;
     isk_system *sys = inst->sys;
@@ -202,7 +201,7 @@ static void write_now(isk_hdr *h, void *cell, int64_t value, unsigned how)
         uint64_t index;
         if (isk_cell_location(inst, cell, &s, &index)) isk_invalidate_code(inst, index);
     }
-    if (isk_listening(sys, ISK_EV_STORE)) isk_emit_store(sys, inst, cell, value, 0);
+    if (isk_listening(sys, ISK_EV_STORE)) isk_emit_store(sys, inst, cell, value);
 }
 
 /* Everything but a plain queued write: latency 0, a conflict, a full bucket. */
@@ -258,7 +257,7 @@ static void commit_writes(isk_system *sys)
             uint64_t index;
             if (isk_cell_location(w->inst, w->cell, &s, &index)) isk_invalidate_code(w->inst, index);
         }
-        if (isk_listening(sys, ISK_EV_STORE)) isk_emit_store(sys, w->inst, w->cell, w->value, w->latency);
+        if (isk_listening(sys, ISK_EV_STORE)) isk_emit_store(sys, w->inst, w->cell, w->value);
     }
     sys->stats.writes += due->len;
     sys->pending -= due->len;
@@ -273,6 +272,11 @@ static const char *resource_name(const isk_model *m, uint64_t bit)
     for (size_t i = 0; i < m->resources.len; i++)
         if (m->resources.data[i].mask == bit) return m->resources.data[i].name;
     return NULL;
+}
+
+static __attribute__((noinline)) void emit_resources(isk_system *sys, isk_inst *inst, int slot, uint64_t mask)
+{
+    isk_emit(sys, &(isk_event){ .kind = ISK_EV_RESOURCE, .inst = inst, .slot = slot, .mask = mask });
 }
 
 static void op_use_resources(isk_hdr *h, uint64_t mask)
@@ -306,8 +310,12 @@ static void op_use_resources(isk_hdr *h, uint64_t mask)
         inst->resource_slot[b] = slot;
     }
     inst->resources_used |= mask;
-    if (isk_listening(sys, ISK_EV_RESOURCE)) isk_emit(sys, &(isk_event){ .kind = ISK_EV_RESOURCE, .inst = inst,
-                                                                       .slot = slot, .mask = mask });
+    if (isk_listening(sys, ISK_EV_RESOURCE)) emit_resources(sys, inst, slot, mask);
+}
+
+static __attribute__((noinline)) void emit_interrupt(isk_system *sys, isk_inst *inst, int line)
+{
+    isk_emit(sys, &(isk_event){ .kind = ISK_EV_INTERRUPT, .inst = inst, .slot = sys->cur_slot, .line = line });
 }
 
 static void op_interrupt(isk_hdr *h, int line)
@@ -316,8 +324,7 @@ static void op_interrupt(isk_hdr *h, int line)
     isk_system *sys = inst->sys;
     sys->stats.interrupts++;
     inst->stats.interrupts++;
-    if (isk_listening(sys, ISK_EV_INTERRUPT))
-        isk_emit(sys, &(isk_event){ .kind = ISK_EV_INTERRUPT, .inst = inst, .slot = sys->cur_slot, .line = line });
+    if (isk_listening(sys, ISK_EV_INTERRUPT)) emit_interrupt(sys, inst, line);
     if (line >= 0 && line < 32 && inst->routes[line].to) {
         isk_deliver_line(inst->routes[line].to, inst->routes[line].line);
         return;

@@ -64,13 +64,14 @@ isk_status isk_watch(isk_inst *inst, int storage, bool on)
 }
 
 /* A write of `inst` became visible: a STORE event if its storage is watched. */
-void isk_emit_store(isk_system *sys, isk_inst *inst, const void *cell, int64_t value, int latency)
+void isk_emit_store(isk_system *sys, isk_inst *inst, const void *cell, int64_t value)
 {
     int s;
     uint64_t index;
     if (!isk_cell_location(inst, cell, &s, &index) || !inst->watched[s]) return;
     isk_event ev = { .kind = ISK_EV_STORE, .inst = inst, .slot = sys->cur_inst == inst ? sys->cur_slot : -1,
-                     .storage = s, .index = index, .latency = latency, .value = value };
+                     .storage = s, .index = index, .value = value,
+                     .latency = inst->model->storages.data[s].info.latency };
     if (inst->contexts && ev.slot < 0) {
         ev.context = inst->hdr->context;
         ev.pc = inst->hdr->pc;

@@ -180,9 +180,9 @@ ISK_INLINE bool moves_on(const isk_context *c)
 /* One instruction of context c at h->pc (inside the code memory): its ISSUE event, then its
  * behaviour from the entry of the context's instruction set (a set the model lacks decodes
  * nothing: the illegal-instruction exception). */
-ISK_INLINE void run_instruction(isk_system *sys, isk_inst *p, isk_hdr *h, const isk_context *c)
+ISK_INLINE void run_instruction(isk_system *sys, isk_inst *p, isk_hdr *h, const isk_context *c, const bool observed)
 {
-    if (isk_listening(sys, ISK_EV_ISSUE)) emit_issue(sys, p, h->context, h->pc);
+    if (observed && isk_listening(sys, ISK_EV_ISSUE)) emit_issue(sys, p, h->context, h->pc);
     const isk_decoded *d = cache_entry(p, c->iset, h->pc);
     if (ISK_UNLIKELY(c->iset >= (uint32_t)p->model->isets)) isk_decode_miss(h, NULL);
     else d->fn(h, d->op);
@@ -195,7 +195,7 @@ ISK_INLINE void run_instruction(isk_system *sys, isk_inst *p, isk_hdr *h, const 
  * the group ends it there (the writes made so far, a handler's too, still take effect). A group
  * not at a multiple of its size, or running past the code memory, is the model's exception.
  * Returns the instructions that ran. */
-static uint64_t run_group(isk_system *sys, isk_inst *p, isk_hdr *h, isk_context *c)
+static __attribute__((noinline)) uint64_t run_group(isk_system *sys, isk_inst *p, isk_hdr *h, isk_context *c)
 {
     const uint64_t pc = h->pc, words = (uint64_t)p->model->proc.group_words;
     if (pc % words || pc + words > p->ncode) {
@@ -212,7 +212,7 @@ static uint64_t run_group(isk_system *sys, isk_inst *p, isk_hdr *h, isk_context 
     uint64_t ran = 0;
     for (uint64_t i = 0; i < words; i++) {
         h->pc = pc + i;
-        run_instruction(sys, p, h, c);
+        run_instruction(sys, p, h, c, true);
         ran++;
         if (p->stats.exceptions != exceptions || c->state != ISK_CTX_RUNNING) break;
     }
@@ -223,8 +223,9 @@ static uint64_t run_group(isk_system *sys, isk_inst *p, isk_hdr *h, isk_context 
     return ran;
 }
 
-/* The general path's instruction: context `id` issues in the current clock. */
-static void execute(isk_system *sys, isk_inst *p, uint32_t id)
+/* The general path's instruction: context `id` issues in the current clock. `observed`: someone
+ * subscribed to instruction or context events. */
+ISK_INLINE void execute(isk_system *sys, isk_inst *p, uint32_t id, const bool observed)
 {
     isk_hdr *h = p->hdr;
     isk_context *c = &p->contexts[id];
@@ -240,14 +241,14 @@ static void execute(isk_system *sys, isk_inst *p, uint32_t id)
         snprintf(message, sizeof message, "pc 0x%llx is outside the code memory (%llu instructions)",
                  (unsigned long long)c->pc, (unsigned long long)p->ncode);
         isk_engine_exception(h, ISK_EXC_FETCH, message);
-    } else if (ISK_UNLIKELY(p->model->proc.group_bit > 0) && isk_group_head(p->model, code_word(p, c->pc))) {
+    } else if (ISK_UNLIKELY(p->groups) && isk_group_head(p->model, code_word(p, c->pc))) {
         const uint64_t more = run_group(sys, p, h, c) - 1;   /* the group is one issue of `more` + 1 */
         c->insns += more;
         h->issued += more;
         p->stats.instructions += more;
         sys->stats.instructions += more;
     } else {
-        run_instruction(sys, p, h, c);
+        run_instruction(sys, p, h, c, observed);
     }
     if (moves_on(c)) c->pc = h->next_pc;
     count_issue(h, c, sys->clock);
@@ -282,10 +283,11 @@ static void count_idle(isk_system *sys, isk_inst *p, uint64_t live, uint64_t fro
 }
 
 /* Returns false if the before-issue hook stopped the run before the instruction (the clock
- * loop then keeps its position: the same instruction is the first of the next run). */
-bool isk_issue_clock(isk_system *sys, isk_inst *p)
+ * loop then keeps its position: the same instruction is the first of the next run). Compiled
+ * twice: with and without the checks for instruction and context subscribers. */
+ISK_INLINE bool issue_clock(isk_system *sys, isk_inst *p, const bool observed)
 {
-    if (isk_listening(sys, ISK_EV_CONTEXT)) emit_context_changes(sys, p);
+    if (observed && isk_listening(sys, ISK_EV_CONTEXT)) emit_context_changes(sys, p);
     if (p->sched_stale) sched_refresh(p);
     /* resuming at an instruction the hook stopped before: the context the scheduler chose then */
     int id = sys->resume_issue ? (int)sys->resume_context : p->sched.policy->pick(&p->sched, sys->clock);
@@ -305,9 +307,21 @@ bool isk_issue_clock(isk_system *sys, isk_inst *p)
             return false;
         }
     }
-    execute(sys, p, (uint32_t)id);
-    if (isk_listening(sys, ISK_EV_CONTEXT)) emit_context_changes(sys, p);
+    execute(sys, p, (uint32_t)id, observed);
+    if (observed && isk_listening(sys, ISK_EV_CONTEXT)) emit_context_changes(sys, p);
     return true;
+}
+
+static __attribute__((noinline)) bool issue_clock_observed(isk_system *sys, isk_inst *p)
+{
+    return issue_clock(sys, p, true);
+}
+
+bool isk_issue_clock(isk_system *sys, isk_inst *p)
+{
+    if (ISK_UNLIKELY(sys->listening & (ISK_EV_BIT(ISK_EV_ISSUE) | ISK_EV_BIT(ISK_EV_CONTEXT))))
+        return issue_clock_observed(sys, p);
+    return issue_clock(sys, p, false);
 }
 
 /* ---- the fast path ---------------------------------------------------------------------------- */

@@ -252,6 +252,7 @@ isk_inst *isk_system_add(isk_system *sys, isk_model *m, const char *name)
         inst->reported_states = isk_xcalloc((size_t)m->proc.contexts, sizeof *inst->reported_states);
         inst->hdr->contexts = inst->contexts;
         inst->ncode = m->storages.data[m->code_storage].info.count;
+        inst->groups = m->proc.group_bit > 0;
         inst->dcache = isk_xcalloc(inst->ncode * (uint64_t)m->isets, sizeof *inst->dcache);
         VEC_PUSH(&sys->processors, inst);
     }

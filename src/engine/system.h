@@ -41,8 +41,7 @@ typedef struct pending_write {
     int64_t value;
     isk_inst *inst;
     int32_t slot;            /* the writer, for conflict messages (-1: a processor) */
-    uint8_t bytes, code;
-    uint16_t latency;
+    uint16_t bytes, code;
 } pending_write;
 /* The writes due in one clock. */
 typedef VEC(pending_write) write_bucket;
@@ -88,6 +87,7 @@ struct isk_inst {
     int issue;                       /* enum isk_issue_policy: which fast loop serves it */
     bool sched_stale;                /* contexts changed since the scheduler's `changed` last ran */
     bool sched_dirty;                /* SCHEDULE ran inside a fast loop: its local copy is stale */
+    bool groups;                     /* the model has issue groups (PROCESSOR .group_bit) */
     /* interrupt lines this instance raises (InterruptLine), routed to processors' inputs;
      * an unrouted line counts in the system's untaken interrupts */
     struct { isk_inst *to; int line; } routes[32];
@@ -259,7 +259,7 @@ bool isk_cell_location(const isk_inst *inst, const void *cell, int *storage, uin
 
 /* events.c: deliver an event of the current clock to its subscribers; a watched write. */
 void isk_emit(isk_system *sys, isk_event *ev);
-void isk_emit_store(isk_system *sys, isk_inst *inst, const void *cell, int64_t value, int latency);
+void isk_emit_store(isk_system *sys, isk_inst *inst, const void *cell, int64_t value);
 static inline bool isk_listening(const isk_system *sys, isk_event_kind kind)
 {
     return __builtin_expect((sys->listening >> kind) & 1, 0);
