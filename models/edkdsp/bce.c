@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "asm/psm.h"
+#include "psm/psm.h"
 #include "bce_int.h"
 #include "../picoblaze/picoblaze.h"
 

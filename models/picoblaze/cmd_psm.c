@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "asm/psm.h"
+#include "psm/psm.h"
 #include "base/str.h"
 #include "cli/cli.h"
 #include "cli/options.h"

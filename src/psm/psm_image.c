@@ -15,7 +15,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "asm/psm.h"
+#include "psm/psm.h"
 #include "base/file.h"
 #include "elf/image.h"
 
