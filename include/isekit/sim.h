@@ -256,9 +256,11 @@ int isk_busy_slots(const isk_inst *acc);
  * clears them if `take`; *from receives the last raiser. */
 int isk_interrupts(isk_system *sys, int take, isk_inst **from);
 
-/* Processors: a context's PC and state (enum isk_context_state), and (re)starting one. */
+/* Processors: a context's PC and state (enum isk_context_state), to read; (re)starting one at
+ * pc, or stopping one (a later isk_start or WAKE_CONTEXT continues it at pc). Between runs. */
 isk_context *isk_context_of(isk_inst *proc, int id);
 isk_status isk_start(isk_inst *proc, int context, uint64_t pc);
+isk_status isk_stop(isk_inst *proc, int context, uint64_t pc);
 
 /* ---- storage by name -------------------------------------------------------------------- */
 

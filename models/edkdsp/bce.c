@@ -5,7 +5,7 @@
 
 #include "psm/psm.h"
 #include "bce_int.h"
-#include "../picoblaze/picoblaze.h"
+#include "isekit/picoblaze.h"
 
 #define DEFAULT_TIMEOUT 10000000u
 

@@ -17,7 +17,7 @@
 
 #include <isekit/model.h>
 
-#include "picoblaze.h"
+#include "include/isekit/picoblaze.h"
 
 #define PB_PROGRAM_WORDS (1u << PB_PC_BITS)
 #define PB_PC_MASK (PB_PROGRAM_WORDS - 1u)

@@ -587,6 +587,20 @@ isk_status isk_start(isk_inst *proc, int context, uint64_t pc)
     c->pc = pc;
     c->state = ISK_CTX_RUNNING;
     c->ready_at = proc->sys->clock;
+    proc->sched_stale = true;        /* the scheduler's view of the live contexts */
+    return ISK_OK;
+}
+
+isk_status isk_stop(isk_inst *proc, int context, uint64_t pc)
+{
+    isk_context *c = isk_context_of(proc, context);
+    if (!c) {
+        isk_report(proc->sys, ISK_ERROR, "%s has no context %d", proc->name, context);
+        return ISK_FAILED;
+    }
+    c->pc = pc;
+    c->state = ISK_CTX_STOPPED;
+    proc->sched_stale = true;
     return ISK_OK;
 }
 
