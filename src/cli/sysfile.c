@@ -578,6 +578,8 @@ static bool load(const builder *b, isk_inst *inst, const sf_entry *e)
     char *path = relative(b, e->value);
     bool ok = cli_load_program(inst, path, b->d);
     free(path);
+    if (!ok) err(b->f, b->d, e->line, e->value_col, "instance '%s': cannot load program '%s'", isk_inst_name(inst),
+                 e->value);
     return ok;
 }
 
