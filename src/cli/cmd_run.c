@@ -306,11 +306,6 @@ static int run_system_file(const run_options *o, isk_diag *diag)
         fprintf(stderr, "isekit run: --stop-port and --param do not apply to a system description (it says them)\n");
         rc = EXIT_USAGE;
     } else if (sysfile_build(f, sys, w, NULL, diag)) {
-        /* every processor's ports are the description's: unwired ones read 0, writes are logged */
-        for (size_t i = 0; i < f->instances.len; i++) {
-            isk_inst *inst = isk_instance(sys, f->instances.data[i].name);
-            if (isk_inst_model(inst)->is_processor) port_wiring_of(w, inst);
-        }
         cli_run r;
         /* the file's clock limit unless the command line gives one */
         uint64_t limit = o->run.max_clocks != CLI_DEFAULT_MAX_CLOCKS || !f->max_clocks ? o->run.max_clocks : f->max_clocks;

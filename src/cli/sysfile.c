@@ -608,6 +608,10 @@ bool sysfile_build(const sysfile *f, isk_system *sys, port_wiring *wiring, const
                 if (strcmp(s->entries.data[j].key, steps[k].key) == 0)
                     ok &= steps[k].fn(&b, inst_of(&b, s), &s->entries.data[j]);
         }
+    /* every processor's ports are the description's: unwired ones read 0, writes are logged */
+    for (size_t i = 0; i < f->instances.len && ok; i++)
+        if (isk_inst_model(inst_of(&b, &f->instances.data[i]))->is_processor)
+            port_wiring_of(wiring, inst_of(&b, &f->instances.data[i]));
     isk_diag_end_file(d, outer);
     return ok;
 }

@@ -49,7 +49,8 @@ typedef struct sysfile_build_options {
 } sysfile_build_options;
 
 /* Add the instances to `sys` (made with explicit_sharing), share, attach, set parameters, wire
- * ports into `wiring`, route interrupt lines, load programs. The models loaded are released
+ * ports into `wiring` (every processor's: unwired reads give 0), route interrupt lines, load
+ * programs. The models loaded are released
  * with the system's instances (each instance holds its own reference). False after
  * reporting; the system may then hold some of the instances. */
 bool sysfile_build(const sysfile *f, isk_system *sys, port_wiring *wiring, const sysfile_build_options *o,
