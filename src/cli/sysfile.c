@@ -600,7 +600,7 @@ bool sysfile_build(const sysfile *f, isk_system *sys, port_wiring *wiring, const
     builder b = { f, sys, wiring, o ? o : &defaults, d };
     isk_diag_file outer = isk_diag_begin_file(d, f->path);
     bool ok = true;
-    for (size_t i = 0; i < f->instances.len && ok; i++) ok = add_instance(&b, &f->instances.data[i]);
+    for (size_t i = 0; i < f->instances.len; i++) ok &= add_instance(&b, &f->instances.data[i]);
     for (size_t k = 0; k < sizeof steps / sizeof *steps && ok; k++)
         for (size_t i = 0; i < f->instances.len; i++) {
             const sf_section *s = &f->instances.data[i];

@@ -161,6 +161,9 @@ expect_in "$tmp/empty" "$tmp/empty.sys: error: no [instance NAME] section: nothi
 head -c 64 "$isekit" >"$tmp/bin.sys"
 bounded 1 "$tmp/bin" -- "$isekit" run "$tmp/bin.sys"
 expect_in "$tmp/bin" "binary"
+# isekit info lists the port devices the model folders registered
+run 0 "$tmp/info" -- "$isekit" info
+expect_in "$tmp/info" "edkdsp_bce   the EdkDSP BCE's glue: a PicoBlaze's ports to a DFU (ports = edkdsp_bce DFU)"
 run 2 "$tmp/extra" -- "$isekit" run "$ex/two_bces.sys" extra.psm
 expect_in "$tmp/extra" "a system description brings its own programs"
 
