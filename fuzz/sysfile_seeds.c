@@ -14,7 +14,4 @@ static const char *const seeds[] = {
     " [instance x]\nmodel = nosuch\nbogus = 1\n[instance x]\n[instanze y]\nparam = 3\n",
 };
 
-int main(int argc, char **argv)
-{
-    return write_text_seeds(argc, argv, "sys", seeds, sizeof seeds / sizeof *seeds);
-}
+TEXT_SEEDS_MAIN("sys", seeds)

@@ -377,14 +377,24 @@ static bool wired_once(const builder *b, proc_ports *p, bool out, uint64_t port,
     return false;
 }
 
+/* What `out PORT` and `in PORT` begin with: a processor, a port number not yet wired that way.
+ * Its ports and the route's number and line; NULL after an error. */
+static proc_ports *new_route(const builder *b, isk_inst *inst, const sf_entry *e, bool out, port_route *r)
+{
+    uint64_t port;
+    if (!need_processor(b, inst, e, e->key_col) || !port_number(b, e, e->arg, e->arg_col, &port)) return NULL;
+    proc_ports *p = port_wiring_of(b->wiring, inst);
+    if (!wired_once(b, p, out, port, e)) return NULL;
+    *r = (port_route){ .port = port, .line = e->line };
+    return p;
+}
+
 /* out PORT = stop | stdout | INSTANCE.STORAGE[INDEX] | INSTANCE in PORT */
 static bool wire_out(const builder *b, isk_inst *inst, const sf_entry *e)
 {
-    uint64_t port;
-    if (!need_processor(b, inst, e, e->key_col) || !port_number(b, e, e->arg, e->arg_col, &port)) return false;
-    proc_ports *p = port_wiring_of(b->wiring, inst);
-    if (!wired_once(b, p, true, port, e)) return false;
-    port_route r = { .port = port, .line = e->line };
+    port_route r;
+    proc_ports *p = new_route(b, inst, e, true, &r);
+    if (!p) return false;
     const char *v = e->value, *end = v + strlen(v);
     const char *t1 = skip_token(v, end), *in = skip_space(t1, end), *t2 = skip_token(in, end);
     const char *q = skip_space(t2, end);
@@ -423,11 +433,9 @@ static bool wire_out(const builder *b, isk_inst *inst, const sf_entry *e)
 /* in PORT = stdin | VALUE | INSTANCE.STORAGE[INDEX] */
 static bool wire_in(const builder *b, isk_inst *inst, const sf_entry *e)
 {
-    uint64_t port;
-    if (!need_processor(b, inst, e, e->key_col) || !port_number(b, e, e->arg, e->arg_col, &port)) return false;
-    proc_ports *p = port_wiring_of(b->wiring, inst);
-    if (!wired_once(b, p, false, port, e)) return false;
-    port_route r = { .port = port, .line = e->line };
+    port_route r;
+    proc_ports *p = new_route(b, inst, e, false, &r);
+    if (!p) return false;
     char why[256];
     if (strcmp(e->value, "stdin") == 0 && !b->o->sandbox) {
         r.kind = ROUTE_STDIN;
