@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <strings.h>
 
 #include "engine/system.h"
 
@@ -15,10 +16,13 @@ static __attribute__((format(printf, 3, 4))) bool fail(char *msg, size_t cap, co
     return false;
 }
 
-/* The storage `name` of inst, a SHARED_MEMORY one; else false with the reason. */
+/* The storage `name` of inst (case ignored, as isk_resolve), a SHARED_MEMORY one; else false
+ * with the reason. */
 static bool shared_storage(isk_inst *inst, const char *name, int *index, char *msg, size_t cap)
 {
-    *index = isk_model_find_storage(inst->model, name);
+    *index = -1;
+    for (size_t i = 0; i < inst->model->storages.len && *index < 0; i++)
+        if (strcasecmp(inst->model->storages.data[i].info.name, name) == 0) *index = (int)i;
     if (*index < 0)
         return fail(msg, cap, "%s (model '%s') has no storage '%s'", inst->name, inst->model->name, name);
     if (!inst->model->storages.data[*index].info.shared)
