@@ -4,12 +4,9 @@
 #include "check.h"
 #include "isekit/sim.h"
 
-static int64_t cell(isk_inst *inst, const char *name)
-{
-    int64_t v = -1;
-    CHECK_EQ(isk_read(inst, name, 0, &v), ISK_OK);
-    return v;
-}
+/* The cell reads as `want`. */
+#define CHECK_CELL(inst, name, want) \
+    do { int64_t v_ = -1; CHECK_EQ(isk_read((inst), (name), 0, &v_), ISK_OK); CHECK_EQ(v_, (want)); } while (0)
 
 static void test_explicit(void)
 {
@@ -24,18 +21,18 @@ static void test_explicit(void)
     isk_inst *e = isk_system_add(sys, ex, "e");
     /* not bound by name */
     CHECK_EQ(isk_write(a, "CMEM[3]", 0, 11), ISK_OK);
-    CHECK_EQ(cell(b, "CMEM[3]"), 0);
+    CHECK_CELL(b, "CMEM[3]", 0);
     char msg[512] = "";
     /* c joins b, then b joins a: c follows b's storage to a's */
     CHECK_EQ(isk_share_storage(c, "CMEM", b, "CMEM", msg, sizeof msg), ISK_OK);
     CHECK_EQ(isk_share_storage(b, "cmem", a, "CMEM", msg, sizeof msg), ISK_OK);
-    CHECK_EQ(cell(b, "CMEM[3]"), 11);
-    CHECK_EQ(cell(c, "CMEM[3]"), 11);
+    CHECK_CELL(b, "CMEM[3]", 11);
+    CHECK_CELL(c, "CMEM[3]", 11);
     CHECK_EQ(isk_write(c, "CMEM[4]", 0, 5), ISK_OK);
-    CHECK_EQ(cell(a, "CMEM[4]"), 5);
+    CHECK_CELL(a, "CMEM[4]", 5);
     /* sharing again what is already one storage changes nothing */
     CHECK_EQ(isk_share_storage(a, "CMEM", c, "CMEM", msg, sizeof msg), ISK_OK);
-    CHECK_EQ(cell(a, "CMEM[3]"), 11);
+    CHECK_CELL(a, "CMEM[3]", 11);
     /* refusals */
     CHECK_EQ(isk_share_storage(a, "NOPE", b, "CMEM", msg, sizeof msg), ISK_FAILED);
     CHECK_STR(msg, "a (model 'edkdsp_dfu') has no storage 'NOPE'");
@@ -61,7 +58,7 @@ static void test_by_name(void)
     isk_system *sys = isk_system_new(&(isk_system_options){ .diag = &d });
     isk_inst *a = isk_system_add(sys, dfu, "a"), *b = isk_system_add(sys, dfu, "b");
     CHECK_EQ(isk_write(a, "CMEM[3]", 0, 11), ISK_OK);
-    CHECK_EQ(cell(b, "CMEM[3]"), 11);
+    CHECK_CELL(b, "CMEM[3]", 11);
     isk_system_free(sys);
     isk_model_release(dfu);
 }
