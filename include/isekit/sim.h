@@ -151,6 +151,9 @@ typedef struct isk_system_options {
      * ISK_FAULT (0 = no watchdog). A thread per system watches the clock; the simulation itself
      * pays nothing for it. */
     unsigned watchdog_ms;
+    /* SHARED_MEMORY storages are shared only where isk_share_storage says so, instead of by
+     * name across the whole system (a system described in a file, docs/systems.md). */
+    int explicit_sharing;
 } isk_system_options;
 
 #define ISK_DEFAULT_STACK_SIZE ((size_t)256 * 1024)
@@ -159,8 +162,15 @@ isk_system *isk_system_new(const isk_system_options *opt);
 void isk_system_free(isk_system *sys);
 
 /* Add an instance of a model. Instances of models with SHARED_MEMORY storages of the same name
- * share one storage (their shapes must agree). */
+ * share one storage (their shapes must agree), unless the system's options ask for
+ * explicit_sharing. */
 isk_inst *isk_system_add(isk_system *sys, isk_model *m, const char *name);
+/* Make storage `name` of `inst` the very storage `owner_name` of `owner` (before the first
+ * clock): both must be SHARED_MEMORY storages of the same width, signedness, latency and count.
+ * Instances already sharing inst's storage follow it. ISK_OK, or ISK_FAILED with the reason in
+ * msg ("storage 'X' of dfu1 (32 bits x 256) does not match 'Y' of dfu0 (32 bits x 128)"). */
+isk_status isk_share_storage(isk_inst *inst, const char *name, isk_inst *owner, const char *owner_name, char *msg,
+                             size_t cap);
 /* Make `acc` accelerator number `number` of the system's processor(s) and of isk_launch. */
 isk_status isk_attach(isk_system *sys, isk_inst *acc, int number);
 isk_inst *isk_instance(isk_system *sys, const char *name);

@@ -156,6 +156,7 @@ isk_status cli_run_go(cli_run *r, uint64_t clocks)
         uint64_t n = end - now < r->slice ? end - now : r->slice;
         double t0 = now_seconds();
         st = isk_run(r->sys, n);
+        if (st == ISK_OK && r->between) r->between(r->between_user);
         double t = now_seconds();
         if (st == ISK_BREAK) {
             /* a breakpoint instruction with no debugger to stop in: say so and go on */
@@ -240,16 +241,17 @@ bool cli_set_params(const char *cmd, isk_inst *inst, const cli_run_opts *o, int 
     return true;
 }
 
+bool cli_show_value(isk_inst *inst, const char *name, const char *shown_as)
+{
+    int64_t v;
+    if (isk_read(inst, name, 0, &v) != ISK_OK) return false;
+    printf("%s = %" PRId64 " (0x%" PRIx64 ")\n", shown_as, v, (uint64_t)v);
+    return true;
+}
+
 bool cli_show_values(isk_inst *inst, const cli_run_opts *o)
 {
     bool ok = true;
-    for (int i = 0; i < o->nshows; i++) {
-        int64_t v;
-        if (isk_read(inst, o->shows[i], 0, &v) != ISK_OK) {
-            ok = false;
-            continue;
-        }
-        printf("%s = %" PRId64 " (0x%" PRIx64 ")\n", o->shows[i], v, (uint64_t)v);
-    }
+    for (int i = 0; i < o->nshows; i++) ok &= cli_show_value(inst, o->shows[i], o->shows[i]);
     return ok;
 }

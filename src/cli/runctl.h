@@ -71,6 +71,10 @@ typedef struct cli_run {
     double start, last_shown;
     uint64_t last_clock;
     bool progress, shown;            /* stderr is a terminal; a progress line is on it */
+    /* Called between two slices when the run went on (NULL = none): where the runner acts on
+     * what its port handlers asked for with isk_stop_after_clock (ports.h: stop ports). */
+    void (*between)(void *user);
+    void *between_user;
 } cli_run;
 
 /* Install the Ctrl-C handler for this system. */
@@ -101,5 +105,7 @@ bool cli_set_params(const char *cmd, isk_inst *inst, const cli_run_opts *o, int 
 bool cli_check_param(const char *cmd, const isk_model *m, const char *assignment);
 /* --show NAME, each: its value after the run on stdout; false if a name is unknown. */
 bool cli_show_values(isk_inst *inst, const cli_run_opts *o);
+/* One of them: "SHOWN_AS = value (0xhex)"; false if `name` is unknown (reported). */
+bool cli_show_value(isk_inst *inst, const char *name, const char *shown_as);
 
 #endif

@@ -165,7 +165,8 @@ static bool bind_storage(isk_system *sys, isk_inst *inst, size_t i)
     const isk_storage *st = &inst->model->storages.data[i];
     isk_inst *owner;
     int index;
-    void *buffer = st->info.shared ? find_shared(sys, st, &owner, &index) : NULL;
+    /* by name, unless the system's sharing is explicit (isk_share_storage) */
+    void *buffer = st->info.shared && !sys->opt.explicit_sharing ? find_shared(sys, st, &owner, &index) : NULL;
     if (buffer) {
         const isk_storage *o = &owner->model->storages.data[index];
         if (o->info.width != st->info.width || o->info.count != st->info.count || o->info.sign != st->info.sign ||
@@ -180,12 +181,18 @@ static bool bind_storage(isk_system *sys, isk_inst *inst, size_t i)
         buffer = isk_xcalloc(st->info.count, (size_t)st->cell_bytes);
         inst->owns_buffer[i] = true;
     }
+    isk_bind_buffer(inst, i, buffer);
+    return true;
+}
+
+void isk_bind_buffer(isk_inst *inst, size_t i, void *buffer)
+{
+    const isk_storage *st = &inst->model->storages.data[i];
     inst->buffers[i] = buffer;
     /* The member's first fields are the cell pointer and the count (see ISK_STORAGE). */
     char *member = (char *)inst->hdr + st->offset;
     memcpy(member, &buffer, sizeof buffer);
     memcpy(member + sizeof(void *), &st->info.count, sizeof(uint64_t));
-    return true;
 }
 
 static void reset_inst(isk_inst *inst)

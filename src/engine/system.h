@@ -195,6 +195,9 @@ void isk_sync_fast_counts(isk_system *sys);
 void isk_engine_exception(isk_hdr *h, int cause, const char *message);
 void isk_break(isk_system *sys, const char *message);
 void isk_deliver_line(isk_inst *p, int line);
+/* Point storage i of inst (and its member in the state) at `buffer`: binding at creation, and
+ * explicit sharing (share.c). */
+void isk_bind_buffer(isk_inst *inst, size_t i, void *buffer);
 void isk_op_schedule(isk_hdr *h, int issue, uint64_t gap, const isk_scheduler *own);
 void isk_op_exception(isk_hdr *h, int cause, const char *message);
 void isk_op_exit_context(isk_hdr *h, uint32_t id, int status, const char *message);

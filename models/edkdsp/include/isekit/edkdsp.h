@@ -158,6 +158,13 @@ typedef struct edk_dfu_record {
 const edk_dfu_record *edk_dfu_log(edk_bce *bce, size_t *n);
 const char *edk_dfu_op_name(int op);
 
+/* The glue logic of a BCE between a PicoBlaze `pb` and a DFU `dfu` that are already in `sys`
+ * (a system description's `ports = edkdsp_bce DFU`, docs/systems.md): their ports, mailbox and
+ * counters, without owning the system or loading firmware (the description loads it, and the
+ * PicoBlaze runs from 000). NULL with the reason in `why` if `dfu` lacks the DFU's storages.
+ * edk_close leaves the system alone. The host calls that wait work on it as on edk_open's. */
+edk_bce *edk_bce_attach(isk_system *sys, isk_inst *pb, isk_inst *dfu, char *why, size_t cap);
+
 /* The simulated system, for tools that look deeper (storage by name, statistics). The
  * instances are named "pb" (the PicoBlaze) and "dfu". */
 isk_system *edk_system(edk_bce *bce);
