@@ -141,7 +141,7 @@ struct isk_engine_ops {
 struct isk_hdr {
     uint32_t trap;            /* [engine] non-zero: the next storage access must call ops->boundary */
     uint32_t checking;        /* [engine] non-zero: every write goes through ops->write (the CREW log,
-                                 an issue group's buffer, a watched storage) */
+                                 an issue group's buffer) */
     uint64_t clock;           /* [engine] the current clock */
     uint64_t pc, next_pc;     /* [engine] processors: address of this instruction / of the next one */
     uint32_t context;         /* [engine] processors: the context issuing now */

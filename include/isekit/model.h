@@ -129,7 +129,7 @@ ISK_INLINE uint64_t isk_index(isk_hdr *h, int64_t i, uint64_t n, const char *nam
 
 ISK_INLINE void isk_store(isk_hdr *h, void *cell, int bytes, int64_t v, int lat, int code)
 {
-    if (lat == 0 && !code && !h->checking) {   /* checking: a CREW log, an issue group, a watch */
+    if (lat == 0 && !code && !h->checking) {   /* checking: a CREW log, an issue group */
         switch (bytes) {
         case 1: *(uint8_t *)cell = (uint8_t)v; break;
         case 2: *(uint16_t *)cell = (uint16_t)v; break;

@@ -298,9 +298,11 @@ isk_status isk_storage_load(isk_inst *inst, int storage, uint64_t first, const i
 typedef enum isk_event_kind {
     ISK_EV_ISSUE,        /* a context issues an instruction (before its behaviour runs): context,
                             pc, word, instruction and operands as the engine decoded them */
-    ISK_EV_STORE,        /* a cell of a watched storage (isk_watch) takes a value: storage, index,
-                            value, latency. Latency 0: when written; latency N: when the value
-                            commits at the end of `clock` (visible from clock + 1) */
+    ISK_EV_STORE,        /* a cell of a watched storage (isk_watch) took a new value: storage,
+                            index, value, latency. Seen after the instruction or command step
+                            that wrote it (latency 0, or a model writing cells directly), or at
+                            the end of `clock` when a write of latency >= 1 commits (visible
+                            from clock + 1) or the host wrote it */
     ISK_EV_LAUNCH,       /* a command starts: slot, word, instruction and operands */
     ISK_EV_END,          /* a command ends: slot, instruction, `amount` = the clocks it took */
     ISK_EV_RESOURCE,     /* resources used in this clock: `mask` */
@@ -347,8 +349,10 @@ typedef void (*isk_event_fn)(void *user, const isk_event *ev);
  * subscribed; at most 16. Returns ISK_FAILED (reported) if there are too many. */
 isk_status isk_subscribe(isk_system *sys, unsigned kinds, isk_event_fn fn, void *user);
 void isk_unsubscribe(isk_system *sys, isk_event_fn fn, void *user);
-/* STORE events for storage `storage` of inst (an index of isk_model_storage; -1: all of them).
- * Watching a latency-0 storage makes every write of its instance go through the engine. */
+/* STORE events for storage `storage` of inst (an index of isk_model_storage; -1: all of them),
+ * for the values it takes from now on. The engine keeps a copy of a watched storage and
+ * compares it after each instruction, command step and clock: a watch costs that comparison,
+ * and makes the processors take the general path while someone subscribes to STORE. */
 isk_status isk_watch(isk_inst *inst, int storage, bool on);
 /* The event in words, as `isekit run --trace` prints it after the clock and the instance:
  * "launch MAC (0x1234) in slot 0", "GRF[1] (GR1) = 5", "port 0x3 <- 0x41", ... Returns buf. */

@@ -189,7 +189,7 @@ ISK_INLINE void write_now(isk_hdr *h, void *cell, int64_t value, unsigned how)
 {
     isk_inst *inst = h->engine;
     isk_system *sys = inst->sys;
-    if (sys->cur_slot >= 0) {       /* CREW: commands' writes (checking may be on for a watch) */
+    if (h->checking && sys->cur_slot >= 0) {   /* CREW: commands' writes (not an issue group's) */
         for (size_t i = 0; i < sys->crew.len; i++)
             if (ISK_UNLIKELY(sys->crew.data[i].cell == cell))
                 crew_conflict(sys, sys->crew.data[i].inst, sys->crew.data[i].slot, inst, cell);
@@ -201,7 +201,6 @@ ISK_INLINE void write_now(isk_hdr *h, void *cell, int64_t value, unsigned how)
         uint64_t index;
         if (isk_cell_location(inst, cell, &s, &index)) isk_invalidate_code(inst, index);
     }
-    if (isk_listening(sys, ISK_EV_STORE)) isk_emit_store(sys, inst, cell, value);
 }
 
 /* Everything but a plain queued write: latency 0, a conflict, a full bucket. */
@@ -257,7 +256,6 @@ static void commit_writes(isk_system *sys)
             uint64_t index;
             if (isk_cell_location(w->inst, w->cell, &s, &index)) isk_invalidate_code(w->inst, index);
         }
-        if (isk_listening(sys, ISK_EV_STORE)) isk_emit_store(sys, w->inst, w->cell, w->value);
     }
     sys->stats.writes += due->len;
     sys->pending -= due->len;
@@ -457,7 +455,7 @@ static void run_slot(isk_system *sys, isk_inst *a, int s)
             end_command(sys, a, slot);
             sys->recycle = slot->stack;
             memset(&slot->stack, 0, sizeof slot->stack);
-            h->checking = a->watch0;
+            h->checking = 0;
             isk_coro_jump(&sys->engine);
         }
         end_command(sys, a, slot);
@@ -469,7 +467,8 @@ static void run_slot(isk_system *sys, isk_inst *a, int s)
         h->trap = 0;
         put_back_recycled(sys);
     }
-    h->checking = a->watch0;
+    if (isk_listening(sys, ISK_EV_STORE) && a->nwatched) isk_report_changes(sys, a);
+    h->checking = 0;
     sys->cur_inst = NULL;
     sys->cur_slot = -1;
 }
@@ -545,7 +544,7 @@ __attribute__((noinline)) void isk_check_deadlock(isk_system *sys)
 static bool runs_alone(const isk_system *sys)
 {
     return sys->processors.len == 1 && !sys->opt.before_issue &&
-           !(sys->listening & (ISK_EV_BIT(ISK_EV_ISSUE) | ISK_EV_BIT(ISK_EV_CONTEXT))) &&
+           !(sys->listening & (ISK_EV_BIT(ISK_EV_ISSUE) | ISK_EV_BIT(ISK_EV_CONTEXT) | ISK_EV_BIT(ISK_EV_STORE))) &&
            !(sys->driver && !sys->driver_done) &&
            !sys->pending && !sys->busy_slots && sys->processors.data[0]->model->isets == 1 &&
            sys->processors.data[0]->model->proc.group_bit == 0;
@@ -601,6 +600,10 @@ static void begin_clock(isk_system *sys)
 static void end_clock(isk_system *sys)
 {
     commit_writes(sys);
+    /* what became visible at the end of the clock (latency >= 1, the host's writes) */
+    if (isk_listening(sys, ISK_EV_STORE))
+        for (size_t i = 0; i < sys->insts.len; i++)
+            if (sys->insts.data[i]->nwatched) isk_report_changes(sys, sys->insts.data[i]);
     for (size_t i = 0; sys->ended_slots && i < sys->accelerators.len; i++) retire_slots(sys, sys->accelerators.data[i]);
     sys->clock++;
     sys->stats.clocks++;
@@ -666,7 +669,7 @@ void isk_clock_run(isk_system *sys)
     jmp_buf on_fault;
     sys->fault_jmp = &on_fault;
     if (ISK_UNLIKELY(sys->grouping != NULL)) {   /* a fault left an issue group: its writes are void */
-        sys->grouping->hdr->checking = sys->grouping->watch0;
+        sys->grouping->hdr->checking = 0;
         sys->grouping = NULL;
         sys->group_writes.len = 0;
     }

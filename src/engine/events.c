@@ -1,12 +1,16 @@
-/* Typed events: who listens, what a storage watch costs, and the words of the text trace.
+/* Typed events: who listens, how watched storages are seen to change, and the words of the text
+ * trace.
  *
  * The emitting sites (clock.c, issue.c) test one bit of sys->listening before building an
  * event, so a kind nobody subscribed to costs a predictable branch. Two kinds need more:
- *   ISSUE   makes the processors take the general path (clock.c runs_alone), where execute()
- *           has the decoded entry in hand;
- *   STORE   of a latency-0 storage: such writes go straight to memory from the model's code
- *           unless isk_hdr.checking is set, so watching one sets it for the instance (`watch0`)
- *           and the writes come through the engine's write_now.
+ *   ISSUE    makes the processors take the general path (clock.c runs_alone), where execute()
+ *            has the decoded entry in hand;
+ *   STORE    models write their cells however they like (SET, or straight through CELLS() as
+ *            the DPU and the PicoBlaze do for speed), so the engine does not watch writes: it
+ *            keeps a copy of each watched storage and compares after each processor
+ *            instruction, each command's step and the end of each clock (where writes of
+ *            latency >= 1 and the host's become visible). A watch costs a comparison of the
+ *            storage's bytes at those points, and the processors' general path.
  */
 #include <inttypes.h>
 #include <string.h>
@@ -54,29 +58,46 @@ isk_status isk_watch(isk_inst *inst, int storage, bool on)
                    m->storages.len);
         return ISK_FAILED;
     }
-    for (size_t i = 0; i < m->storages.len; i++)
-        if (storage < 0 || (int)i == storage) inst->watched[i] = on;
-    inst->watch0 = false;
-    for (size_t i = 0; i < m->storages.len; i++)
-        if (inst->watched[i] && m->storages.data[i].info.latency == 0) inst->watch0 = true;
-    if (inst->sys->cur_slot < 0 || inst->sys->cur_inst != inst) inst->hdr->checking = inst->watch0;
+    for (size_t i = 0; i < m->storages.len; i++) {
+        if (storage >= 0 && (int)i != storage) continue;
+        const size_t bytes = m->storages.data[i].info.count * (size_t)m->storages.data[i].cell_bytes;
+        if (on && !inst->shadow[i]) {
+            inst->shadow[i] = isk_xcalloc(bytes ? bytes : 1, 1);
+            memcpy(inst->shadow[i], inst->buffers[i], bytes);   /* changes from now on */
+            inst->nwatched++;
+        } else if (!on && inst->shadow[i]) {
+            free(inst->shadow[i]);
+            inst->shadow[i] = NULL;
+            inst->nwatched--;
+        }
+    }
     return ISK_OK;
 }
 
-/* A write of `inst` became visible: a STORE event if its storage is watched. */
-void isk_emit_store(isk_system *sys, isk_inst *inst, const void *cell, int64_t value)
+void isk_report_changes(isk_system *sys, isk_inst *inst)
 {
-    int s;
-    uint64_t index;
-    if (!isk_cell_location(inst, cell, &s, &index) || !inst->watched[s]) return;
-    isk_event ev = { .kind = ISK_EV_STORE, .inst = inst, .slot = sys->cur_inst == inst ? sys->cur_slot : -1,
-                     .storage = s, .index = index, .value = value,
-                     .latency = inst->model->storages.data[s].info.latency };
-    if (inst->contexts && ev.slot < 0) {
-        ev.context = inst->hdr->context;
-        ev.pc = inst->hdr->pc;
+    const isk_model *m = inst->model;
+    for (size_t s = 0; s < m->storages.len; s++) {
+        uint8_t *shadow = inst->shadow[s];
+        if (!shadow) continue;
+        const isk_storage *st = &m->storages.data[s];
+        const size_t cell = (size_t)st->cell_bytes, bytes = st->info.count * cell;
+        const uint8_t *now = inst->buffers[s];
+        if (memcmp(shadow, now, bytes) == 0) continue;
+        for (size_t at = 0; at < bytes; at += cell) {
+            if (memcmp(shadow + at, now + at, cell) == 0) continue;
+            memcpy(shadow + at, now + at, cell);
+            isk_ref ref = { inst, (int)s, at / cell };
+            isk_event ev = { .kind = ISK_EV_STORE, .inst = inst, .slot = sys->cur_inst == inst ? sys->cur_slot : -1,
+                             .storage = (int)s, .index = at / cell, .value = isk_ref_read(&ref),
+                             .latency = st->info.latency };
+            if (inst->contexts && ev.slot < 0 && sys->cur_inst == inst) {
+                ev.context = inst->hdr->context;
+                ev.pc = inst->hdr->pc;
+            }
+            isk_emit(sys, &ev);
+        }
     }
-    isk_emit(sys, &ev);
 }
 
 static const char *const state_names[] = { "stopped", "running", "blocked", "sleeping", "faulted", "exited" };

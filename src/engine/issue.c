@@ -218,7 +218,7 @@ static __attribute__((noinline)) uint64_t run_group(isk_system *sys, isk_inst *p
     }
     h->pc = pc;
     sys->grouping = NULL;
-    h->checking = p->watch0;
+    h->checking = 0;
     isk_flush_group_writes(sys, p);
     return ran;
 }
@@ -308,6 +308,7 @@ ISK_INLINE bool issue_clock(isk_system *sys, isk_inst *p, const bool observed)
         }
     }
     execute(sys, p, (uint32_t)id, observed);
+    if (observed && isk_listening(sys, ISK_EV_STORE) && p->nwatched) isk_report_changes(sys, p);
     if (observed && isk_listening(sys, ISK_EV_CONTEXT)) emit_context_changes(sys, p);
     return true;
 }
@@ -319,7 +320,7 @@ static __attribute__((noinline)) bool issue_clock_observed(isk_system *sys, isk_
 
 bool isk_issue_clock(isk_system *sys, isk_inst *p)
 {
-    if (ISK_UNLIKELY(sys->listening & (ISK_EV_BIT(ISK_EV_ISSUE) | ISK_EV_BIT(ISK_EV_CONTEXT))))
+    if (ISK_UNLIKELY(sys->listening & (ISK_EV_BIT(ISK_EV_ISSUE) | ISK_EV_BIT(ISK_EV_CONTEXT) | ISK_EV_BIT(ISK_EV_STORE))))
         return issue_clock_observed(sys, p);
     return issue_clock(sys, p, false);
 }

@@ -116,7 +116,8 @@ static void free_inst(isk_inst *inst)
     free(inst->order);
     free(inst->contexts);
     free(inst->dcache);
-    free(inst->watched);
+    for (size_t i = 0; inst->shadow && i < m->storages.len; i++) free(inst->shadow[i]);
+    free(inst->shadow);
     free(inst->reported_states);
     for (size_t i = 0; i < m->params.len; i++) free(inst->params[i].text);
     free(inst->params);
@@ -241,7 +242,7 @@ isk_inst *isk_system_add(isk_system *sys, isk_model *m, const char *name)
     inst->hdr->engine = inst;
     inst->buffers = isk_xcalloc(m->storages.len + 1, sizeof *inst->buffers);
     inst->owns_buffer = isk_xcalloc(m->storages.len + 1, sizeof *inst->owns_buffer);
-    inst->watched = isk_xcalloc(m->storages.len + 1, sizeof *inst->watched);
+    inst->shadow = isk_xcalloc(m->storages.len + 1, sizeof *inst->shadow);
     for (size_t i = 0; i < m->storages.len; i++)
         if (!bind_storage(sys, inst, i)) {
             free_inst(inst);

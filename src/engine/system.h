@@ -94,10 +94,10 @@ struct isk_inst {
     isk_port_read_fn port_read;
     isk_port_write_fn port_write;
     void *port_user;
-    /* events (events.c): storages whose changes are STORE events; watch0: one of them has
-     * latency 0 (its writes must come through the engine); the context states last reported */
-    bool *watched;
-    bool watch0;
+    /* events (events.c): per storage, the copy of a watched one as last reported (NULL: not
+     * watched), how many are; the context states last reported */
+    void **shadow;
+    int nwatched;
     uint8_t *reported_states;
 
     isk_stats stats;
@@ -260,9 +260,10 @@ void isk_invalidate_code(isk_inst *inst, uint64_t address);
 /* Which storage and index a cell address belongs to; false if none of inst's. */
 bool isk_cell_location(const isk_inst *inst, const void *cell, int *storage, uint64_t *index);
 
-/* events.c: deliver an event of the current clock to its subscribers; a watched write. */
+/* events.c: deliver an event of the current clock to its subscribers. */
 void isk_emit(isk_system *sys, isk_event *ev);
-void isk_emit_store(isk_system *sys, isk_inst *inst, const void *cell, int64_t value);
+/* STORE events for the cells of inst's watched storages that changed since last reported. */
+void isk_report_changes(isk_system *sys, isk_inst *inst);
 static inline bool isk_listening(const isk_system *sys, isk_event_kind kind)
 {
     return __builtin_expect((sys->listening >> kind) & 1, 0);

@@ -30,6 +30,8 @@ BEHAVIOUR(St, a, s)     { SET(D, a, GET(R, s)); }
 BEHAVIOUR(Out, p, s)    { OUTPUT(p, GET(R, s)); }
 BEHAVIOUR(Dma, n)       { DMA_EVENT("copy", 0x10, 0x20, n); TRACE("copied %d", (int)n); }
 BEHAVIOUR(Halt)         { STOP_CONTEXT(CONTEXT); }
+/* a write straight into the cells, as fast models do: no SET, still a change of R */
+BEHAVIOUR(Poke, d, imm) { CELLS(R)[d] = (int16_t)imm; }
 
 static void on_exception(isk_hdr *h, int cause, const char *message)
 {
@@ -58,6 +60,7 @@ MODEL_BEGIN(pairs, "a processor with pairs of instructions")
     INSTRUCTION(ANY_GROUP("101-0000-pppp-00ss"), Out, "out {p}, r{s}");
     INSTRUCTION(ANY_GROUP("110-0000-nnnnnnnn"), Dma, "dma {n}");
     INSTRUCTION(ANY_GROUP("111-0000-0000-0000"), Halt, "halt");
+    INSTRUCTION(ANY_GROUP("000-00dd-iiiiiiii"), Poke, "poke r{d}, {i}", .fields = "i:s");
 MODEL_END
 
 typedef struct cpu {
@@ -206,7 +209,9 @@ static const char *const writes_program[] = {
     "{mov r1, r2",      /* clock 4: a pair: R1 = -3 and R2 = 5, made in order at the pair's end */
     "mov r2, r1",
     "lset l1, -7",      /* clock 5: L1 = -7 at the end of clock 6 */
-    "halt",             /* clock 6 */
+    "poke r3, 12",      /* clock 6: R3 = 12, written around the engine */
+    "ldi r1, -3",       /* clock 7: the value R1 holds: no change */
+    "halt",             /* clock 8 */
     NULL,
 };
 
@@ -214,7 +219,7 @@ static void test_store_events(void)
 {
     struct { int64_t clock; const char *storage; uint64_t index; int64_t value; int latency; } want[] = {
         { 0, "R", 1, 5, 0 }, { 2, "R", 2, -3, 0 }, { 2, "L", 0, 9, 2 }, { 4, "R", 1, -3, 0 }, { 4, "R", 2, 5, 0 },
-        { 6, "L", 1, -7, 2 },
+        { 6, "R", 3, 12, 0 }, { 6, "L", 1, -7, 2 },
     };
     const int nwant = (int)(sizeof want / sizeof *want);
     cpu c;
@@ -247,6 +252,7 @@ static void test_store_events(void)
     CHECK_EQ(reg(&c, "r1"), -3);
     CHECK_EQ(reg(&c, "r2"), 5);
     CHECK_EQ(reg(&c, "l1"), -7);
+    CHECK_EQ(reg(&c, "r3"), 12);
     int64_t d3 = 0;
     isk_read(c.p, "D", 3, &d3);
     CHECK_EQ(d3, 5);
@@ -261,7 +267,7 @@ static void test_store_events(void)
     CHECK_EQ(isk_run(c.sys, 1000), ISK_STOPPED);
     CHECK_EQ(none.n, 0);
     CHECK_EQ(reg(&c, "r1"), -3);
-    CHECK_EQ(isk_clock(c.sys), 7);
+    CHECK_EQ(isk_clock(c.sys), 9);
     cpu_close(&c);
 }
 
