@@ -585,7 +585,8 @@ isk_status isk_raise_line(isk_inst *proc, int line)
     return ISK_OK;
 }
 
-isk_status isk_start(isk_inst *proc, int context, uint64_t pc)
+/* The host starts or stops a context between runs. */
+static isk_status host_sets_context(isk_inst *proc, int context, uint64_t pc, uint32_t state)
 {
     isk_context *c = isk_context_of(proc, context);
     if (!c) {
@@ -593,23 +594,20 @@ isk_status isk_start(isk_inst *proc, int context, uint64_t pc)
         return ISK_FAILED;
     }
     c->pc = pc;
-    c->state = ISK_CTX_RUNNING;
-    c->ready_at = proc->sys->clock;
+    c->state = state;
+    if (state == ISK_CTX_RUNNING) c->ready_at = proc->sys->clock;
     proc->sched_stale = true;        /* the scheduler's view of the live contexts */
     return ISK_OK;
 }
 
+isk_status isk_start(isk_inst *proc, int context, uint64_t pc)
+{
+    return host_sets_context(proc, context, pc, ISK_CTX_RUNNING);
+}
+
 isk_status isk_stop(isk_inst *proc, int context, uint64_t pc)
 {
-    isk_context *c = isk_context_of(proc, context);
-    if (!c) {
-        isk_report(proc->sys, ISK_ERROR, "%s has no context %d", proc->name, context);
-        return ISK_FAILED;
-    }
-    c->pc = pc;
-    c->state = ISK_CTX_STOPPED;
-    proc->sched_stale = true;
-    return ISK_OK;
+    return host_sets_context(proc, context, pc, ISK_CTX_STOPPED);
 }
 
 /* ---- storage by name --------------------------------------------------------------------- */
