@@ -164,8 +164,7 @@ static int cmd_run_dpu(int argc, char **argv)
     int start = cli_start(argc, argv, usage, parse, &o);
     if (start >= 0) return start;
     isk_diag diag;
-    isk_diag_init(&diag);
-    cli_apply_max_errors(&diag, o.run.max_errors);
+    cli_diag_init(&diag, o.run.max_errors);
     isk_model *m = isk_model_load("dpu", &diag);
     if (!m) return EXIT_FAILED;
     int rc = EXIT_FAILED;

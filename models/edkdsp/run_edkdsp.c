@@ -140,8 +140,7 @@ static int cmd_run_edkdsp(int argc, char **argv)
     int start = cli_start(argc, argv, usage, parse_args, &o);
     if (start >= 0) return start;
     isk_diag diag;
-    isk_diag_init(&diag);
-    cli_apply_max_errors(&diag, o.run.max_errors);
+    cli_diag_init(&diag, o.run.max_errors);
     if (!check_params(&o, &diag)) return EXIT_USAGE;
     isk_system_options so = { 0 };
     cli_run_system_options(&o.run, &so);

@@ -174,8 +174,7 @@ int cmd_info(int argc, char **argv)
         return EXIT_USAGE;
     }
     isk_diag diag;
-    isk_diag_init(&diag);
-    cli_apply_max_errors(&diag, max_errors);
+    cli_diag_init(&diag, max_errors);
     if (!model) return print_builtins(&diag);
     isk_model *m = isk_model_load(model, &diag);
     if (!m) return EXIT_FAILED;

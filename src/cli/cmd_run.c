@@ -311,8 +311,7 @@ int cmd_run(int argc, char **argv)
     int start = cli_start(argc, argv, usage, parse_args, &o);
     if (start >= 0) return start;
     isk_diag diag;
-    isk_diag_init(&diag);
-    cli_apply_max_errors(&diag, o.run.max_errors);
+    cli_diag_init(&diag, o.run.max_errors);
     if (isk_ends_with(o.model, ".sys")) return run_system_file(&o, &diag);
     isk_model *m = isk_model_load(o.model, &diag);
     if (!m) return EXIT_FAILED;
