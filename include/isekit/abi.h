@@ -16,7 +16,7 @@ extern "C" {
 /* Bumped whenever the layout of isk_hdr, the ops tables or the declaration structs change
  * (tests/engine/test_abi.c records each version's layout and fails on a change without a new
  * version); the engine refuses a model compiled against another version. */
-#define ISK_ABI_VERSION 5
+#define ISK_ABI_VERSION 6
 
 /* Most operands an instruction format may have (fields passed to a behaviour). */
 #define ISK_MAX_OPS 6
@@ -223,6 +223,9 @@ typedef struct isk_insn_decl {
     /* Relocations the assembler emits for symbolic operands, "imm=R_DPU_IMM24 pc=R_DPU_PC";
      * an operand not listed uses its kind's `reloc`. */
     const char *relocs;
+    /* 1 = may not be in an issue group (PROCESSOR .group_bit): a word with the group bit set
+     * does not decode as it, and the assembler refuses it inside `{ }`. */
+    int solo;
 } isk_insn_decl;
 
 /* Processor models: how instructions are fetched and issued. */
@@ -246,8 +249,10 @@ typedef struct isk_processor_decl {
     int isets;               /* instruction sets (INSTRUCTION .iset = 0..isets-1); 0 means 1 */
     /* Issue groups: a word with bit `group_bit` set (group_bit > 0) issues together with the
      * next `group_words - 1` words, read before any of them writes; the group must start at a
-     * PC that is a multiple of group_words. The bit is not part of any format. */
-    int group_bit, group_words;
+     * PC that is a multiple of group_words. The bit is not part of any format. group_all = 1:
+     * the assembler sets the bit on every word of a group, not only on its head (the engine
+     * and the disassembler still take a group from its head). */
+    int group_bit, group_words, group_all;
 } isk_processor_decl;
 
 /* The toolchain's view of a processor: its object files, memory map and relocations. */

@@ -146,6 +146,7 @@ struct isk_model {
     bool is_processor;
     isk_processor_decl proc;
     int isets;                        /* instruction sets: proc.isets, at least 1 (one decoder each) */
+    bool has_solo;                    /* some format is INSTRUCTION .solo (fixes the group bit to 0) */
     /* Processors: ON_EXCEPTION's handler of architectural exceptions, or NULL. */
     void (*on_exception)(isk_hdr *h, int cause, const char *message);
     int code_storage;                 /* processors: index of the code memory */

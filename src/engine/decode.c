@@ -276,14 +276,15 @@ static void build_node(builder *b, uint32_t at, int *set, int n, uint64_t known_
 
 /* One tree per instruction set, each over its own formats only: overlaps and ambiguities are
  * a matter within a set. The group bit is in no format (model.c refuses one that uses it), so
- * the trees never test it. */
+ * the trees never test it, except for solo formats (INSTRUCTION .solo), which fix it to 0:
+ * then the decoder keeps the bit and the others match either value. */
 isk_decoder *isk_decoder_build(isk_model *m, isk_diag *diag)
 {
     builder b = { .m = m, .diag = diag, .npatterns = m->patterns.len };
     b.checked = isk_xcalloc(m->patterns.len * m->patterns.len / 8 + 1, 1);
     b.d = isk_xcalloc(1, sizeof *b.d);
     b.d->word_mask = m->word_mask;
-    if (m->proc.group_bit > 0) b.d->word_mask &= ~(UINT64_C(1) << m->proc.group_bit);
+    if (m->proc.group_bit > 0 && !m->has_solo) b.d->word_mask &= ~(UINT64_C(1) << m->proc.group_bit);
     int *set = isk_xcalloc(m->patterns.len + 1, sizeof *set);
     for (int iset = 0; iset < m->isets; iset++) {
         int n = 0;

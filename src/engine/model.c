@@ -324,7 +324,7 @@ static void b_instruction(isk_builder *b, const isk_insn_decl *d)
         .format = isk_xstrdup(d->format), .behaviour = d->behaviour->name, .syntax = dup_or_null(d->syntax),
         .fields = dup_or_null(d->fields), .relocs = dup_or_null(d->relocs), .priority = d->priority,
         .alias = d->alias, .iset = d->iset,
-        .mask = p.mask, .match = p.match,
+        .mask = p.mask, .match = p.match, .solo = d->solo,
     };
     VEC_PUSH(&m->patterns, p);
 }
@@ -666,6 +666,9 @@ static void check_groups(const isk_model *m, const model_builder *B, isk_diag *d
     if (bit == 0 && words != 0)
         line_error(m, diag, line, "model '%s': PROCESSOR(.group_words = %d) without .group_bit: name the bit that "
                    "announces a group", m->name, words);
+    if (bit == 0 && m->proc.group_all)
+        line_error(m, diag, line, "model '%s': PROCESSOR(.group_all = %d) without .group_bit: name the bit that "
+                   "announces a group", m->name, m->proc.group_all);
     if (bit == 0) return;
     if (words < 2 || words > 4)
         line_error(m, diag, line, "model '%s': PROCESSOR(.group_bit = %d, .group_words = %d): an issue group is "
@@ -680,6 +683,26 @@ static void check_groups(const isk_model *m, const model_builder *B, isk_diag *d
             if (p->field[f].word_bits & mask)
                 line_error(m, diag, p->line, "model '%s': format '%s' puts operand '%s' on bit %d, the group bit "
                            "(PROCESSOR line %d): mark it '*'", m->name, p->info.format, p->field[f].name, bit, line);
+    }
+}
+
+/* INSTRUCTION .solo: the format's group bit becomes a fixed 0, so a word with the group bit set
+ * does not decode as it (the decoder keeps the bit in the words it looks at). After the aliases
+ * are linked: their formats are compared with the base's as written. */
+static void apply_solo(isk_model *m, const model_builder *B, isk_diag *diag)
+{
+    uint64_t bit = m->proc.group_bit > 0 ? UINT64_C(1) << m->proc.group_bit : 0;
+    for (size_t i = 0; i < m->patterns.len; i++) {
+        isk_pattern *p = &m->patterns.data[i];
+        if (!p->info.solo) continue;
+        if (!bit) {
+            line_error(m, diag, p->line, "model '%s': INSTRUCTION '%s' (.solo = 1) but the PROCESSOR (line %d) has "
+                       "no issue groups (.group_bit)", m->name, p->info.format, B->processor_line);
+            continue;
+        }
+        p->mask |= bit;
+        p->info.mask = p->mask;
+        m->has_solo = true;
     }
 }
 
@@ -728,6 +751,7 @@ isk_model *isk_model_from_entry(const struct isk_model_entry *e, const char *sou
         if (!m->patterns.data[i].alias) check_parameters(m, &m->patterns.data[i], diag);
     }
     link_aliases(m, diag);
+    apply_solo(m, &B, diag);
     if (m->is_processor) {
         m->code_storage = m->proc.code ? isk_model_find_storage(m, m->proc.code) : -1;
         if (m->code_storage < 0 || m->storages.data[m->code_storage].info.kind != ISK_CODE_MEMORY)

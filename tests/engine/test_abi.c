@@ -47,12 +47,12 @@ static uint64_t fingerprint(void)
         O(isk_kind_decl, hex), O(isk_kind_decl, pc_bias), O(isk_kind_decl, reloc),
         S(isk_insn_decl), O(isk_insn_decl, format), O(isk_insn_decl, behaviour), O(isk_insn_decl, syntax),
         O(isk_insn_decl, fields), O(isk_insn_decl, priority), O(isk_insn_decl, alias), O(isk_insn_decl, iset),
-        O(isk_insn_decl, relocs),
+        O(isk_insn_decl, relocs), O(isk_insn_decl, solo),
         S(isk_processor_decl), O(isk_processor_decl, code), O(isk_processor_decl, contexts),
         O(isk_processor_decl, issue), O(isk_processor_decl, cpi), O(isk_processor_decl, distance),
         O(isk_processor_decl, reset_pc), O(isk_processor_decl, code_bytes), O(isk_processor_decl, pc_unit_bytes),
         O(isk_processor_decl, scheduler), O(isk_processor_decl, isets), O(isk_processor_decl, group_bit),
-        O(isk_processor_decl, group_words),
+        O(isk_processor_decl, group_words), O(isk_processor_decl, group_all),
         S(isk_elf_decl), O(isk_elf_decl, machine), O(isk_elf_decl, elfclass), O(isk_elf_decl, big_endian),
         O(isk_elf_decl, flags), O(isk_elf_decl, abi_mask), O(isk_elf_decl, abi_shift),
         S(isk_region_decl), O(isk_region_decl, name), O(isk_region_decl, base), O(isk_region_decl, size),
@@ -101,6 +101,7 @@ static const struct { int version; uint64_t layout; } versions[] = {
     { 4, 0xff446e86882b572bull },     /* the issue-loop rewrite: schedulers, instruction sets, issue groups,
                                          exceptions, exits, breakpoints, wake lines */
     { 5, 0xea75ef4371725cdbull },     /* typed events: the dma operation (DMA_EVENT) */
+    { 6, 0x1ea1ca4399a4e767ull },     /* solo instructions (INSTRUCTION .solo), PROCESSOR .group_all */
 };
 
 STATE_BEGIN

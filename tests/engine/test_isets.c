@@ -95,6 +95,28 @@ MODEL_BEGIN(groups, "issue groups of two words")
     GROUP_FORMATS
 MODEL_END
 
+/* A solo instruction (INSTRUCTION .solo) may not be in a group: with bit 15 set it is illegal. */
+MODEL_BEGIN(groups_solo, "issue groups and a solo instruction")
+    WORD_BITS(16);
+    PROCESSOR(.code = "ROM", .contexts = 1, .group_bit = 15, .group_words = 2);
+    MEMORY(ROM, "code");
+    GROUP_FORMATS
+    INSTRUCTION("*-011-0000-0000-0000", Leave, "leave", .solo = 1);
+MODEL_END
+
+MODEL_BEGIN(solo_without_groups, "a solo instruction in a processor without groups")
+    WORD_BITS(16);
+    processor_line = __LINE__; PROCESSOR(.code = "ROM", .contexts = 1);
+    MEMORY(ROM, "code");
+    declaration_line = __LINE__; INSTRUCTION("0-011-0000-0000-0000", Leave, "leave", .solo = 1);
+MODEL_END
+
+MODEL_BEGIN(group_all_alone, "group_all without a group bit")
+    WORD_BITS(16);
+    declaration_line = __LINE__; PROCESSOR(.code = "ROM", .contexts = 1, .group_all = 1);
+    MEMORY(ROM, "code");
+MODEL_END
+
 MODEL_BEGIN(group_bit_fixed, "a format fixes the group bit")
     WORD_BITS(16);
     processor_line = __LINE__; PROCESSOR(.code = "ROM", .contexts = 1, .group_bit = 15, .group_words = 2);
@@ -279,6 +301,26 @@ static void test_group_bit_cleared(void)
     unload(&l);
 }
 
+/* A solo format decodes only without the group bit; the others still match either value. */
+static void test_solo(void)
+{
+    loaded l;
+    load(&l, &isk_model_groups_solo);
+    CHECK(l.m != NULL);
+    if (!l.m) return;
+    const isk_model *m = l.m;
+    CHECK_EQ(isk_model_decode(m, 0x3000, NULL), 2);
+    CHECK_EQ(isk_model_decode(m, 0xb000, NULL), -1);     /* leave with the group bit: illegal */
+    CHECK_EQ(isk_model_decode(m, 0x9007, NULL), 0);      /* add as a group's head still decodes */
+    CHECK_EQ(isk_model_decode(m, 0xa000, NULL), 1);
+    CHECK(isk_model_instruction(m, 2)->solo);
+    CHECK(!isk_model_instruction(m, 0)->solo);
+    char text[64];
+    CHECK(!isk_disasm_word(m, 0xb000, 0, text, sizeof text));
+    CHECK_STR(text, ".inst 0xb000");
+    unload(&l);
+}
+
 static void test_bad_groups(void)
 {
     lines_of(&isk_model_group_bit_fixed);
@@ -296,6 +338,12 @@ static void test_bad_groups(void)
                "PROCESSOR(.group_bit = 15, .group_words = 1): an issue group is 2..4 words");
     refused_at(&isk_model_group_words_alone, 1, &declaration_line,
                "PROCESSOR(.group_words = 2) without .group_bit: name the bit that announces a group");
+    refused_at(&isk_model_group_all_alone, 1, &declaration_line,
+               "PROCESSOR(.group_all = 1) without .group_bit: name the bit that announces a group");
+    lines_of(&isk_model_solo_without_groups);
+    snprintf(want, sizeof want, "INSTRUCTION '0-011-0000-0000-0000' (.solo = 1) but the PROCESSOR (line %d) has no "
+             "issue groups (.group_bit)", processor_line);
+    refused_at(&isk_model_solo_without_groups, 1, &declaration_line, want);
 }
 
 static void test_processor_only_declarations(void)
@@ -312,6 +360,7 @@ int main(void)
     test_overlap_within_a_set();
     test_bad_iset();
     test_group_bit_cleared();
+    test_solo();
     test_bad_groups();
     test_processor_only_declarations();
     return CHECK_DONE();
