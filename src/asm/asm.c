@@ -125,6 +125,10 @@ void asm_statement(isk_asm *a, char *s)
         }
         return;
     }
+    if (a->bundle.open || *s == '{' || *s == '}') {
+        asm_bundle_statement(a, s);
+        return;
+    }
     /* Labels: "name:" or "1:", several on a line. */
     for (;;) {
         const char *p = s, *name = s;
@@ -140,8 +144,8 @@ void asm_statement(isk_asm *a, char *s)
         s = (char *)asm_skip(p + 1);
     }
     if (!*s) return;
-    if (*s == '{') {
-        asm_error(a, s, "instruction bundles '{ ... }' are not supported for model '%s'", a->m->name);
+    if (*s == '{') {         /* after labels: "loop: { a ; b }" */
+        asm_bundle_statement(a, s);
         return;
     }
     /* name = expression */

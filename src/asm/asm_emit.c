@@ -244,11 +244,11 @@ static bool parse_operand(void *user, const char **p, int64_t *value, bool *defe
     return true;
 }
 
-void asm_emit_instruction(isk_asm *a, const char *text)
+int asm_emit_instruction(isk_asm *a, const char *text)
 {
     if (asm_section_is_nobits(a)) {
         asm_error(a, text, "instructions cannot go into %s (a NOBITS section)", a->obj->secs.data[a->sec].name);
-        return;
+        return -1;
     }
     operand_parse_state ps = { a, { 0 } };
     uint64_t offset = asm_offset(a);
@@ -261,7 +261,7 @@ void asm_emit_instruction(isk_asm *a, const char *text)
         asm_error(a, text + at, "%s", err);
         VEC_FREE(&ps.starts);
         a->nodes.len = mark;
-        return;
+        return -1;
     }
     asm_emit_word(a, enc.word);
     const isk_pattern *p = &a->m->patterns.data[enc.pattern];
@@ -280,6 +280,7 @@ void asm_emit_instruction(isk_asm *a, const char *text)
     }
     VEC_FREE(&ps.starts);
     if (a->fixups.len == fixups) a->nodes.len = mark;      /* no operand waits: reuse the nodes */
+    return enc.pattern;
 }
 
 /* ---- alignment --------------------------------------------------------------------------- */

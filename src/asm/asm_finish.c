@@ -225,6 +225,7 @@ static void emit_symbols(isk_asm *a)
 
 isk_obj *asm_finish(isk_asm *a)
 {
+    asm_bundle_finish(a);
     if (a->collect.kind) {
         const char *what = a->collect.kind == COLLECT_MACRO ? ".macro without .endm"
                          : a->collect.kind == COLLECT_REPT ? ".rept without .endr" : ".irp without .endr";

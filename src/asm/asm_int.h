@@ -209,6 +209,17 @@ struct isk_asm {
     asm_map macro_map;
     asm_collect collect;
     VEC(asm_cond) conds;
+
+    /* an issue group "{ ... }" being assembled (asm_bundle.c) */
+    struct {
+        bool open;
+        uint32_t sec;
+        uint64_t start;      /* offset of its first word */
+        int members;
+        bool failed;         /* an error was reported: leave the words as they are */
+        asm_pos pos;         /* of the '{' (text interned) */
+        int col;
+    } bundle;
 };
 
 /* asm.c */
@@ -291,7 +302,8 @@ void asm_emit_bytes(isk_asm *a, const void *bytes, size_t n);
 /* May the current section grow by n bytes? Reports an error at `at` if not. */
 bool asm_room(isk_asm *a, uint64_t n, const char *at);
 void asm_emit_data(isk_asm *a, int bytes, int32_t expr, const char *at);
-void asm_emit_instruction(isk_asm *a, const char *text);
+/* The pattern encoded, or -1 after an error. */
+int asm_emit_instruction(isk_asm *a, const char *text);
 void asm_emit_word(isk_asm *a, uint64_t word);
 void asm_align(isk_asm *a, uint64_t align, bool have_fill, int64_t fill, uint64_t max_skip);
 bool asm_section_is_nobits(const isk_asm *a);
@@ -299,6 +311,12 @@ uint64_t asm_offset(const isk_asm *a);
 /* Put `word` into `bytes` bytes in the object's byte order. */
 void asm_put_word(const isk_asm *a, uint8_t *p, int bytes, uint64_t word);
 uint64_t asm_get_word(const isk_asm *a, const uint8_t *p, int bytes);
+
+/* asm_bundle.c: issue groups "{ a ; b }" (PROCESSOR .group_bit), on one line or several */
+/* A statement starting with '{', or any statement while a bundle is open. */
+void asm_bundle_statement(isk_asm *a, char *s);
+/* End of input: a bundle still open is an error. */
+void asm_bundle_finish(isk_asm *a);
 
 /* asm_finish.c */
 /* Resolve a fixup if possible. Not final: only what is known now (absolute values, branches

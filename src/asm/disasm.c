@@ -23,6 +23,22 @@ bool isk_disasm_word(const isk_model *m, uint64_t word, uint64_t pc, char *out, 
     return false;
 }
 
+bool isk_disasm_group(const isk_model *m, const uint64_t *words, int n, uint64_t pc, char *out, size_t cap)
+{
+    bool ok = true;
+    size_t len = 0;
+    const uint64_t step = (uint64_t)(isk_asm_insn_bytes(m) / isk_asm_pc_unit_bytes(m));
+    for (int i = 0; i < n; i++) {
+        char text[256];
+        ok &= isk_disasm_word(m, words[i], pc + (uint64_t)i * step, text, sizeof text);
+        int k = snprintf(out + len, cap - len, "%s%s", i ? " ; " : "{ ", text);
+        if (k < 0 || (size_t)k >= cap - len) return false;
+        len += (size_t)k;
+    }
+    snprintf(out + len, cap - len, " }");
+    return ok;
+}
+
 /* ---- symbols as labels ----------------------------------------------------------------------- */
 
 typedef struct label { uint64_t addr; const char *name; uint32_t sec; } label;
@@ -118,6 +134,55 @@ static uint64_t pc_base(const isk_model *m, const isk_obj *o, uint64_t addr)
     return r ? r->base : 0;
 }
 
+/* The word of `unit` bytes at off, and whether all its bytes are there. */
+static uint64_t word_at(const isk_obj *o, const isk_section *s, uint64_t off, int unit, bool *whole)
+{
+    uint8_t cell[8] = { 0 };
+    uint64_t n = s->size - off < (uint64_t)unit ? s->size - off : (uint64_t)unit;
+    memcpy(cell, s->data + off, (size_t)n);
+    uint64_t word = 0;
+    for (int i = 0; i < unit; i++) word |= (uint64_t)cell[o->big_endian ? unit - 1 - i : i] << (8 * i);
+    *whole = n == (uint64_t)unit;
+    return word;
+}
+
+/* Code targets of an instruction (PC-relative ones; in executables also absolute ones that fall
+ * into the code region: the DPU's instruction indexes) named by the label at or before them. */
+static void print_targets(const isk_model *m, uint64_t word, uint64_t pc, uint64_t base, bool exec, uint32_t si,
+                          const label *labels, size_t nlabels, FILE *out)
+{
+    int64_t ops[ISK_MAX_OPS];
+    int p = isk_model_decode(m, word, ops);
+    if (p < 0) return;
+    int pcu = isk_asm_pc_unit_bytes(m);
+    const isk_pattern *pt = &m->patterns.data[isk_syntax_display_pattern(m, p, word)];
+    for (int f = 0; f < pt->nfields; f++) {
+        const isk_field *fl = &pt->field[f];
+        int type = fl->kind >= 0 ? m->kinds.data[fl->kind].d.type : -1;
+        if (type != ISK_KIND_PCREL && !(type == ISK_KIND_ABS && exec)) continue;
+        uint64_t target = base + (uint64_t)isk_syntax_operand_value(m, fl, word, pc) * (uint64_t)pcu;
+        if (type == ISK_KIND_ABS && !in_code_region(m, target)) continue;
+        uint64_t tkey = exec ? target : target - base;
+        const label *l = label_before(labels, nlabels, tkey, si, exec);
+        if (!l) continue;
+        if (tkey == l->addr) fprintf(out, " <%s>", l->name);
+        else fprintf(out, " <%s+0x%" PRIx64 ">", l->name, tkey - l->addr);
+    }
+}
+
+/* The words of an issue group at off (its head has the group bit, it starts at a multiple of
+ * the group's size and fits in the section): how many, else 0. */
+static int group_at(const isk_model *m, const isk_obj *o, const isk_section *s, uint64_t off, uint64_t head,
+                    uint64_t *words)
+{
+    int unit = isk_asm_insn_bytes(m), n = m->proc.group_words;
+    uint64_t size = (uint64_t)n * (uint64_t)unit;
+    if (!isk_group_head(m, head) || (s->addr + off) % size || off + size > s->size) return 0;
+    bool whole;
+    for (int i = 0; i < n; i++) words[i] = word_at(o, s, off + (uint64_t)i * (uint64_t)unit, unit, &whole);
+    return n;
+}
+
 static void list_section(const isk_model *m, const isk_obj *o, uint32_t si, const label *labels, size_t nlabels,
                          FILE *out, const isk_disasm_options *opt)
 {
@@ -135,7 +200,7 @@ static void list_section(const isk_model *m, const isk_obj *o, uint32_t si, cons
     for (size_t r = 0; r < s->relocs.len; r++) sorted[r] = &s->relocs.data[r];
     qsort(sorted, s->relocs.len, sizeof *sorted, cmp_reloc);
     size_t next_reloc = 0, next_label = 0;
-    for (uint64_t off = 0; off < s->size; off += (uint64_t)unit) {
+    for (uint64_t off = 0; off < s->size;) {
         uint64_t addr = s->addr + off;
         uint64_t key = exec ? addr : off;
         /* Labels are sorted by address: walk along them. */
@@ -143,44 +208,31 @@ static void list_section(const isk_model *m, const isk_obj *o, uint32_t si, cons
         for (size_t i = next_label; i < nlabels && labels[i].addr == key && !opt->plain; i++)
             if (exec || labels[i].sec == si)
                 fprintf(out, "\n%0*" PRIx64 " <%s>:\n", o->elfclass == ELFCLASS64 ? 16 : 8, addr, labels[i].name);
-        uint8_t cell[8] = { 0 };
-        uint64_t n = s->size - off < (uint64_t)unit ? s->size - off : (uint64_t)unit;
-        memcpy(cell, s->data + off, (size_t)n);
-        uint64_t word = 0;
-        for (int i = 0; i < unit; i++) word |= (uint64_t)cell[o->big_endian ? unit - 1 - i : i] << (8 * i);
+        bool whole;
+        uint64_t words[4];
+        words[0] = word_at(o, s, off, unit, &whole);
         uint64_t pc = (addr - base) / (uint64_t)pcu;
-        char text[256];
-        bool known = n == (uint64_t)unit && isk_disasm_word(m, word, pc, text, sizeof text);
-        if (n < (uint64_t)unit) snprintf(text, sizeof text, ".byte (%" PRIu64 " trailing bytes)", n);
+        int n = whole ? group_at(m, o, s, off, words[0], words) : 0;
+        char text[1024];
+        if (!whole) snprintf(text, sizeof text, ".byte (%" PRIu64 " trailing bytes)", s->size - off);
+        else if (n) isk_disasm_group(m, words, n, pc, text, sizeof text);
+        else isk_disasm_word(m, words[0], pc, text, sizeof text);
+        if (!n) n = 1;
+        uint64_t step = (uint64_t)n * (uint64_t)unit;
         if (opt->plain) {
             fprintf(out, "%s\n", text);
+            off += step;
             continue;
         }
         fprintf(out, "%8" PRIx64 ":\t", addr);
-        if (!opt->no_raw) fprintf(out, "%0*" PRIx64 "\t", digits, word);
+        for (int i = 0; i < n && !opt->no_raw; i++) fprintf(out, "%0*" PRIx64 "%s", digits, words[i], i + 1 < n ? " " : "\t");
         fprintf(out, "%s", text);
-        /* PC-relative targets: name them. */
-        int64_t ops[ISK_MAX_OPS];
-        int p = known ? isk_model_decode(m, word, ops) : -1;
-        if (p >= 0) {
-            const isk_pattern *pt = &m->patterns.data[isk_syntax_display_pattern(m, p, word)];
-            for (int f = 0; f < pt->nfields; f++) {
-                const isk_field *fl = &pt->field[f];
-                int type = fl->kind >= 0 ? m->kinds.data[fl->kind].d.type : -1;
-                /* Code targets: PC-relative ones, and absolute ones of executables when they
-                 * fall into the code region (the DPU's instruction indexes). */
-                if (type != ISK_KIND_PCREL && !(type == ISK_KIND_ABS && exec)) continue;
-                uint64_t target = base + (uint64_t)isk_syntax_operand_value(m, fl, word, pc) * (uint64_t)pcu;
-                if (type == ISK_KIND_ABS && !in_code_region(m, target)) continue;
-                uint64_t tkey = exec ? target : target - base;
-                const label *l = label_before(labels, nlabels, tkey, si, exec);
-                if (!l) continue;
-                if (tkey == l->addr) fprintf(out, " <%s>", l->name);
-                else fprintf(out, " <%s+0x%" PRIx64 ">", l->name, tkey - l->addr);
-            }
-        }
+        for (int i = 0; i < n && whole; i++)
+            print_targets(m, words[i], pc + (uint64_t)i * (uint64_t)unit / (uint64_t)pcu, base, exec, si, labels,
+                          nlabels, out);
         fputc('\n', out);
-        if (opt->relocs) print_relocs(m, o, s, sorted, &next_reloc, off, off + (uint64_t)unit, out);
+        if (opt->relocs) print_relocs(m, o, s, sorted, &next_reloc, off, off + step, out);
+        off += step;
     }
     free(sorted);
 }

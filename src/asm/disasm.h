@@ -26,7 +26,12 @@ typedef struct isk_disasm_options {
  * (out then holds `.inst 0x...`). */
 bool isk_disasm_word(const isk_model *m, uint64_t word, uint64_t pc, char *out, size_t cap);
 
-/* List the code of an object or executable. */
+/* The text of an issue group (PROCESSOR .group_bit) of `n` words starting at pc:
+ * "{ a ; b }", each member as isk_disasm_word prints it; false if a member is no instruction. */
+bool isk_disasm_group(const isk_model *m, const uint64_t *words, int n, uint64_t pc, char *out, size_t cap);
+
+/* List the code of an object or executable. An issue group's head at a multiple of the group
+ * size is listed with its members on one line, as "{ a ; b }" (its words side by side). */
 void isk_disasm_obj(const isk_model *m, const isk_obj *o, FILE *out, const isk_disasm_options *opt);
 
 /* Symbol table and section headers, objdump -t / -h style. */
