@@ -272,7 +272,8 @@ for row in ROWS:
         syn, spec = template(row, fields)
     lines.append('IPU_ISA(%s, %s, %d, %s, %s, %s, %s, %d%s)' % (
         ident(mn + '_x'), c_str(mn), SETS[row['context']], c_str(format_string(row, mask, match, fields)),
-        c_str(syn), c_str(spec), 'IPU_SYSTEM', mn + '_x' in MODELLED, operand_list(syn)))
+        c_str(syn), c_str(spec), 'IPU_SOLO | IPU_SYSTEM' if 'solo' in row['attrs'] else 'IPU_SYSTEM',
+        mn + '_x' in MODELLED, operand_list(syn)))
 
 
 def base_of(row, mask, match, context):

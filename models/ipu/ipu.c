@@ -176,15 +176,17 @@ MODEL_BEGIN(ipu, "Graphcore IPU tile: a supervisor and six workers (ipu1 Mk1 GC2
         if ((sets) & 1) INSTRUCTION(fmt, v, syn, .fields = (map), .iset = 0, __VA_ARGS__); \
         if ((sets) & 2) INSTRUCTION(fmt, v, syn, .fields = (map), .iset = 1, __VA_ARGS__); \
     } while (0)
-#define IPU_ISA(v, mn, sets, fmt, syn, map, flags, modelled, ...) IPU_DECLARE(v, sets, fmt, syn, map, .alias = 0);
+#define IPU_ISA(v, mn, sets, fmt, syn, map, flags, modelled, ...) \
+    IPU_DECLARE(v, sets, fmt, syn, map, .alias = 0, .solo = ((flags) & IPU_SOLO) != 0);
 #define IPU_ALIAS(v, base, sets, fmt, syn, map) IPU_DECLARE(base, sets, fmt, syn, map, .alias = 1);
 #include "isa_instructions.inc"
 #undef IPU_ISA
 #undef IPU_ALIAS
 
-    /* Seven contexts on the barrel; group bit 31 joins a main and an aux word into a bundle. */
+    /* Seven contexts on the barrel; bit 31 joins a main and an aux word into a bundle, and
+     * Graphcore's assembler sets it on both words (golden.tsv). */
     PROCESSOR(.code = "TMEM", .contexts = IPU_CONTEXTS, .issue = ISK_ISSUE_MODEL, .scheduler = &ipu_barrel,
-              .isets = 2, .group_bit = 31, .group_words = 2, .code_bytes = 4, .pc_unit_bytes = 1,
+              .isets = 2, .group_bit = 31, .group_words = 2, .group_all = 1, .code_bytes = 4, .pc_unit_bytes = 1,
               .reset_pc = 0);
     ELF_FORMAT(.machine = 0x100, .elfclass = 32, .big_endian = 0);
     REGION(.name = "TMEM", .base = IPU_TMEM_BASE, .size = IPU_TMEM_WORDS * 4,

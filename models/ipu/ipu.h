@@ -21,6 +21,10 @@ enum ipu_wcsr { W_WSR, W_VERTEX_BASE, W_WORKER_BASE, W_REPEAT_COUNT, W_REPEAT_FI
 enum ipu_scsr { S_SSR, S_CR, S_TILE_ID, S_FP_ICTL, S_WORKER0_BASE, S_CCCSLOAD = S_WORKER0_BASE + 6, S_CTXT_STS,
                 S_NCSR };
 
+/* Attributes of a class in isa_instructions.inc (gen_isa.py): solo = never in a bundle (bit 31
+ * clear), the aux pipeline, control flow, system, loads, stores. */
+enum { IPU_SOLO = 1, IPU_AUX = 2, IPU_CONTROL = 4, IPU_SYSTEM = 8, IPU_LOAD = 16, IPU_STORE = 32 };
+
 /* Exception types ($WSR.ETYPE) and the causes this model raises (architecture.md 5). */
 enum { IPU_ET_INVALID_ADDR = 8, IPU_ET_INVALID_INSTR = 12, IPU_ET_EXERR = 13 };
 enum { IPU_EXC_UNMODELLED = ISK_EXC_MODEL, IPU_EXC_ADDRESS, IPU_EXC_MISALIGNED, IPU_EXC_SOLO };
