@@ -84,6 +84,7 @@ static void ipu_exception(isk_hdr *h, int cause, const char *message)
                 : cause == IPU_EXC_UNMODELLED ? IPU_ET_EXERR : IPU_ET_INVALID_INSTR;
     if (CONTEXT == 0) SET(SCSR, S_SSR, (GET(SCSR, S_SSR) & ~0xF0u) | (uint32_t)etype << 4);
     else SET(WCSR, (CONTEXT - 1) * W_NCSR + W_WSR, (GET(WCSR, (CONTEXT - 1) * W_NCSR + W_WSR) & ~0xF0u) | (uint32_t)etype << 4);
+    ipu_set_ctxt_sts(S, CONTEXT, IPU_CTXT_EXCEPTED);
     EXIT_CONTEXT(CONTEXT, 3, message);
 }
 
@@ -95,7 +96,7 @@ static void ipu_reset(isk_hdr *h)
     S->mem_hi = S->ipu2 ? 0xE8000u : 0x80000u;
     COUNT(TMEM) = (S->mem_hi - IPU_TMEM_BASE) / 4;
     memset(S->owner, 0, sizeof S->owner);
-    for (int c = 0; c < IPU_CONTEXTS; c++) S->status[c] = -1;
+    for (int w = 0; w < IPU_WORKERS; w++) CELLS(EXIT_STATUS)[w] = -1;
     /* worker n's $WSR.CTXTID_M1 */
     for (int w = 0; w < IPU_WORKERS; w++) CELLS(WCSR)[w * W_NCSR + W_WSR] = (uint32_t)w;
     /* the supervisor decodes with its own instruction set */
@@ -152,6 +153,18 @@ MODEL_BEGIN(ipu, "Graphcore IPU tile: a supervisor and six workers (ipu1 Mk1 GC2
                 snprintf(name, sizeof name, "w%d.$AACC%d", w, i);
                 REGISTER((uint64_t)(w * 16 + i), name);
             }
+        REGFILE_END()
+        REGFILE_BEGIN(EXIT_STATUS, "Exit status of each worker's last vertex (simulator record)")
+        for (int w = 0; w < IPU_WORKERS; w++) {
+            snprintf(name, sizeof name, "w%d.exit_status", w);
+            REGISTER((uint64_t)w, name);
+        }
+        REGFILE_END()
+        REGFILE_BEGIN(CYCLES, "Tile cycles of each worker's last vertex, run to exit (simulator record)")
+        for (int w = 0; w < IPU_WORKERS; w++) {
+            snprintf(name, sizeof name, "w%d.cycles", w);
+            REGISTER((uint64_t)w, name);
+        }
         REGFILE_END()
     }
 

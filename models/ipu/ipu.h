@@ -27,7 +27,9 @@ enum { IPU_SOLO = 1, IPU_AUX = 2, IPU_CONTROL = 4, IPU_SYSTEM = 8, IPU_LOAD = 16
 
 /* Exception types ($WSR.ETYPE) and the causes this model raises (architecture.md 5). */
 enum { IPU_ET_INVALID_ADDR = 8, IPU_ET_INVALID_INSTR = 12, IPU_ET_EXERR = 13 };
-enum { IPU_EXC_UNMODELLED = ISK_EXC_MODEL, IPU_EXC_ADDRESS, IPU_EXC_MISALIGNED, IPU_EXC_SOLO };
+enum { IPU_EXC_UNMODELLED = ISK_EXC_MODEL, IPU_EXC_ADDRESS, IPU_EXC_MISALIGNED, IPU_EXC_SOLO, IPU_EXC_RUN };
+/* $CTXT_STS: 2 bits per context (0 inactive, 1 active, 3 excepted) */
+enum { IPU_CTXT_INACTIVE = 0, IPU_CTXT_ACTIVE = 1, IPU_CTXT_EXCEPTED = 3 };
 
 STATE_BEGIN
     DECLARE_CODE_MEMORY(UINT(32, 0), IPU_TMEM_WORDS) TMEM;
@@ -36,10 +38,14 @@ STATE_BEGIN
     DECLARE_REGISTERS_FILE(UINT(32, 0), IPU_WORKERS * W_NCSR) WCSR;
     DECLARE_REGISTERS_FILE(UINT(32, 0), S_NCSR) SCSR;
     DECLARE_REGISTERS_FILE(UINT(32, 0), IPU_WORKERS * 16) AACC;
+    /* The simulator's record of each worker's last vertex (not architectural): its exit status
+     * (1 success, 0 failure, -1 none yet) and its tile cycles from run/runall to the exit. */
+    DECLARE_REGISTERS_FILE(INT(32, 0), IPU_WORKERS) EXIT_STATUS;
+    DECLARE_REGISTERS_FILE(UINT(32, 0), IPU_WORKERS) CYCLES;
     int ipu2;                      /* the chip: 0 ipu1 (Mk1 GC2), 1 ipu2 (Mk2 GC200) */
     uint32_t mem_lo, mem_hi;       /* the populated byte addresses [lo, hi) */
     uint32_t owner[IPU_WORKERS];   /* the context holding each barrel slot (0: the supervisor) */
-    int32_t status[IPU_CONTEXTS];  /* a worker's exit status (1 = success), -1 before it exits */
+    uint64_t started[IPU_WORKERS]; /* the clock of each worker's run */
 STATE_END
 
 #endif
