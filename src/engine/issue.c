@@ -175,11 +175,10 @@ static void execute(isk_system *sys, isk_inst *p, uint32_t id)
 static void count_idle(isk_system *sys, isk_inst *p, uint64_t live, uint64_t from, uint64_t to)
 {
     uint64_t blocked_until = from;
-    const uint32_t n = p->hdr->ncontexts;
-    for (uint32_t id = 0; id < n; id++)
-        if (((live >> (id & 63)) & 1) && p->contexts[id].state == ISK_CTX_BLOCKED &&
-            p->contexts[id].ready_at > blocked_until)
-            blocked_until = p->contexts[id].ready_at;
+    for (; live; live &= live - 1) {             /* the live contexts only: often 1 of 24 */
+        const isk_context *c = &p->contexts[__builtin_ctzll(live)];
+        if (c->state == ISK_CTX_BLOCKED && c->ready_at > blocked_until) blocked_until = c->ready_at;
+    }
     const uint64_t blocked = (blocked_until < to ? blocked_until : to) - from;
     p->stats.idle_clocks += to - from;
     sys->stats.idle_clocks += to - from;
