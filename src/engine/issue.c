@@ -110,11 +110,21 @@ ISK_INLINE void count_issue(isk_hdr *h, isk_context *c, uint64_t clock)
     h->issued++;
 }
 
-/* The context of a sticky fast loop: its instruction count follows h->issued from `base`. */
+/* A sticky fast loop keeps its context's PC in a register and h->pc, and this in the context's
+ * own pc meanwhile: an instruction that sets that pc (STOP_SELF) is then told apart from one
+ * that stops without (the context keeps the instruction's PC), with no store per instruction. */
+#define PC_IN_LOOP UINT64_MAX
+
+/* The context of a sticky fast loop: its instruction count follows h->issued from `base`; its
+ * PC is the instruction's (asked for from a handler: the loop takes note at the next issue). */
 static void sync_sticky(isk_system *sys)
 {
     isk_context *c = sys->fast.sticky;
     if (!c) return;
+    if (c->pc == PC_IN_LOOP) {
+        c->pc = sys->fast.proc->hdr->pc;
+        sys->fast.proc->hdr->attention = 1;
+    }
     c->insns = sys->fast.sticky_base + sys->fast.proc->hdr->issued;
     c->last_issue = sys->fast.proc->hdr->clock;
 }
@@ -239,11 +249,45 @@ static bool fast_loop_must_leave(const isk_system *sys, const isk_inst *p)
     return sys->pending || sys->busy_slots || sys->status != ISK_OK || sys->stop_now || p->sched_dirty;
 }
 
+/* A sticky scheduler's run of instructions (CPI): the same context issues one instruction every
+ * `gap` clocks from h->next_pc on until one asks for attention, the run's limit or a PC outside
+ * the code memory (which the general path raises). Out of line, with only its own values live
+ * across the behaviour's call so that they all stay in registers; one copy per gap known when
+ * compiled. Returns the clock after the last issue; h->next_pc is then the next PC. */
+typedef uint64_t burst_fn(isk_system *, isk_hdr *, const isk_decoded *, uint64_t, uint64_t, uint64_t, uint64_t);
+ISK_INLINE uint64_t sticky_burst(isk_system *sys, isk_hdr *h, const isk_decoded *dcache, uint64_t ncode,
+                                 uint64_t after, uint64_t limit, uint64_t gap)
+{
+    uint64_t pc = h->next_pc;
+    for (;;) {
+        if (ISK_UNLIKELY(after >= limit)) break;
+        if (ISK_UNLIKELY(pc >= ncode)) break;
+        h->pc = pc;
+        h->next_pc = pc + 1;
+        h->clock = sys->clock = after;
+        dcache[pc].fn(h, dcache[pc].op);
+        h->issued++;
+        pc = h->next_pc;
+        after += gap;
+        if (ISK_UNLIKELY(h->attention)) break;
+    }
+    return after;
+}
+#define STICKY_BURST(name, GAP) \
+    static __attribute__((noinline)) uint64_t name(isk_system *sys, isk_hdr *h, const isk_decoded *dcache, \
+                                                   uint64_t ncode, uint64_t after, uint64_t limit, uint64_t gap) \
+    { (void)gap; return sticky_burst(sys, h, dcache, ncode, after, limit, GAP); }
+STICKY_BURST(burst_gap1, 1)
+STICKY_BURST(burst_gap2, 2)
+STICKY_BURST(burst_gap, gap)
+
+/* `burst`: a sticky scheduler's (NULL: pick a context for every issue). */
 ISK_INLINE void issue_loop(isk_system *sys, isk_inst *p, int (*pick)(isk_sched *, uint64_t),
                            uint64_t (*issued)(isk_sched *, uint32_t, uint64_t),
-                           uint64_t (*next)(isk_sched *, uint64_t), void (*changed)(isk_sched *), const int sticky,
+                           uint64_t (*next)(isk_sched *, uint64_t), void (*changed)(isk_sched *), burst_fn *burst,
                            const int idle_counts)
 {
+    const bool sticky = burst != NULL;
     isk_hdr *const h = p->hdr;
     isk_decoded *const dcache = p->dcache;
     const uint64_t ncode = p->ncode, issued_before = h->issued;
@@ -285,20 +329,11 @@ ISK_INLINE void issue_loop(isk_system *sys, isk_inst *p, int (*pick)(isk_sched *
         if (sticky) {
             /* The same context issues until an instruction asks for attention, its PC in a
              * register; its counts are brought up to date when it stops. */
-            uint64_t pc = c->pc;
+            h->next_pc = c->pc;
+            c->pc = PC_IN_LOOP;                      /* h->pc is the context's PC meanwhile */
             h->context = (uint32_t)id;
-            after = clock;
-            while (after < limit && pc < ncode) {
-                c->pc = pc;                          /* what a stopping instruction keeps */
-                h->pc = pc;
-                h->next_pc = pc + 1;
-                h->clock = sys->clock = after;
-                dcache[pc].fn(h, dcache[pc].op);
-                h->issued++;
-                pc = h->next_pc;
-                after = issued(&q, (uint32_t)id, after);
-                if (ISK_UNLIKELY(h->attention)) break;
-            }
+            after = burst(sys, h, dcache, ncode, clock, limit, q.gap);
+            const uint64_t pc = h->next_pc;
             if (!h->attention) {
                 c->pc = pc;
                 if (after == clock) {                /* a PC outside the code memory */
@@ -361,20 +396,21 @@ ISK_INLINE void issue_loop(isk_system *sys, isk_inst *p, int (*pick)(isk_sched *
 
 static __attribute__((noinline)) void run_cpi(isk_system *sys, isk_inst *p)
 {
-    issue_loop(sys, p, isk_cpi_pick, isk_cpi_issued, isk_cpi_next, NULL, ISK_CPI_STICKY, 0);
+    burst_fn *burst = p->sched.gap == 1 ? burst_gap1 : p->sched.gap == 2 ? burst_gap2 : burst_gap;
+    issue_loop(sys, p, isk_cpi_pick, isk_cpi_issued, isk_cpi_next, NULL, ISK_CPI_STICKY ? burst : NULL, 0);
 }
 static __attribute__((noinline)) void run_revolver(isk_system *sys, isk_inst *p)
 {
-    issue_loop(sys, p, isk_revolver_pick, isk_revolver_issued, isk_revolver_next, NULL, ISK_REVOLVER_STICKY, 1);
+    issue_loop(sys, p, isk_revolver_pick, isk_revolver_issued, isk_revolver_next, NULL, NULL, 1);
 }
 static __attribute__((noinline)) void run_barrel(isk_system *sys, isk_inst *p)
 {
-    issue_loop(sys, p, isk_barrel_pick, isk_barrel_issued, isk_barrel_next, NULL, ISK_BARREL_STICKY, 1);
+    issue_loop(sys, p, isk_barrel_pick, isk_barrel_issued, isk_barrel_next, NULL, NULL, 1);
 }
 static __attribute__((noinline)) void run_model_scheduler(isk_system *sys, isk_inst *p)
 {
     const isk_scheduler *s = p->sched.policy;
-    issue_loop(sys, p, s->pick, s->issued, s->next, s->changed, 0, s->idle_counts);
+    issue_loop(sys, p, s->pick, s->issued, s->next, s->changed, NULL, s->idle_counts);
 }
 
 void isk_run_alone(isk_system *sys, isk_inst *p)
@@ -435,6 +471,7 @@ void isk_op_exit_context(isk_hdr *h, uint32_t id, int status, const char *messag
     isk_system *sys = p->sys;
     if (!p->contexts || id >= h->ncontexts) isk_op_fault(h, 0, "EXIT_CONTEXT of a context the processor lacks");
     isk_context *c = &p->contexts[id];
+    isk_sync_fast_counts(sys);                   /* its pc, if a fast loop holds it */
     c->state = ISK_CTX_EXITED;
     c->exit_status = status;
     h->attention = 1;

@@ -47,6 +47,5 @@ ISK_INLINE uint64_t isk_revolver_next(isk_sched *q, uint64_t clock)
     }
     return first;
 }
-#define ISK_REVOLVER_STICKY 0
 
 #endif

@@ -113,6 +113,7 @@ static void test_cpi_timing_and_fast_path(void)
     isk_get_stats(t.sys, &st);
     CHECK_EQ(st.instructions, 50);
     CHECK_EQ(isk_clock(t.sys), 100);
+    CHECK_EQ(isk_context_of(t.p, 0)->pc, 13);   /* halted by its own halt: keeps that PC */
     toy_close(&t);
 
     /* Stepping one clock at a time gives the same clocks (the fast path is only a shortcut). */
