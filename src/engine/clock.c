@@ -341,9 +341,13 @@ static __attribute__((noinline)) const isk_decoded *decode_launch_miss(isk_inst 
 }
 
 /* Launch words are decoded once and kept in a small direct-mapped cache per instance. */
+ISK_INLINE unsigned launch_hash(uint64_t word)
+{
+    return (unsigned)((word * UINT64_C(0x9e3779b97f4a7c15)) >> 58) % LAUNCH_CACHE;
+}
 static inline const isk_decoded *decode_launch(isk_inst *a, uint64_t word)
 {
-    unsigned h = (unsigned)((word * UINT64_C(0x9e3779b97f4a7c15)) >> 58) % LAUNCH_CACHE;
+    unsigned h = launch_hash(word);
     if (ISK_LIKELY(a->launch_cache[h].valid && a->launch_cache[h].word == word)) return &a->launch_cache[h].d;
     return decode_launch_miss(a, word, h);
 }
@@ -373,11 +377,9 @@ static __attribute__((noinline)) isk_status launch_error(isk_system *sys, isk_in
     return sys->status = ISK_CONFLICT;
 }
 
-isk_status isk_do_launch(isk_system *sys, isk_inst *a, uint64_t word)
+/* A decoded command takes the first free slot. */
+ISK_INLINE isk_status start_command(isk_system *sys, isk_inst *a, uint64_t word, const isk_decoded *d)
 {
-    if (ISK_UNLIKELY(sys->status != ISK_OK)) return sys->status;
-    const isk_decoded *d = decode_launch(a, word);
-    if (ISK_UNLIKELY(!d || a->norder == a->nslots)) return launch_error(sys, a, word, d ? d->pattern : -1);
     int s = 0;
     while (a->slots[s].state != SLOT_FREE) s++;
     isk_slot *slot = &a->slots[s];
@@ -393,6 +395,24 @@ isk_status isk_do_launch(isk_system *sys, isk_inst *a, uint64_t word)
     a->stats.launches++;
     if (ISK_UNLIKELY(sys->opt.trace != NULL)) trace_launch(sys, a, slot);
     return ISK_OK;
+}
+
+static __attribute__((noinline)) isk_status launch_slow(isk_system *sys, isk_inst *a, uint64_t word)
+{
+    if (sys->status != ISK_OK) return sys->status;
+    const isk_decoded *d = decode_launch(a, word);
+    if (!d || a->norder == a->nslots) return launch_error(sys, a, word, d ? d->pattern : -1);
+    return start_command(sys, a, word, d);
+}
+
+/* The common case calls nothing but the trace: a word in the launch cache, a free slot. */
+isk_status isk_do_launch(isk_system *sys, isk_inst *a, uint64_t word)
+{
+    const unsigned h = launch_hash(word);
+    if (ISK_UNLIKELY(sys->status != ISK_OK || !a->launch_cache[h].valid || a->launch_cache[h].word != word ||
+                     a->norder == a->nslots))
+        return launch_slow(sys, a, word);
+    return start_command(sys, a, word, &a->launch_cache[h].d);
 }
 
 static void op_launch(isk_hdr *h, int number, uint64_t word)
@@ -619,12 +639,16 @@ static __attribute__((noinline)) void clock_loop(isk_system *sys)
             sys->cur_proc = 0;
         }
         if (sys->phase == PHASE_ISSUE) {
+            int outcome = ISK_ISSUE_ON;
             while (sys->cur_proc < sys->processors.len) {
-                if (!isk_issue_clock(sys, sys->processors.data[sys->cur_proc])) break;
+                outcome = isk_issue_clock(sys, sys->processors.data[sys->cur_proc]);
+                if (ISK_UNLIKELY(outcome != ISK_ISSUE_ON)) break;
                 sys->cur_proc++;
-                if (sys->status != ISK_OK || sys->stop_now) break;
             }
-            if (sys->status != ISK_OK || sys->stop_now) break;
+            if (ISK_UNLIKELY(outcome != ISK_ISSUE_ON)) {
+                if (outcome == ISK_ISSUE_STOP_AFTER) sys->cur_proc++;
+                break;
+            }
             sys->phase = PHASE_SLOTS;
             sys->cur_acc = 0;
             sys->cur_order = 0;

@@ -142,6 +142,26 @@ ISK_INLINE bool moves_on(const isk_context *c)
     return c->state == ISK_CTX_RUNNING || c->state == ISK_CTX_BLOCKED || c->state == ISK_CTX_SLEEPING;
 }
 
+/* Out of line: its message buffer would cost every instruction a larger stack frame. */
+static __attribute__((noinline)) void fetch_outside(isk_hdr *h, isk_inst *p, uint64_t pc)
+{
+    char message[120];
+    snprintf(message, sizeof message, "pc 0x%llx is outside the code memory (%llu instructions)",
+             (unsigned long long)pc, (unsigned long long)p->ncode);
+    isk_engine_exception(h, ISK_EXC_FETCH, message);
+}
+
+/* The scheduler's cost of an issue, the built-in ones inlined. */
+ISK_INLINE uint64_t sched_issued(isk_inst *p, uint32_t id, uint64_t clock)
+{
+    switch (p->issue) {
+    case ISK_ISSUE_CPI: return isk_cpi_issued(&p->sched, id, clock);
+    case ISK_ISSUE_REVOLVER: return isk_revolver_issued(&p->sched, id, clock);
+    case ISK_ISSUE_BARREL: return isk_barrel_issued(&p->sched, id, clock);
+    default: return p->sched.policy->issued(&p->sched, id, clock);
+    }
+}
+
 /* The general path's instruction: context `id` issues in the current clock. */
 static void execute(isk_system *sys, isk_inst *p, uint32_t id)
 {
@@ -155,10 +175,7 @@ static void execute(isk_system *sys, isk_inst *p, uint32_t id)
     sys->cur_inst = p;
     sys->cur_slot = -1;
     if (ISK_UNLIKELY(c->pc >= p->ncode)) {
-        char message[120];
-        snprintf(message, sizeof message, "pc 0x%llx is outside the code memory (%llu instructions)",
-                 (unsigned long long)c->pc, (unsigned long long)p->ncode);
-        isk_engine_exception(h, ISK_EXC_FETCH, message);
+        fetch_outside(h, p, c->pc);
     } else {
         /* the entry of the context's instruction set (an unknown set decodes nothing: illegal) */
         const uint64_t set = c->iset < (uint32_t)p->model->isets ? c->iset : 0;
@@ -169,7 +186,7 @@ static void execute(isk_system *sys, isk_inst *p, uint32_t id)
     count_issue(h, c, sys->clock);
     p->stats.instructions++;
     sys->stats.instructions++;
-    const uint64_t after = p->sched.policy->issued(&p->sched, id, sys->clock);
+    const uint64_t after = sched_issued(p, id, sys->clock);
     if (c->ready_at < after) c->ready_at = after;
     if (h->attention) {
         h->attention = 0;
@@ -196,31 +213,50 @@ static void count_idle(isk_system *sys, isk_inst *p, uint64_t live, uint64_t fro
     sys->stats.idle_blocked_clocks += blocked;
 }
 
-/* Returns false if the before-issue hook stopped the run before the instruction (the clock
- * loop then keeps its position: the same instruction is the first of the next run). */
-bool isk_issue_clock(isk_system *sys, isk_inst *p)
+/* What the clock loop does next: go on, or stop the run after this processor's issue. */
+ISK_INLINE int issue_outcome(const isk_system *sys)
+{
+    return ISK_UNLIKELY(sys->status != ISK_OK || sys->stop_now) ? ISK_ISSUE_STOP_AFTER : ISK_ISSUE_ON;
+}
+
+/* The before-issue hook's say on context `id`'s instruction: whether the run stops before it. */
+static __attribute__((noinline)) bool hook_stops(isk_system *sys, isk_inst *p, int id)
+{
+    if (sys->resume_issue) {
+        sys->resume_issue = false;     /* this instruction's hook already ran: it stopped the run */
+    } else if (sys->opt.before_issue(sys->opt.before_issue_user, sys->clock, p, (uint32_t)id, p->contexts[id].pc)) {
+        sys->resume_issue = true;
+        sys->resume_context = (uint32_t)id;
+        isk_break(sys, "the before-issue hook stopped the run");
+        return true;
+    }
+    return false;
+}
+
+/* Called in every clock of a processor on the general path: the built-in schedulers' pick is
+ * inlined. */
+int isk_issue_clock(isk_system *sys, isk_inst *p)
 {
     if (p->sched_stale) sched_refresh(p);
-    /* resuming at an instruction the hook stopped before: the context the scheduler chose then */
-    int id = sys->resume_issue ? (int)sys->resume_context : p->sched.policy->pick(&p->sched, sys->clock);
+    int id;
+    if (ISK_UNLIKELY(sys->resume_issue)) {
+        id = (int)sys->resume_context;   /* resuming at an instruction the hook stopped before */
+    } else {
+        switch (p->issue) {
+        case ISK_ISSUE_CPI: id = isk_cpi_pick(&p->sched, sys->clock); break;
+        case ISK_ISSUE_REVOLVER: id = isk_revolver_pick(&p->sched, sys->clock); break;
+        case ISK_ISSUE_BARREL: id = isk_barrel_pick(&p->sched, sys->clock); break;
+        default: id = p->sched.policy->pick(&p->sched, sys->clock); break;
+        }
+    }
     if (id < 0) {
         if (p->sched.policy->idle_counts) count_idle(sys, p, p->sched.running, sys->clock, sys->clock + 1);
         if (!sys->busy_slots && !sys->pending) isk_check_deadlock(sys);
-        return true;
+        return issue_outcome(sys);
     }
-    if (ISK_UNLIKELY(sys->opt.before_issue != NULL)) {
-        if (sys->resume_issue) {
-            sys->resume_issue = false;     /* this instruction's hook already ran: it stopped the run */
-        } else if (sys->opt.before_issue(sys->opt.before_issue_user, sys->clock, p, (uint32_t)id,
-                                         p->contexts[id].pc)) {
-            sys->resume_issue = true;
-            sys->resume_context = (uint32_t)id;
-            isk_break(sys, "the before-issue hook stopped the run");
-            return false;
-        }
-    }
+    if (ISK_UNLIKELY(sys->opt.before_issue != NULL) && hook_stops(sys, p, id)) return ISK_ISSUE_STOP_BEFORE;
     execute(sys, p, (uint32_t)id);
-    return true;
+    return issue_outcome(sys);
 }
 
 /* ---- the fast path ---------------------------------------------------------------------------- */

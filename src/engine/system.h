@@ -170,7 +170,11 @@ struct isk_system {
 
 /* issue.c: processors */
 void isk_sched_select(isk_inst *p, int issue, uint64_t gap, const isk_scheduler *own);
-bool isk_issue_clock(isk_system *sys, isk_inst *p);
+/* One clock of processor p on the general path: ISK_ISSUE_ON, or the run stops after p's
+ * issue (a fault, a breakpoint) or before it (the before-issue hook: the clock loop keeps its
+ * position, and the same instruction is the first of the next run). */
+enum { ISK_ISSUE_ON, ISK_ISSUE_STOP_AFTER, ISK_ISSUE_STOP_BEFORE };
+int isk_issue_clock(isk_system *sys, isk_inst *p);
 void isk_run_alone(isk_system *sys, isk_inst *p);
 void isk_settle_fast_loop_after_fault(isk_system *sys);
 /* Bring the counts a fast loop keeps in registers up to date (host code asks for them). */
