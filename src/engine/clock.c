@@ -641,8 +641,11 @@ static __attribute__((noinline)) void clock_loop(isk_system *sys)
         if (sys->phase == PHASE_ISSUE) {
             int outcome = ISK_ISSUE_ON;
             while (sys->cur_proc < sys->processors.len) {
-                outcome = isk_issue_clock(sys, sys->processors.data[sys->cur_proc]);
-                if (ISK_UNLIKELY(outcome != ISK_ISSUE_ON)) break;
+                isk_inst *p = sys->processors.data[sys->cur_proc];
+                if (sys->clock >= p->quiet_until || p->sched_stale) {
+                    outcome = isk_issue_clock(sys, p);
+                    if (ISK_UNLIKELY(outcome != ISK_ISSUE_ON)) break;
+                }
                 sys->cur_proc++;
             }
             if (ISK_UNLIKELY(outcome != ISK_ISSUE_ON)) {

@@ -154,12 +154,10 @@ static __attribute__((noinline)) void fetch_outside(isk_hdr *h, isk_inst *p, uin
 /* The scheduler's cost of an issue, the built-in ones inlined. */
 ISK_INLINE uint64_t sched_issued(isk_inst *p, uint32_t id, uint64_t clock)
 {
-    switch (p->issue) {
-    case ISK_ISSUE_CPI: return isk_cpi_issued(&p->sched, id, clock);
-    case ISK_ISSUE_REVOLVER: return isk_revolver_issued(&p->sched, id, clock);
-    case ISK_ISSUE_BARREL: return isk_barrel_issued(&p->sched, id, clock);
-    default: return p->sched.policy->issued(&p->sched, id, clock);
-    }
+    if (p->issue == ISK_ISSUE_CPI) return isk_cpi_issued(&p->sched, id, clock);
+    if (p->issue == ISK_ISSUE_REVOLVER) return isk_revolver_issued(&p->sched, id, clock);
+    if (p->issue == ISK_ISSUE_BARREL) return isk_barrel_issued(&p->sched, id, clock);
+    return p->sched.policy->issued(&p->sched, id, clock);
 }
 
 /* The general path's instruction: context `id` issues in the current clock. */
@@ -241,13 +239,14 @@ int isk_issue_clock(isk_system *sys, isk_inst *p)
     int id;
     if (ISK_UNLIKELY(sys->resume_issue)) {
         id = (int)sys->resume_context;   /* resuming at an instruction the hook stopped before */
+    } else if (p->issue == ISK_ISSUE_CPI) {
+        id = isk_cpi_pick(&p->sched, sys->clock);
+    } else if (p->issue == ISK_ISSUE_REVOLVER) {
+        id = isk_revolver_pick(&p->sched, sys->clock);
+    } else if (p->issue == ISK_ISSUE_BARREL) {
+        id = isk_barrel_pick(&p->sched, sys->clock);
     } else {
-        switch (p->issue) {
-        case ISK_ISSUE_CPI: id = isk_cpi_pick(&p->sched, sys->clock); break;
-        case ISK_ISSUE_REVOLVER: id = isk_revolver_pick(&p->sched, sys->clock); break;
-        case ISK_ISSUE_BARREL: id = isk_barrel_pick(&p->sched, sys->clock); break;
-        default: id = p->sched.policy->pick(&p->sched, sys->clock); break;
-        }
+        id = p->sched.policy->pick(&p->sched, sys->clock);
     }
     if (id < 0) {
         if (p->sched.policy->idle_counts) count_idle(sys, p, p->sched.running, sys->clock, sys->clock + 1);
@@ -255,7 +254,11 @@ int isk_issue_clock(isk_system *sys, isk_inst *p)
         return issue_outcome(sys);
     }
     if (ISK_UNLIKELY(sys->opt.before_issue != NULL) && hook_stops(sys, p, id)) return ISK_ISSUE_STOP_BEFORE;
+    const isk_context *c = &p->contexts[id];
     execute(sys, p, (uint32_t)id);
+    /* CPI: nothing can issue before the instruction's cost has elapsed unless the contexts
+     * change (sched_stale), and those idle clocks count nothing: the clock loop skips them */
+    if (p->issue == ISK_ISSUE_CPI && isk_ctx_live(c)) p->quiet_until = c->ready_at;
     return issue_outcome(sys);
 }
 

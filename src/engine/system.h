@@ -84,6 +84,7 @@ struct isk_inst {
     int issue;                       /* enum isk_issue_policy: which fast loop serves it */
     bool sched_stale;                /* contexts changed since the scheduler's `changed` last ran */
     bool sched_dirty;                /* SCHEDULE ran inside a fast loop: its local copy is stale */
+    uint64_t quiet_until;            /* unless sched_stale: no issue and nothing to count before */
     /* interrupt lines this instance raises (InterruptLine), routed to processors' inputs;
      * an unrouted line counts in the system's untaken interrupts */
     struct { isk_inst *to; int line; } routes[32];
