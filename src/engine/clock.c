@@ -555,17 +555,15 @@ __attribute__((noinline)) void isk_check_deadlock(isk_system *sys)
  * loop (issue.c). */
 static bool runs_alone(const isk_system *sys)
 {
-    return sys->processors.len == 1 && !sys->opt.before_issue && !(sys->driver && !sys->driver_done) &&
-           !sys->pending && !sys->busy_slots && sys->processors.data[0]->model->isets == 1;
+    return !sys->busy_slots && !sys->pending && sys->processors.len == 1 && !(sys->driver && !sys->driver_done) &&
+           !sys->opt.before_issue && sys->processors.data[0]->model->isets == 1;
 }
 
 /* ---- the loop ---------------------------------------------------------------------------- */
 
 static bool finished(const isk_system *sys)
 {
-    if (driver_active(sys) || sys->pending) return false;
-    for (size_t i = 0; i < sys->accelerators.len; i++)
-        if (sys->accelerators.data[i]->norder) return false;
+    if (sys->busy_slots || sys->pending || driver_active(sys)) return false;   /* busy_slots: all norder */
     for (size_t i = 0; i < sys->processors.len; i++)
         if (processor_active(sys->processors.data[i])) return false;
     return true;

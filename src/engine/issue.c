@@ -257,8 +257,13 @@ int isk_issue_clock(isk_system *sys, isk_inst *p)
     const isk_context *c = &p->contexts[id];
     execute(sys, p, (uint32_t)id);
     /* CPI: nothing can issue before the instruction's cost has elapsed unless the contexts
-     * change (sched_stale), and those idle clocks count nothing: the clock loop skips them */
-    if (p->issue == ISK_ISSUE_CPI && isk_ctx_live(c)) p->quiet_until = c->ready_at;
+     * change again (sched_stale), and those idle clocks count nothing: the clock loop skips
+     * them. (CPI has no `changed` to call at a particular time: its view is brought up to date
+     * now.) */
+    if (p->issue == ISK_ISSUE_CPI) {
+        if (p->sched_stale) sched_refresh(p);
+        if (isk_ctx_live(c)) p->quiet_until = c->ready_at;
+    }
     return issue_outcome(sys);
 }
 
