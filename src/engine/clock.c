@@ -437,7 +437,7 @@ static __attribute__((noinline)) void trace_end(isk_system *sys, isk_inst *a, co
               a->model->patterns.data[slot->d->pattern].beh->name, (unsigned long long)clocks);
 }
 
-static void end_command(isk_system *sys, isk_inst *a, isk_slot *slot)
+ISK_INLINE void end_command(isk_system *sys, isk_inst *a, isk_slot *slot)
 {
     slot->state = SLOT_DONE;
     sys->ended_slots++;
@@ -607,7 +607,18 @@ static void begin_clock(isk_system *sys)
 static void end_clock(isk_system *sys)
 {
     commit_writes(sys);
-    for (size_t i = 0; sys->ended_slots && i < sys->accelerators.len; i++) retire_slots(sys, sys->accelerators.data[i]);
+    if (ISK_LIKELY(sys->ended_slots == 0)) {
+    } else if (sys->ended_slots == sys->busy_slots) {
+        /* every active command ended (a stream of one-clock commands): free them all */
+        for (size_t i = 0; i < sys->accelerators.len; i++) {
+            isk_inst *a = sys->accelerators.data[i];
+            for (int k = 0; k < a->norder; k++) a->slots[a->order[k]].state = SLOT_FREE;
+            a->norder = 0;
+        }
+        sys->busy_slots = sys->ended_slots = 0;
+    } else {
+        for (size_t i = 0; sys->ended_slots && i < sys->accelerators.len; i++) retire_slots(sys, sys->accelerators.data[i]);
+    }
     sys->clock++;
     sys->stats.clocks++;
 }
@@ -656,11 +667,12 @@ static __attribute__((noinline)) void clock_loop(isk_system *sys)
         }
         if (sys->phase == PHASE_SLOTS) {
             if (!sys->busy_slots) sys->cur_acc = sys->accelerators.len;
-            while (sys->cur_acc < sys->accelerators.len && sys->status == ISK_OK) {
+            while (sys->cur_acc < sys->accelerators.len) {       /* the status is OK here */
                 isk_inst *a = sys->accelerators.data[sys->cur_acc];
                 if (sys->cur_order < a->norder) {
                     int s = a->order[sys->cur_order++];
                     run_slot(sys, a, s);
+                    if (ISK_UNLIKELY(sys->status != ISK_OK)) break;
                     continue;
                 }
                 sys->cur_acc++;
