@@ -117,7 +117,7 @@ ISK_INLINE void count_issue(isk_hdr *h, isk_context *c, uint64_t clock)
 
 /* The context of a sticky fast loop: its instruction count follows h->issued from `base`; its
  * PC is the instruction's (asked for from a handler: the loop takes note at the next issue). */
-static void sync_sticky(isk_system *sys)
+ISK_INLINE void sync_sticky(isk_system *sys)
 {
     isk_context *c = sys->fast.sticky;
     if (!c) return;
@@ -235,7 +235,10 @@ static __attribute__((noinline)) bool hook_stops(isk_system *sys, isk_inst *p, i
  * inlined. */
 int isk_issue_clock(isk_system *sys, isk_inst *p)
 {
-    if (p->sched_stale) sched_refresh(p);
+    if (p->sched_stale) {
+        if (p->issue == ISK_ISSUE_CPI) p->sched_stale = false;   /* see below */
+        else sched_refresh(p);
+    }
     int id;
     if (ISK_UNLIKELY(sys->resume_issue)) {
         id = (int)sys->resume_context;   /* resuming at an instruction the hook stopped before */
@@ -258,10 +261,10 @@ int isk_issue_clock(isk_system *sys, isk_inst *p)
     execute(sys, p, (uint32_t)id);
     /* CPI: nothing can issue before the instruction's cost has elapsed unless the contexts
      * change again (sched_stale), and those idle clocks count nothing: the clock loop skips
-     * them. (CPI has no `changed` to call at a particular time: its view is brought up to date
-     * now.) */
+     * them. (CPI reads its context directly: it has no view of the contexts to bring up to
+     * date, and a fast loop computes the live mask anew.) */
     if (p->issue == ISK_ISSUE_CPI) {
-        if (p->sched_stale) sched_refresh(p);
+        p->sched_stale = false;
         if (isk_ctx_live(c)) p->quiet_until = c->ready_at;
     }
     return issue_outcome(sys);
