@@ -441,6 +441,8 @@ ISK_INLINE void end_command(isk_system *sys, isk_inst *a, isk_slot *slot)
 {
     slot->state = SLOT_DONE;
     sys->ended_slots++;
+    sys->last_ended.acc = a;
+    sys->last_ended.slot = slot;
     uint64_t clocks = sys->clock - slot->started + 1;
     sys->stats.commands_done++;
     a->stats.commands_done++;
@@ -608,13 +610,10 @@ static void end_clock(isk_system *sys)
 {
     commit_writes(sys);
     if (ISK_LIKELY(sys->ended_slots == 0)) {
-    } else if (sys->ended_slots == sys->busy_slots) {
-        /* every active command ended (a stream of one-clock commands): free them all */
-        for (size_t i = 0; i < sys->accelerators.len; i++) {
-            isk_inst *a = sys->accelerators.data[i];
-            for (int k = 0; k < a->norder; k++) a->slots[a->order[k]].state = SLOT_FREE;
-            a->norder = 0;
-        }
+    } else if (sys->ended_slots == 1 && sys->busy_slots == 1) {
+        /* the one active command ended (a stream of one-clock commands) */
+        sys->last_ended.slot->state = SLOT_FREE;
+        sys->last_ended.acc->norder = 0;
         sys->busy_slots = sys->ended_slots = 0;
     } else {
         for (size_t i = 0; sys->ended_slots && i < sys->accelerators.len; i++) retire_slots(sys, sys->accelerators.data[i]);

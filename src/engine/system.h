@@ -119,6 +119,7 @@ struct isk_system {
     VEC(crew_entry) crew;            /* this clock's writes, for the CREW check */
     int busy_slots;                  /* active slots over all accelerators */
     int ended_slots;                 /* slots whose command ended this clock */
+    struct { isk_inst *acc; isk_slot *slot; } last_ended;   /* the last of them */
     int interrupts;
     isk_inst *interrupt_from;
 
