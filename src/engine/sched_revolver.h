@@ -22,11 +22,14 @@ ISK_INLINE int isk_revolver_scan(isk_sched *q, uint32_t from, uint64_t clock)
 ISK_INLINE int isk_revolver_pick(isk_sched *q, uint64_t clock)
 {
     const uint32_t from = q->cursor;
-    if (!q->running) return -1;
     /* the common case: the next live context round the circle is ready (a cursor of ncontexts
      * masks every live context out, or is 64, taken as 0: the circle starts again at 0) */
-    const uint64_t m = q->running & (~UINT64_C(0) << (from & 63));
-    const uint32_t j = (uint32_t)__builtin_ctzll(m ? m : q->running);
+    uint64_t m = q->running & (~UINT64_C(0) << (from & 63));
+    if (ISK_UNLIKELY(!m)) {
+        if (!q->running) return -1;
+        m = q->running;
+    }
+    const uint32_t j = (uint32_t)__builtin_ctzll(m);
     const isk_context *c = &q->contexts[j];
     const int id = c->state == ISK_CTX_RUNNING && c->ready_at <= clock ? (int)j : isk_revolver_scan(q, from, clock);
     if (id >= 0) q->cursor = (uint32_t)id + 1;
