@@ -448,8 +448,7 @@ static __attribute__((noinline)) void run_cpi(isk_system *sys, isk_inst *p)
 }
 static __attribute__((noinline)) void run_revolver(isk_system *sys, isk_inst *p)
 {
-    if (p->sched.gap == 1) issue_loop(sys, p, isk_revolver_pick, isk_revolver1_issued, isk_revolver_next, NULL, NULL, 1);
-    else issue_loop(sys, p, isk_revolver_pick, isk_revolver_issued, isk_revolver_next, NULL, NULL, 1);
+    issue_loop(sys, p, isk_revolver_pick, isk_revolver_issued, isk_revolver_next, NULL, NULL, 1);
 }
 static __attribute__((noinline)) void run_barrel(isk_system *sys, isk_inst *p)
 {

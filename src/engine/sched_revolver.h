@@ -41,13 +41,6 @@ ISK_INLINE uint64_t isk_revolver_issued(isk_sched *q, uint32_t id, uint64_t cloc
     if (q->gap > 1 && c->ready_at < clock + q->gap) c->ready_at = clock + q->gap;
     return clock + 1;
 }
-/* The same for a gap of 1 (the DPU's functional mode): a context is ready again in the next
- * clock anyway, nothing to record (the issue loop has a copy with it compiled in). */
-ISK_INLINE uint64_t isk_revolver1_issued(isk_sched *q, uint32_t id, uint64_t clock)
-{
-    (void)q, (void)id;
-    return clock + 1;
-}
 ISK_INLINE uint64_t isk_revolver_next(isk_sched *q, uint64_t clock)
 {
     uint64_t first = UINT64_MAX;
