@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "asm/psm.h"
+#include "psm/psm.h"
 #include "bench.h"
 #include "engine/system.h"
 #include "isekit/sim.h"

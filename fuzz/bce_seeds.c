@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "asm/psm.h"
+#include "psm/psm.h"
 
 static const char *const sources[] = {
     NULL,   /* models/edkdsp/examples/fw_seed.psm: GETCAP and a VMUL of l elements */

@@ -21,4 +21,8 @@ static int write_text_seeds(int argc, char **argv, const char *prefix, const cha
     return 0;
 }
 
+/* The whole main() of such a generator. */
+#define TEXT_SEEDS_MAIN(prefix, seeds) \
+    int main(int argc, char **argv) { return write_text_seeds(argc, argv, (prefix), (seeds), sizeof (seeds) / sizeof *(seeds)); }
+
 #endif

@@ -16,7 +16,7 @@ extern "C" {
 /* Bumped whenever the layout of isk_hdr, the ops tables or the declaration structs change
  * (tests/engine/test_abi.c records each version's layout and fails on a change without a new
  * version); the engine refuses a model compiled against another version. */
-#define ISK_ABI_VERSION 4
+#define ISK_ABI_VERSION 5
 
 /* Most operands an instruction format may have (fields passed to a behaviour). */
 #define ISK_MAX_OPS 6
@@ -132,6 +132,8 @@ struct isk_engine_ops {
     /* Stop the run after this instruction, resumably (a bkp instruction): isk_run returns
      * ISK_BREAK and continues from there when called again. */
     void (*breakpoint)(isk_hdr *h, const char *message);
+    /* A transfer the model made (a DMA): a DMA event for subscribers, nothing otherwise. */
+    void (*dma)(isk_hdr *h, const char *what, uint64_t from, uint64_t to, uint64_t bytes);
 };
 
 /* The first member of every model's state. Fields marked [engine] are maintained by the engine;
@@ -139,7 +141,7 @@ struct isk_engine_ops {
 struct isk_hdr {
     uint32_t trap;            /* [engine] non-zero: the next storage access must call ops->boundary */
     uint32_t checking;        /* [engine] non-zero: every write goes through ops->write (the CREW log,
-                                 an issue group's buffer, a watched storage) */
+                                 an issue group's buffer) */
     uint64_t clock;           /* [engine] the current clock */
     uint64_t pc, next_pc;     /* [engine] processors: address of this instruction / of the next one */
     uint32_t context;         /* [engine] processors: the context issuing now */

@@ -129,7 +129,7 @@ ISK_INLINE uint64_t isk_index(isk_hdr *h, int64_t i, uint64_t n, const char *nam
 
 ISK_INLINE void isk_store(isk_hdr *h, void *cell, int bytes, int64_t v, int lat, int code)
 {
-    if (lat == 0 && !code && !h->checking) {   /* checking: a CREW log, an issue group, a watch */
+    if (lat == 0 && !code && !h->checking) {   /* checking: a CREW log, an issue group */
         switch (bytes) {
         case 1: *(uint8_t *)cell = (uint8_t)v; break;
         case 2: *(uint16_t *)cell = (uint16_t)v; break;
@@ -325,7 +325,11 @@ static inline void isk_raise(isk_hdr *h, int cause, const char *fmt, ...)
  * gives 0 (NULL). Read them in the ON_RESET function: a lookup by name is not free. */
 #define GET_PARAM(key) S->isk.ops->param_number(&S->isk, (key))
 #define PARAM_VALUE(key) S->isk.ops->param(&S->isk, (key))
-/* A line in the --trace output, attributed to this clock and context/slot. */
+/* A transfer between memories (a DMA), for the run's event subscribers: `what` names it
+ * ("ldma"), `from` and `to` are addresses in the model's own terms, `bytes` its size. */
+#define DMA_EVENT(what, from, to, bytes) \
+    S->isk.ops->dma(&S->isk, (what), (uint64_t)(from), (uint64_t)(to), (uint64_t)(bytes))
+/* A line in the --trace output (a NOTE event), attributed to this clock and context/slot. */
 #define TRACE(...) isk_tracef(&S->isk, __VA_ARGS__)
 __attribute__((format(printf, 2, 3)))
 static inline void isk_tracef(isk_hdr *h, const char *fmt, ...)

@@ -124,9 +124,6 @@ typedef enum {
 typedef struct isk_system_options {
     int conflicts_are_warnings;   /* CREW conflicts and resource clashes warn instead of stopping */
     isk_diag *diag;               /* where errors and warnings go (NULL = stderr) */
-    /* Per-clock trace: called with one line per event (NULL = no trace, and no cost). */
-    void (*trace)(void *user, uint64_t clock, const char *who, const char *what);
-    void *trace_user;
     /* Bytes of each stack a behaviour runs on: the engine's own stack (every command's first
      * clock) and the stack a multi-clock command keeps. 0 = ISK_DEFAULT_STACK_SIZE (256 KiB).
      * Below each stack lies a 64 KiB guard region: an overflow faults (see catch_crashes)
@@ -154,6 +151,9 @@ typedef struct isk_system_options {
      * ISK_FAULT (0 = no watchdog). A thread per system watches the clock; the simulation itself
      * pays nothing for it. */
     unsigned watchdog_ms;
+    /* SHARED_MEMORY storages are shared only where isk_share_storage says so, instead of by
+     * name across the whole system (a system described in a file, docs/systems.md). */
+    int explicit_sharing;
 } isk_system_options;
 
 #define ISK_DEFAULT_STACK_SIZE ((size_t)256 * 1024)
@@ -162,11 +162,20 @@ isk_system *isk_system_new(const isk_system_options *opt);
 void isk_system_free(isk_system *sys);
 
 /* Add an instance of a model. Instances of models with SHARED_MEMORY storages of the same name
- * share one storage (their shapes must agree). */
+ * share one storage (their shapes must agree), unless the system's options ask for
+ * explicit_sharing. */
 isk_inst *isk_system_add(isk_system *sys, isk_model *m, const char *name);
+/* Make storage `name` of `inst` the very storage `owner_name` of `owner` (before the first
+ * clock): both must be SHARED_MEMORY storages of the same width, signedness, latency and count.
+ * Instances already sharing inst's storage follow it. ISK_OK, or ISK_FAILED with the reason in
+ * msg ("storage 'X' of dfu1 (32 bits x 256) does not match 'Y' of dfu0 (32 bits x 128)"). */
+isk_status isk_share_storage(isk_inst *inst, const char *name, isk_inst *owner, const char *owner_name, char *msg,
+                             size_t cap);
 /* Make `acc` accelerator number `number` of the system's processor(s) and of isk_launch. */
 isk_status isk_attach(isk_system *sys, isk_inst *acc, int number);
 isk_inst *isk_instance(isk_system *sys, const char *name);
+/* The system's instances in the order they were added: the i-th, or NULL past the last. */
+isk_inst *isk_instance_at(isk_system *sys, int i);
 const char *isk_inst_name(const isk_inst *inst);
 const isk_model *isk_inst_model(const isk_inst *inst);
 /* The instance's state (struct isk_state of its model), for host code that includes the model. */
@@ -257,9 +266,11 @@ int isk_busy_slots(const isk_inst *acc);
  * clears them if `take`; *from receives the last raiser. */
 int isk_interrupts(isk_system *sys, int take, isk_inst **from);
 
-/* Processors: a context's PC and state (enum isk_context_state), and (re)starting one. */
+/* Processors: a context's PC and state (enum isk_context_state), to read; (re)starting one at
+ * pc, or stopping one (a later isk_start or WAKE_CONTEXT continues it at pc). Between runs. */
 isk_context *isk_context_of(isk_inst *proc, int id);
 isk_status isk_start(isk_inst *proc, int context, uint64_t pc);
+isk_status isk_stop(isk_inst *proc, int context, uint64_t pc);
 
 /* ---- storage by name -------------------------------------------------------------------- */
 
@@ -277,6 +288,75 @@ int64_t isk_ref_read(const isk_ref *r);
 void isk_ref_write(const isk_ref *r, int64_t value);
 /* Bulk access to a whole storage (e.g. loading a program image); out-of-range is an error. */
 isk_status isk_storage_load(isk_inst *inst, int storage, uint64_t first, const int64_t *values, uint64_t n);
+
+/* ---- events ------------------------------------------------------------------------------- */
+
+/* What happens in a system, as typed events for whoever subscribes: a text trace, a waveform
+ * writer, a profiler, a debugger. Nothing is built and no path is slowed for a kind nobody
+ * subscribed to; an instruction-issue subscriber makes a processor take the engine's general
+ * path (one clock at a time), as a before-issue hook does. */
+typedef enum isk_event_kind {
+    ISK_EV_ISSUE,        /* a context issues an instruction (before its behaviour runs): context,
+                            pc, word, instruction and operands as the engine decoded them */
+    ISK_EV_STORE,        /* a cell of a watched storage (isk_watch) took a new value: storage,
+                            index, value, latency. Seen after the instruction or command step
+                            that wrote it (latency 0, or a model writing cells directly), or at
+                            the end of `clock` when a write of latency >= 1 commits (visible
+                            from clock + 1) or the host wrote it */
+    ISK_EV_LAUNCH,       /* a command starts: slot, word, instruction and operands */
+    ISK_EV_END,          /* a command ends: slot, instruction, `amount` = the clocks it took */
+    ISK_EV_RESOURCE,     /* resources used in this clock: `mask` */
+    ISK_EV_CONTEXT,      /* a context changed state: context, pc, `from` -> `to` (enum
+                            isk_context_state); seen when its processor next issues or idles */
+    ISK_EV_EXCEPTION,    /* an architectural exception: context, pc, `cause`, text */
+    ISK_EV_INTERRUPT,    /* interrupt line `line` raised by inst, or (text "input") raised at input
+                            `line` of processor inst by a route or the host */
+    ISK_EV_PORT_READ,    /* a processor read `port`: the handler's `value` */
+    ISK_EV_PORT_WRITE,   /* a processor wrote `value` to `port` */
+    ISK_EV_DMA,          /* a model's transfer (DMA_EVENT): `amount` bytes from `from` to `to` in
+                            the model's address space, text names the direction */
+    ISK_EV_NOTE,         /* a model's TRACE text */
+    ISK_EV_KINDS
+} isk_event_kind;
+#define ISK_EV_BIT(kind) (1u << (kind))
+#define ISK_EV_ALL ((1u << ISK_EV_KINDS) - 1)
+
+typedef struct isk_event {
+    isk_event_kind kind;
+    uint64_t clock;
+    isk_inst *inst;           /* whose event it is */
+    int slot;                 /* the command's slot, or -1 (a processor, the host) */
+    uint32_t context;         /* processors: the context */
+    uint64_t pc;
+    int instruction;          /* ISSUE, LAUNCH, END: the instruction's index (isk_model_instruction) */
+    uint64_t word;            /* ISSUE, LAUNCH: the instruction word */
+    const int64_t *operands;  /* ISSUE, LAUNCH: its operands, as the engine decoded them */
+    int storage;              /* STORE: the storage's index (isk_model_storage) */
+    uint64_t index;           /* STORE: the cell */
+    int64_t value;            /* STORE, PORT_*: the value */
+    int latency;              /* STORE */
+    uint64_t port;            /* PORT_* */
+    uint64_t mask;            /* RESOURCE */
+    int cause, line;          /* EXCEPTION; INTERRUPT */
+    int from, to;             /* CONTEXT: states */
+    uint64_t src, dst, amount;/* DMA: addresses and bytes; END: amount = clocks */
+    const char *text;         /* EXCEPTION: the message; DMA: the direction; NOTE: the text */
+} isk_event;
+
+typedef void (*isk_event_fn)(void *user, const isk_event *ev);
+/* Call fn for every event of the kinds in `kinds` (ISK_EV_BIT(...) | ..., or ISK_EV_ALL), in
+ * the order they happen, from inside the run. Subscribers are called in the order they
+ * subscribed; at most 16. Returns ISK_FAILED (reported) if there are too many. */
+isk_status isk_subscribe(isk_system *sys, unsigned kinds, isk_event_fn fn, void *user);
+void isk_unsubscribe(isk_system *sys, isk_event_fn fn, void *user);
+/* STORE events for storage `storage` of inst (an index of isk_model_storage; -1: all of them),
+ * for the values it takes from now on. The engine keeps a copy of a watched storage and
+ * compares it after each instruction, command step and clock: a watch costs that comparison,
+ * and makes the processors take the general path while someone subscribes to STORE. */
+isk_status isk_watch(isk_inst *inst, int storage, bool on);
+/* The event in words, as `isekit run --trace` prints it after the clock and the instance:
+ * "launch MAC (0x1234) in slot 0", "GRF[1] (GR1) = 5", "port 0x3 <- 0x41", ... Returns buf. */
+const char *isk_event_text(const isk_event *ev, char *buf, size_t cap);
 
 /* ---- statistics ------------------------------------------------------------------------- */
 

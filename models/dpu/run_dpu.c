@@ -98,25 +98,17 @@ static void disassemble(const isk_model *m, isk_inst *dpu, uint64_t pc, char *te
         snprintf(text, cap, "(illegal)");
 }
 
-/* Step clock by clock and print each instruction issued. */
-static isk_status run_traced(const isk_model *m, cli_run *r, isk_inst *dpu)
+/* --trace: each instruction as it issues and each DMA, from the engine's events. */
+static void print_event(void *user, const isk_event *ev)
 {
-    uint64_t insns[DPU_THREADS], pcs[DPU_THREADS];
-    isk_status st = ISK_OK;
-    while (st == ISK_OK && !cli_run_at_limit(r) && !cli_run_interrupted(r)) {
-        for (int t = 0; t < DPU_THREADS; t++) insns[t] = isk_context_of(dpu, t)->insns, pcs[t] = isk_context_of(dpu, t)->pc;
-        uint64_t clock = isk_clock(r->sys);
-        st = cli_run_go(r, 1);
-        for (int t = 0; t < DPU_THREADS; t++) {
-            const isk_context *c = isk_context_of(dpu, t);
-            if (c->insns == insns[t] && !(st == ISK_FAULT && c->state == ISK_CTX_FAULTED)) continue;
-            char text[160];
-            uint64_t word;
-            disassemble(m, dpu, pcs[t], text, sizeof text, &word);
-            printf("%10" PRIu64 "  t%-2d %4" PRIx64 ":  %012" PRIx64 "  %s\n", clock, t, pcs[t], word, text);
-        }
+    (void)user;
+    char text[200];
+    if (ev->kind == ISK_EV_ISSUE) {
+        cli_issue_text(ev, text, sizeof text);
+        printf("%10" PRIu64 "  t%-2u %4" PRIx64 ":  %012" PRIx64 "  %s\n", ev->clock, ev->context, ev->pc, ev->word, text);
+    } else {
+        printf("%10" PRIu64 "  t%-2u %s\n", ev->clock, ev->context, isk_event_text(ev, text, sizeof text));
     }
-    return st;
 }
 
 /* What the run did, also when it ended in a fault or at the cycle limit (then up to there). */
@@ -172,8 +164,7 @@ static int cmd_run_dpu(int argc, char **argv)
     int start = cli_start(argc, argv, usage, parse, &o);
     if (start >= 0) return start;
     isk_diag diag;
-    isk_diag_init(&diag);
-    cli_apply_max_errors(&diag, o.run.max_errors);
+    cli_diag_init(&diag, o.run.max_errors);
     isk_model *m = isk_model_load("dpu", &diag);
     if (!m) return EXIT_FAILED;
     int rc = EXIT_FAILED;
@@ -219,7 +210,9 @@ static int cmd_run_dpu(int argc, char **argv)
 
     cli_run r;
     cli_run_begin(&r, "isekit run dpu", sys, o.run.max_clocks);
-    isk_status st = o.run.trace ? run_traced(m, &r, dpu) : cli_run_go(&r, 0);
+    if (o.run.trace && isk_subscribe(sys, ISK_EV_BIT(ISK_EV_ISSUE) | ISK_EV_BIT(ISK_EV_DMA), print_event, NULL) != ISK_OK)
+        goto out;
+    isk_status st = cli_run_go(&r, 0);
 
     size_t outlen;
     char *text = dpu_program_stdout(dpu, &prog, &outlen);

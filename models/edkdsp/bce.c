@@ -1,11 +1,12 @@
 /* The EdkDSP BCE as a system (isekit/edkdsp.h): a PicoBlaze "pb" and a DFU "dfu" on one clock,
  * joined by the glue logic of bce_ports.c; firmware slots, reset, start and the host's waits. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "asm/psm.h"
+#include "psm/psm.h"
 #include "bce_int.h"
-#include "../picoblaze/picoblaze.h"
+#include "isekit/picoblaze.h"
 
 #define DEFAULT_TIMEOUT 10000000u
 
@@ -28,7 +29,7 @@ const char *edk_dfu_op_name(int op)
     return op >= 0 && op < EDK_DFU_OPS ? names[op] : "?";
 }
 
-static bool lookup_refs(edk_bce *bce)
+static bool lookup_refs(edk_bce *bce, char *why, size_t cap)
 {
     dfu_refs *r = &bce->r;
     struct { isk_ref *ref; const char *name; } table[] = {
@@ -39,8 +40,50 @@ static bool lookup_refs(edk_bce *bce)
         { &r->mem[0], "DMA" }, { &r->mem[1], "DMB" }, { &r->mem[2], "DMC" }, { &r->mem[3], "DMD" },
     };
     for (size_t i = 0; i < sizeof table / sizeof *table; i++)
-        if (isk_lookup(bce->dfu, table[i].name, table[i].ref) != ISK_OK) return false;
+        if (isk_resolve(bce->dfu, table[i].name, table[i].ref, why, cap) != ISK_OK) return false;
     return true;
+}
+
+/* The glue between bce->pb and bce->dfu: the DFU's storages, its memory size, the ports. */
+static bool connect(edk_bce *bce, char *why, size_t cap)
+{
+    if (!lookup_refs(bce, why, cap)) return false;
+    int64_t words;
+    if (!isk_get_param_number(bce->dfu, "memory_words", &words)) {
+        snprintf(why, cap, "%s has no parameter 'memory_words'", isk_inst_name(bce->dfu));
+        return false;
+    }
+    bce->dmem_words = (size_t)words;
+    isk_set_ports(bce->pb, bce_port_read, bce_port_write, bce);
+    return true;
+}
+
+/* The glue's registers, the mailbox and the program-time counter after a reset. */
+static void reset_glue(edk_bce *bce)
+{
+    memset(&bce->mb, 0, sizeof bce->mb);
+    bce->host_status = 0;
+    bce->ag_select = bce->cmem_addr = bce->cmem_byte = 0;
+    bce->prg_base = isk_clock(bce->sys);
+    bce->prg_latch = 0;
+    bce_reset_dfu_registers(bce);
+}
+
+edk_bce *edk_bce_attach(isk_system *sys, isk_inst *pb, isk_inst *dfu, char *why, size_t cap)
+{
+    edk_bce *bce = isk_xcalloc(1, sizeof *bce);
+    isk_diag_init(&bce->own_diag);
+    bce->diag = &bce->own_diag;
+    bce->timeout = DEFAULT_TIMEOUT;
+    bce->sys = sys;
+    bce->pb = pb;
+    bce->dfu = dfu;
+    if (!connect(bce, why, cap)) {
+        edk_close(bce);
+        return NULL;
+    }
+    reset_glue(bce);
+    return bce;
 }
 
 /* "name=value" sets a DFU parameter, "pb.name=value" one of the PicoBlaze. */
@@ -66,17 +109,17 @@ edk_bce *edk_open(const edk_config *cfg)
     if (!bce->pb_model || !bce->dfu_model) goto fail;
     isk_system_options o = cfg->system ? *cfg->system : (isk_system_options){ 0 };
     o.diag = bce->diag;
-    o.trace = cfg->trace;
-    o.trace_user = cfg->trace_user;
     bce->sys = isk_system_new(&o);
+    bce->owns_system = true;
     bce->pb = isk_system_add(bce->sys, bce->pb_model, "pb");
     bce->dfu = isk_system_add(bce->sys, bce->dfu_model, "dfu");
     if (!bce->pb || !bce->dfu || isk_attach(bce->sys, bce->dfu, 0) != ISK_OK) goto fail;
-    if (!apply_params(bce, cfg->params) || !lookup_refs(bce)) goto fail;
-    int64_t words;
-    isk_get_param_number(bce->dfu, "memory_words", &words);
-    bce->dmem_words = (size_t)words;
-    isk_set_ports(bce->pb, bce_port_read, bce_port_write, bce);
+    char why[256];
+    if (!apply_params(bce, cfg->params)) goto fail;
+    if (!connect(bce, why, sizeof why)) {
+        isk_error(bce->diag, NULL, "%s", why);
+        goto fail;
+    }
     if (edk_reset(bce) != EDK_OK) goto fail;
     return bce;
 fail:
@@ -87,7 +130,7 @@ fail:
 void edk_close(edk_bce *bce)
 {
     if (!bce) return;
-    isk_system_free(bce->sys);
+    if (bce->owns_system) isk_system_free(bce->sys);
     if (bce->pb_model) isk_model_release(bce->pb_model);
     if (bce->dfu_model) isk_model_release(bce->dfu_model);
     for (int i = 0; i < EDK_SLOTS; i++) free(bce->slots[i].words);
@@ -111,19 +154,27 @@ size_t edk_dmem_words(const edk_bce *bce) { return bce->dmem_words; }
 int bce_wait(edk_bce *bce, bool (*cond)(edk_bce *bce, const void *arg), const void *arg, bool polled)
 {
     const uint64_t deadline = isk_clock(bce->sys) + bce->timeout;
-    while (!cond(bce, arg)) {
+    int rc = EDK_OK;
+    bce->waiting = true;
+    while (rc == EDK_OK && !cond(bce, arg)) {
         uint64_t now = isk_clock(bce->sys);
         if (now >= deadline) {
             isk_error(bce->diag, NULL, "clock %llu: the host waited %llu clocks in vain (timeout)",
                       (unsigned long long)now, (unsigned long long)bce->timeout);
-            return EDK_ERR_TIMEOUT;
+            rc = EDK_ERR_TIMEOUT;
+        } else if (isk_step(bce->sys, polled ? 1 : deadline - now) != ISK_OK) {
+            rc = EDK_ERR;
         }
-        if (isk_step(bce->sys, polled ? 1 : deadline - now) != ISK_OK) return EDK_ERR;
     }
-    return EDK_OK;
+    bce->waiting = false;
+    return rc;
 }
 
-void bce_event(edk_bce *bce) { isk_stop_after_clock(bce->sys); }
+/* Only a waiting host call cuts the run short: in a system description's run nobody waits. */
+void bce_event(edk_bce *bce)
+{
+    if (bce->waiting) isk_stop_after_clock(bce->sys);
+}
 
 int edk_run(edk_bce *bce, uint64_t clocks)
 {
@@ -207,12 +258,7 @@ int edk_reset(edk_bce *bce)
     if (isk_busy_slots(bce->dfu) && edk_wait_dfu(bce) != EDK_OK) return EDK_ERR;
     bce_update_log(bce);
     if (pb_reset(bce->pb, 0) != ISK_OK) return EDK_ERR;
-    memset(&bce->mb, 0, sizeof bce->mb);
-    bce->host_status = 0;
-    bce->ag_select = bce->cmem_addr = bce->cmem_byte = 0;
-    bce->prg_base = isk_clock(bce->sys);
-    bce->prg_latch = 0;
-    bce_reset_dfu_registers(bce);
+    reset_glue(bce);
     return EDK_OK;
 }
 

@@ -27,6 +27,8 @@ typedef struct firmware_slot { uint32_t *words; size_t n; } firmware_slot;
 struct edk_bce {
     isk_diag own_diag, *diag;
     isk_system *sys;
+    bool owns_system;                /* edk_open's; a system description's is not (edk_bce_attach) */
+    bool waiting;                    /* a host call waits in bce_wait: port events end its steps */
     isk_model *pb_model, *dfu_model;
     isk_inst *pb, *dfu;
     dfu_refs r;

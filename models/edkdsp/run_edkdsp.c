@@ -80,12 +80,6 @@ static bool parse_args(int argc, char **argv, void *opts)
     return !a.bad;
 }
 
-static void print_trace(void *user, uint64_t clock, const char *who, const char *what)
-{
-    (void)user;
-    printf("%8" PRIu64 "  %-4s %s\n", clock, who, what);
-}
-
 static int run_host(const edk_cli *o, edk_bce *bce, isk_diag *diag)
 {
     char *so = isk_dynload_compile(o->host, EDKDSP_INCLUDE_DIR, diag);
@@ -146,15 +140,18 @@ static int cmd_run_edkdsp(int argc, char **argv)
     int start = cli_start(argc, argv, usage, parse_args, &o);
     if (start >= 0) return start;
     isk_diag diag;
-    isk_diag_init(&diag);
-    cli_apply_max_errors(&diag, o.run.max_errors);
+    cli_diag_init(&diag, o.run.max_errors);
     if (!check_params(&o, &diag)) return EXIT_USAGE;
     isk_system_options so = { 0 };
     cli_run_system_options(&o.run, &so);
     edk_config cfg = { .core = o.core, .params = o.params, .timeout_clocks = o.timeout, .diag = &diag,
-                       .trace = o.run.trace ? print_trace : NULL, .system = &so };
+                       .system = &so };
     edk_bce *bce = edk_open(&cfg);
     if (!bce) return EXIT_FAILED;
+    if (o.run.trace && cli_trace(edk_system(bce)) != ISK_OK) {
+        edk_close(bce);
+        return EXIT_FAILED;
+    }
     cli_run r;
     cli_run_begin(&r, "isekit run edkdsp", edk_system(bce), o.run.max_clocks);
     int rc = edk_set_firmware_file(bce, EDK_SLOT_P0, o.firmware) == EDK_OK ? EXIT_OK : EXIT_FAILED;

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "asm/psm.h"
+#include "psm/psm.h"
 #include "base/str.h"
 #include "cli/cli.h"
 #include "cli/options.h"
@@ -142,8 +142,7 @@ static int cmd_psm(int argc, char **argv)
     int start = cli_start(argc, argv, usage, parse_args, &o);
     if (start >= 0) return start;
     isk_diag diag;
-    isk_diag_init(&diag);
-    cli_apply_max_errors(&diag, o.max_errors);
+    cli_diag_init(&diag, o.max_errors);
     isk_model *m = isk_model_load(o.core, &diag);
     if (!m) return EXIT_FAILED;
     if (!psm_model_ok(m, o.core, &diag)) {

@@ -17,63 +17,69 @@
 #include "pb_state.h"
 
 /* Each operation reads its operands and the old flags before it writes anything: a byte store
- * might alias them for all the compiler knows, and would force reloads. */
+ * might alias them for all the compiler knows, and would force reloads. The operations take the
+ * cells (pb_cells_of) from their behaviour, which read them once. */
 
 static inline unsigned pb_parity(unsigned v) { return (unsigned)__builtin_parity(v); }
 
-static inline void pb_load(STATE, unsigned x, unsigned v) { PB_CELLS; sX(x) = (uint8_t)v; }
+static inline void pb_load(pb_cells r, unsigned x, unsigned v) { r.bank[x] = (uint8_t)v; }
 
-static inline void pb_logic_result(STATE, unsigned x, unsigned r)
+static inline void pb_logic_result(pb_cells r, unsigned x, unsigned v)
 {
-    PB_CELLS;
-    sX(x) = (uint8_t)r;
-    CARRY = 0;
-    ZERO = r == 0;
+    r.bank[x] = (uint8_t)v;
+    r.control[PB_C] = 0;
+    r.control[PB_Z] = v == 0;
 }
-static inline void pb_and(STATE, unsigned x, unsigned v) { PB_CELLS; pb_logic_result(S, x, sX(x) & v); }
-static inline void pb_or(STATE, unsigned x, unsigned v) { PB_CELLS; pb_logic_result(S, x, sX(x) | v); }
-static inline void pb_xor(STATE, unsigned x, unsigned v) { PB_CELLS; pb_logic_result(S, x, sX(x) ^ v); }
+static inline void pb_and(pb_cells r, unsigned x, unsigned v) { pb_logic_result(r, x, r.bank[x] & v); }
+static inline void pb_or(pb_cells r, unsigned x, unsigned v) { pb_logic_result(r, x, r.bank[x] | v); }
+static inline void pb_xor(pb_cells r, unsigned x, unsigned v) { pb_logic_result(r, x, r.bank[x] ^ v); }
 
-static inline void pb_test(STATE, unsigned x, unsigned v)
+static inline void pb_test(pb_cells r, unsigned x, unsigned v)
 {
-    PB_CELLS;
-    unsigned t = sX(x) & v;
-    CARRY = (uint8_t)pb_parity(t);
-    ZERO = t == 0;
+    unsigned t = r.bank[x] & v;
+    r.control[PB_C] = (uint8_t)pb_parity(t);
+    r.control[PB_Z] = t == 0;
 }
 
 /* The sum or difference s of two bytes (and a carry): 9 significant bits, bit 8 = carry/borrow. */
-static inline void pb_arith_result(STATE, unsigned x, unsigned s, int write, int chained)
+static inline void pb_arith_result(pb_cells r, unsigned x, unsigned s, int write, int chained)
 {
-    PB_CELLS;
-    unsigned r = s & 0xFFu;
-    unsigned zero = chained ? (r == 0) & ZERO : r == 0;
-    if (write) sX(x) = (uint8_t)r;
-    CARRY = (uint8_t)(s >> 8 & 1u);
-    ZERO = (uint8_t)zero;
+    unsigned v = s & 0xFFu;
+    unsigned zero = chained ? (v == 0) & r.control[PB_Z] : v == 0;
+    if (write) r.bank[x] = (uint8_t)v;
+    r.control[PB_C] = (uint8_t)(s >> 8 & 1u);
+    r.control[PB_Z] = (uint8_t)zero;
 }
-static inline void pb_add(STATE, unsigned x, unsigned v) { PB_CELLS; pb_arith_result(S, x, sX(x) + v, 1, 0); }
-static inline void pb_addcy(STATE, unsigned x, unsigned v) { PB_CELLS; pb_arith_result(S, x, sX(x) + v + CARRY, 1, PB_Z_CHAINS); }
-static inline void pb_sub(STATE, unsigned x, unsigned v) { PB_CELLS; pb_arith_result(S, x, sX(x) - v, 1, 0); }
-static inline void pb_subcy(STATE, unsigned x, unsigned v) { PB_CELLS; pb_arith_result(S, x, sX(x) - v - CARRY, 1, PB_Z_CHAINS); }
-static inline void pb_compare(STATE, unsigned x, unsigned v) { PB_CELLS; pb_arith_result(S, x, sX(x) - v, 0, 0); }
+static inline void pb_add(pb_cells r, unsigned x, unsigned v) { pb_arith_result(r, x, r.bank[x] + v, 1, 0); }
+static inline void pb_addcy(pb_cells r, unsigned x, unsigned v)
+{
+    pb_arith_result(r, x, r.bank[x] + v + r.control[PB_C], 1, PB_Z_CHAINS);
+}
+static inline void pb_sub(pb_cells r, unsigned x, unsigned v) { pb_arith_result(r, x, r.bank[x] - v, 1, 0); }
+static inline void pb_subcy(pb_cells r, unsigned x, unsigned v)
+{
+    pb_arith_result(r, x, r.bank[x] - v - r.control[PB_C], 1, PB_Z_CHAINS);
+}
+static inline void pb_compare(pb_cells r, unsigned x, unsigned v) { pb_arith_result(r, x, r.bank[x] - v, 0, 0); }
 
 #if PB_CORE == 6
-static inline void pb_testcy(STATE, unsigned x, unsigned v)
+static inline void pb_testcy(pb_cells r, unsigned x, unsigned v)
 {
-    PB_CELLS;
-    unsigned t = sX(x) & v;
-    unsigned carry = pb_parity(t) ^ CARRY, zero = (t == 0) & ZERO;
-    CARRY = (uint8_t)carry;
-    ZERO = (uint8_t)zero;
+    unsigned t = r.bank[x] & v;
+    unsigned carry = pb_parity(t) ^ r.control[PB_C], zero = (t == 0) & r.control[PB_Z];
+    r.control[PB_C] = (uint8_t)carry;
+    r.control[PB_Z] = (uint8_t)zero;
 }
-static inline void pb_comparecy(STATE, unsigned x, unsigned v) { PB_CELLS; pb_arith_result(S, x, sX(x) - v - CARRY, 0, 1); }
+static inline void pb_comparecy(pb_cells r, unsigned x, unsigned v)
+{
+    pb_arith_result(r, x, r.bank[x] - v - r.control[PB_C], 0, 1);
+}
 #endif
 
 /* The two forms of an operation. */
 #define PB_ALU_FORMS(NAME, operation) \
-    BEHAVIOUR(NAME##_sX_sY, x, y) { PB_CELLS; operation(S, (unsigned)x, sX(y)); } \
-    BEHAVIOUR(NAME##_sX_kk, x, k) { operation(S, (unsigned)x, (unsigned)k); }
+    BEHAVIOUR(NAME##_sX_sY, x, y) { const pb_cells r = pb_cells_of(S); operation(r, (unsigned)x, r.bank[y]); } \
+    BEHAVIOUR(NAME##_sX_kk, x, k) { operation(pb_cells_of(S), (unsigned)x, (unsigned)k); }
 
 PB_ALU_FORMS(LOAD, pb_load)
 PB_ALU_FORMS(AND, pb_and)

@@ -12,8 +12,8 @@
 
 static inline unsigned pb_condition(STATE, int64_t c)
 {
-    PB_CELLS;
-    unsigned flag = (c & 2) ? CARRY : ZERO;
+    const uint8_t *const control = CELLS(CONTROL);
+    unsigned flag = (c & 2) ? control[PB_C] : control[PB_Z];
     return flag ^ (unsigned)(c & 1);
 }
 
@@ -37,21 +37,21 @@ BEHAVIOUR(RETURN_cc, c)            { if (pb_condition(S, c)) pb_return(S); }
 
 BEHAVIOUR(RETURNI, e)
 {
-    PB_CELLS;
+    uint8_t *const control = CELLS(CONTROL);
     unsigned entry = pb_pop(S);
     JUMP(entry & PB_PC_MASK);
     if (PB_SHADOW_FLAGS) {
-        unsigned shadow = CTRL(SHADOW);
-        CARRY = shadow & 1u;
-        ZERO = shadow >> 1 & 1u;
+        unsigned shadow = control[PB_SHADOW];
+        control[PB_C] = shadow & 1u;
+        control[PB_Z] = shadow >> 1 & 1u;
     } else {
-        CARRY = entry >> 12 & 1u;
-        ZERO = entry >> 13 & 1u;
-        CTRL(BANK) = entry >> 14 & 1u;
+        control[PB_C] = entry >> 12 & 1u;
+        control[PB_Z] = entry >> 13 & 1u;
+        control[PB_BANK] = entry >> 14 & 1u;
     }
-    CTRL(IE) = (uint8_t)e;
+    control[PB_IE] = (uint8_t)e;
 }
-BEHAVIOUR(ENABLE_INTERRUPT)        { PB_CELLS; CTRL(IE) = 1; }
-BEHAVIOUR(DISABLE_INTERRUPT)       { PB_CELLS; CTRL(IE) = 0; }
+BEHAVIOUR(ENABLE_INTERRUPT)        { CELLS(CONTROL)[PB_IE] = 1; }
+BEHAVIOUR(DISABLE_INTERRUPT)       { CELLS(CONTROL)[PB_IE] = 0; }
 
 #endif

@@ -6,14 +6,14 @@
 
 #include "pb_state.h"
 
-BEHAVIOUR(INPUT_sX_pp, x, p)     { PB_CELLS; sX(x) = (uint8_t)INPUT(p); }
-BEHAVIOUR(INPUT_sX_at_sY, x, y)  { PB_CELLS; sX(x) = (uint8_t)INPUT(sX(y)); }
-BEHAVIOUR(OUTPUT_sX_pp, x, p)    { PB_CELLS; OUTPUT(p, sX(x)); }
-BEHAVIOUR(OUTPUT_sX_at_sY, x, y) { PB_CELLS; OUTPUT(sX(y), sX(x)); }
+BEHAVIOUR(INPUT_sX_pp, x, p)     { const pb_cells r = pb_cells_of(S); r.bank[x] = (uint8_t)INPUT(p); }
+BEHAVIOUR(INPUT_sX_at_sY, x, y)  { const pb_cells r = pb_cells_of(S); r.bank[x] = (uint8_t)INPUT(r.bank[y]); }
+BEHAVIOUR(OUTPUT_sX_pp, x, p)    { const pb_cells r = pb_cells_of(S); OUTPUT(p, r.bank[x]); }
+BEHAVIOUR(OUTPUT_sX_at_sY, x, y) { const pb_cells r = pb_cells_of(S); OUTPUT(r.bank[y], r.bank[x]); }
 
-BEHAVIOUR(FETCH_sX_ss, x, s)     { PB_CELLS; sX(x) = CELLS(SPM)[(unsigned)s & S->spm_mask]; }
-BEHAVIOUR(FETCH_sX_at_sY, x, y)  { PB_CELLS; sX(x) = CELLS(SPM)[sX(y) & S->spm_mask]; }
-BEHAVIOUR(STORE_sX_ss, x, s)     { PB_CELLS; CELLS(SPM)[(unsigned)s & S->spm_mask] = sX(x); }
-BEHAVIOUR(STORE_sX_at_sY, x, y)  { PB_CELLS; CELLS(SPM)[sX(y) & S->spm_mask] = sX(x); }
+BEHAVIOUR(FETCH_sX_ss, x, s)     { const pb_cells r = pb_cells_of(S); r.bank[x] = CELLS(SPM)[(unsigned)s & S->spm_mask]; }
+BEHAVIOUR(FETCH_sX_at_sY, x, y)  { const pb_cells r = pb_cells_of(S); r.bank[x] = CELLS(SPM)[r.bank[y] & S->spm_mask]; }
+BEHAVIOUR(STORE_sX_ss, x, s)     { const pb_cells r = pb_cells_of(S); CELLS(SPM)[(unsigned)s & S->spm_mask] = r.bank[x]; }
+BEHAVIOUR(STORE_sX_at_sY, x, y)  { const pb_cells r = pb_cells_of(S); CELLS(SPM)[r.bank[y] & S->spm_mask] = r.bank[x]; }
 
 #endif

@@ -6,26 +6,30 @@
 
 #include "pb_flow.h"
 
-#define PB_INACTIVE(i) CELLS(REGS)[(PB_BANK_BASE ^ 16u) + (unsigned)(i)]
+/* STAR's destination: the registers of the bank that is not active. */
+static inline uint8_t *pb_inactive_bank(STATE, pb_cells r)
+{
+    return CELLS(REGS) + (pb_bank_base(r.control) ^ 16u);
+}
 
-BEHAVIOUR(STAR_sX_sY, x, y)        { PB_CELLS; PB_INACTIVE(x) = sX(y); }
-BEHAVIOUR(STAR_sX_kk, x, k)        { PB_CELLS; PB_INACTIVE(x) = (uint8_t)k; }
-BEHAVIOUR(REGBANK, b)              { PB_CELLS; CTRL(BANK) = (uint8_t)b; }
+BEHAVIOUR(STAR_sX_sY, x, y)        { const pb_cells r = pb_cells_of(S); pb_inactive_bank(S, r)[x] = r.bank[y]; }
+BEHAVIOUR(STAR_sX_kk, x, k)        { pb_inactive_bank(S, pb_cells_of(S))[x] = (uint8_t)k; }
+BEHAVIOUR(REGBANK, b)              { CELLS(CONTROL)[PB_BANK] = (uint8_t)b; }
 
 BEHAVIOUR(HWBUILD_sX, x)
 {
-    PB_CELLS;
-    sX(x) = (uint8_t)S->hwbuild;
-    CARRY = 1;
-    ZERO = S->hwbuild == 0;
+    const pb_cells r = pb_cells_of(S);
+    r.bank[x] = (uint8_t)S->hwbuild;
+    r.control[PB_C] = 1;
+    r.control[PB_Z] = S->hwbuild == 0;
 }
 
-BEHAVIOUR(LOAD_RETURN_sX_kk, x, k) { PB_CELLS; sX(x) = (uint8_t)k; pb_return(S); }
+BEHAVIOUR(LOAD_RETURN_sX_kk, x, k) { pb_cells_of(S).bank[x] = (uint8_t)k; pb_return(S); }
 
 static inline uint64_t pb_computed_target(STATE, int64_t x, int64_t y)
 {
-    PB_CELLS;
-    return (uint64_t)(sX(x) & 0xFu) << 8 | sX(y);     /* the upper nibble of sX is ignored */
+    const pb_cells r = pb_cells_of(S);
+    return (uint64_t)(r.bank[x] & 0xFu) << 8 | r.bank[y];     /* the upper nibble of sX is ignored */
 }
 BEHAVIOUR(JUMP_at_sX_sY, x, y)     { JUMP(pb_computed_target(S, x, y)); }
 BEHAVIOUR(CALL_at_sX_sY, x, y)     { pb_call(S, pb_computed_target(S, x, y)); }

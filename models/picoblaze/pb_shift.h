@@ -6,29 +6,35 @@
 
 #include "pb_state.h"
 
-static inline void pb_shift_result(STATE, unsigned x, unsigned r, unsigned carry_out)
+static inline void pb_shift_result(pb_cells r, unsigned x, unsigned v, unsigned carry_out)
 {
-    PB_CELLS;
-    r &= 0xFFu;
-    sX(x) = (uint8_t)r;
-    CARRY = (uint8_t)carry_out;
-    ZERO = r == 0;
+    v &= 0xFFu;
+    r.bank[x] = (uint8_t)v;
+    r.control[PB_C] = (uint8_t)carry_out;
+    r.control[PB_Z] = v == 0;
 }
 
-#define PB_SHIFT_LEFT(NAME, fill) \
-    BEHAVIOUR(NAME##_sX, x) { PB_CELLS; unsigned v = sX(x); pb_shift_result(S, (unsigned)x, v << 1 | (fill), v >> 7); }
-#define PB_SHIFT_RIGHT(NAME, fill) \
-    BEHAVIOUR(NAME##_sX, x) { PB_CELLS; unsigned v = sX(x); pb_shift_result(S, (unsigned)x, (fill) << 7 | v >> 1, v & 1u); }
+/* sX << 1 | fill, C = bit 7 out; and fill << 7 | sX >> 1, C = bit 0 out. */
+static inline void pb_shift_left(pb_cells r, unsigned x, unsigned fill)
+{
+    unsigned v = r.bank[x];
+    pb_shift_result(r, x, v << 1 | fill, v >> 7);
+}
+static inline void pb_shift_right(pb_cells r, unsigned x, unsigned fill)
+{
+    unsigned v = r.bank[x];
+    pb_shift_result(r, x, fill << 7 | v >> 1, v & 1u);
+}
 
-PB_SHIFT_LEFT(SLA, CARRY)          /* C in */
-PB_SHIFT_LEFT(RL, v >> 7)          /* rotate */
-PB_SHIFT_LEFT(SLX, v & 1u)         /* bit 0 repeated */
-PB_SHIFT_LEFT(SL0, 0u)
-PB_SHIFT_LEFT(SL1, 1u)
-PB_SHIFT_RIGHT(SRA, (unsigned)CARRY)
-PB_SHIFT_RIGHT(SRX, v >> 7)        /* bit 7 repeated (arithmetic shift) */
-PB_SHIFT_RIGHT(RR, v & 1u)
-PB_SHIFT_RIGHT(SR0, 0u)
-PB_SHIFT_RIGHT(SR1, 1u)
+BEHAVIOUR(SLA_sX, x) { const pb_cells r = pb_cells_of(S); pb_shift_left(r, (unsigned)x, r.control[PB_C]); }  /* C in */
+BEHAVIOUR(RL_sX, x)  { const pb_cells r = pb_cells_of(S); pb_shift_left(r, (unsigned)x, r.bank[x] >> 7u); }        /* rotate */
+BEHAVIOUR(SLX_sX, x) { const pb_cells r = pb_cells_of(S); pb_shift_left(r, (unsigned)x, r.bank[x] & 1u); }         /* bit 0 repeated */
+BEHAVIOUR(SL0_sX, x) { pb_shift_left(pb_cells_of(S), (unsigned)x, 0u); }
+BEHAVIOUR(SL1_sX, x) { pb_shift_left(pb_cells_of(S), (unsigned)x, 1u); }
+BEHAVIOUR(SRA_sX, x) { const pb_cells r = pb_cells_of(S); pb_shift_right(r, (unsigned)x, r.control[PB_C]); }  /* C in */
+BEHAVIOUR(SRX_sX, x) { const pb_cells r = pb_cells_of(S); pb_shift_right(r, (unsigned)x, r.bank[x] >> 7u); }        /* bit 7 repeated (arithmetic shift) */
+BEHAVIOUR(RR_sX, x)  { const pb_cells r = pb_cells_of(S); pb_shift_right(r, (unsigned)x, r.bank[x] & 1u); }         /* rotate */
+BEHAVIOUR(SR0_sX, x) { pb_shift_right(pb_cells_of(S), (unsigned)x, 0u); }
+BEHAVIOUR(SR1_sX, x) { pb_shift_right(pb_cells_of(S), (unsigned)x, 1u); }
 
 #endif

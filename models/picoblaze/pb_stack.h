@@ -14,62 +14,61 @@
 #include "pb_state.h"
 
 /* A stack entry for return address `pc`, with the flags and bank of the moment on KCPSM6. */
-static inline unsigned pb_stack_entry(STATE, uint64_t pc)
+static inline unsigned pb_stack_entry(const uint8_t *control, uint64_t pc)
 {
-    PB_CELLS;
     unsigned e = (unsigned)pc & 0xFFFu;
-    if (!PB_SHADOW_FLAGS) e |= (unsigned)CARRY << 12 | (unsigned)ZERO << 13 | (unsigned)CTRL(BANK) << 14;
+    if (!PB_SHADOW_FLAGS)
+        e |= (unsigned)control[PB_C] << 12 | (unsigned)control[PB_Z] << 13 | (unsigned)control[PB_BANK] << 14;
     return e;
 }
 
 /* sp has moved: on KCPSM6, reaching 31 (31 pushes deep, or a pop from empty) resets the core
  * after the next instruction. */
-static inline void pb_sp_moved(STATE, unsigned sp)
+static inline void pb_sp_moved(uint8_t *control, unsigned sp)
 {
-    PB_CELLS;
-    CTRL(SP) = (uint8_t)sp;
-    if (PB_STACK_RESETS && sp == 31) CTRL(RESET_PENDING) = 2;
+    control[PB_SP] = (uint8_t)sp;
+    if (PB_STACK_RESETS && sp == 31) control[PB_RESET_PENDING] = 2;
 }
 
 /* Push: ram[sp] = entry, sp + 1. CALL pushes its own address, the interrupt response the
  * address of the instruction it abandons. */
 static inline void pb_push(STATE, uint64_t pc)
 {
-    PB_CELLS;
-    unsigned sp = CTRL(SP);
-    CELLS(STACK)[sp] = (uint16_t)pb_stack_entry(S, pc);
-    pb_sp_moved(S, (sp + 1) & 31u);
+    uint8_t *const control = CELLS(CONTROL);
+    unsigned sp = control[PB_SP];
+    CELLS(STACK)[sp] = (uint16_t)pb_stack_entry(control, pc);
+    pb_sp_moved(control, (sp + 1) & 31u);
 }
 
 /* Pop: ram[sp] = this instruction's entry, sp - 1, return ram[sp] (read first: the entry
  * written is at the other index). */
 static inline unsigned pb_pop(STATE)
 {
-    PB_CELLS;
+    uint8_t *const control = CELLS(CONTROL);
     uint16_t *const stack = CELLS(STACK);
-    unsigned sp = CTRL(SP), below = (sp - 1) & 31u;
+    unsigned sp = control[PB_SP], below = (sp - 1) & 31u;
     unsigned popped = stack[below];
-    stack[sp] = (uint16_t)pb_stack_entry(S, PC);
-    pb_sp_moved(S, below);
+    stack[sp] = (uint16_t)pb_stack_entry(control, PC);
+    pb_sp_moved(control, below);
     return popped;
 }
 
 /* Response slot (section 7): two clocks replace the next instruction, which is abandoned. */
 static void pb_interrupt_response(STATE)
 {
-    PB_CELLS;
+    uint8_t *const control = CELLS(CONTROL);
     uint64_t abandoned = NEXT_PC;
-    if (PB_SHADOW_FLAGS) CTRL(SHADOW) = (uint8_t)(CARRY | ZERO << 1);
+    if (PB_SHADOW_FLAGS) control[PB_SHADOW] = (uint8_t)(control[PB_C] | control[PB_Z] << 1);
     pb_push(S, abandoned);
     /* An overflow by the response resets after the vector's instruction, the "next" one here. */
-    if (CTRL(RESET_PENDING) == 2) CTRL(RESET_PENDING) = 1;
+    if (control[PB_RESET_PENDING] == 2) control[PB_RESET_PENDING] = 1;
     /* KCPSM6 quirk: the bank flip-flop is not gated, so an abandoned REGBANK still switches the
      * bank (after the old bank was saved for RETURNI). */
     if (PB_BANKS > 1) {
         uint32_t w = CELLS(IROM)[abandoned];
-        if ((w & 0x3FFFEu) == 0x37000u) CTRL(BANK) = (uint8_t)(w & 1u);
+        if ((w & 0x3FFFEu) == 0x37000u) control[PB_BANK] = (uint8_t)(w & 1u);
     }
-    CTRL(IE) = 0;
+    control[PB_IE] = 0;
     CELLS(INTERRUPTS)[0]++;
     OUTPUT(PB_PIN_INTERRUPT_ACK, 1);
     JUMP(S->vector);
@@ -80,14 +79,14 @@ static void pb_interrupt_response(STATE)
  * clocks, then 000 with the control state of a reset; registers and scratchpad survive. */
 static void pb_internal_reset(STATE)
 {
-    PB_CELLS;
-    unsigned sp = CTRL(SP);
-    CELLS(STACK)[sp] = (uint16_t)pb_stack_entry(S, PC);   /* this instruction's write at sp */
-    CTRL(SP) = 0;
-    CARRY = 0;
-    ZERO = 0;
-    CTRL(IE) = 0;
-    CTRL(BANK) = 0;
+    uint8_t *const control = CELLS(CONTROL);
+    unsigned sp = control[PB_SP];
+    CELLS(STACK)[sp] = (uint16_t)pb_stack_entry(control, PC);   /* this instruction's write at sp */
+    control[PB_SP] = 0;
+    control[PB_C] = 0;
+    control[PB_Z] = 0;
+    control[PB_IE] = 0;
+    control[PB_BANK] = 0;
     CELLS(RESETS)[0]++;
     JUMP(0);
     BLOCK_FOR(4);
@@ -95,17 +94,17 @@ static void pb_internal_reset(STATE)
 
 static void pb_after_instruction(STATE, unsigned irq_sampled)
 {
-    PB_CELLS;
+    uint8_t *const control = CELLS(CONTROL);
     NEXT_PC &= PB_PC_MASK;         /* a step past the last address wraps to 000 */
-    unsigned pending = CTRL(RESET_PENDING);
+    unsigned pending = control[PB_RESET_PENDING];
     if (pending) {
-        CTRL(RESET_PENDING) = (uint8_t)(pending - 1);
+        control[PB_RESET_PENDING] = (uint8_t)(pending - 1);
         if (pending == 1) {
             pb_internal_reset(S);
             return;
         }
     }
-    if (irq_sampled & CTRL(IE)) pb_interrupt_response(S);
+    if (irq_sampled & control[PB_IE]) pb_interrupt_response(S);
 }
 
 #endif

@@ -17,7 +17,7 @@
 
 #include <isekit/model.h>
 
-#include "picoblaze.h"
+#include "include/isekit/picoblaze.h"
 
 #define PB_PROGRAM_WORDS (1u << PB_PC_BITS)
 #define PB_PC_MASK (PB_PROGRAM_WORDS - 1u)
@@ -54,26 +54,31 @@ enum pb_control {
     PB_RESET_PENDING,    /* KCPSM6: 2 = internal reset after the next instruction, 1 = after this one */
 };
 #define PB_CONTROL_NAMES { "C", "Z", "IE", "BANK", "SP", "SHADOW", "INTERRUPT", "RESET_PENDING" }
-/* Every function that uses the names below starts with PB_CELLS, which reads the two storage
- * pointers (and the bank) once: the cells are uint8_t, and a store through a character type may
- * alias anything, S->CONTROL.v and S->REGS.v included, so the compiler would otherwise reload
- * them after every store. No instruction reads a register after switching banks (a new bank
- * applies from the next instruction), so the bank read here holds for the whole function. */
-#define PB_CELLS \
-    uint8_t *const pb_control = CELLS(CONTROL); \
-    uint8_t *const pb_bank = CELLS(REGS) + PB_BANK_BASE; \
-    (void)pb_control, (void)pb_bank
-#define CTRL(name) pb_control[PB_##name]
+/* The cells an instruction works on: CONTROL's cells (indexed by enum pb_control) and the
+ * registers s0..sF of the active bank. A function reads them once, into a local
+ * `const pb_cells r = pb_cells_of(S);` (or takes r from its caller; one that needs only CONTROL
+ * reads CELLS(CONTROL) into a local `control`), and then uses r.control[] and r.bank[] only:
+ * the cells are uint8_t, and a store through a character type may alias anything, S->CONTROL.v
+ * and S->REGS.v included, so reading CELLS() after a store would reload the pointers. No
+ * instruction reads a register after switching banks (a new bank applies from the next
+ * instruction), so the bank read here holds for the whole instruction. Register numbers come
+ * from 4-bit fields, so r.bank[x] is always in range. */
+typedef struct pb_cells {
+    uint8_t *control;
+    uint8_t *bank;
+} pb_cells;
 
-#if PB_BANKS > 1
-#define PB_BANK_BASE (CTRL(BANK) * 16u)
-#else
-#define PB_BANK_BASE 0u
-#endif
-/* Register sX of the active bank. Register numbers come from 4-bit fields, so always in range. */
-#define sX(i) pb_bank[(unsigned)(i)]
-#define CARRY CTRL(C)
-#define ZERO CTRL(Z)
+/* The offset in REGS of the active bank's s0 (KCPSM3 has one bank: always 0). */
+ISK_INLINE unsigned pb_bank_base(const uint8_t *control)
+{
+    return PB_BANKS > 1 ? control[PB_BANK] * 16u : 0u;
+}
+
+ISK_INLINE pb_cells pb_cells_of(STATE)
+{
+    uint8_t *const control = CELLS(CONTROL);
+    return (pb_cells){ .control = control, .bank = CELLS(REGS) + pb_bank_base(control) };
+}
 
 /* ---- the frame of every instruction --------------------------------------------------------
  * The interrupt input is sampled in the instruction's first clock, before the instruction has any

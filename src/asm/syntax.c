@@ -425,9 +425,15 @@ int isk_syntax_display_pattern(const isk_model *m, int pattern, uint64_t word)
     for (size_t i = 0; i < m->patterns.len; i++) {
         const isk_pattern *a = &m->patterns.data[i];
         if (!a->alias || a->base != pattern || !a->info.syntax || (word & a->mask) != a->match) continue;
+        /* Each operand must be in its domain and re-encode to the word: an operand written to
+         * two places (swap16 $d, $s = roll16 $d, $s, $s) only fits a word whose places agree. */
         bool in_domain = true;
-        for (int f = 0; f < a->nfields && in_domain; f++)
-            in_domain = isk_field_in_domain(m, &a->field[f], isk_field_extract(&a->field[f], word));
+        for (int f = 0; f < a->nfields && in_domain; f++) {
+            const int64_t v = isk_field_extract(&a->field[f], word);
+            uint64_t again = word;
+            isk_field_insert(&a->field[f], v, &again);
+            in_domain = isk_field_in_domain(m, &a->field[f], v) && again == word;
+        }
         if (in_domain && a->nfields < best_fields) best = (int)i, best_fields = a->nfields;
     }
     return best;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/ports.h"
 #include "cli/options.h"
 #include "isekit/desc.h"
 
@@ -126,7 +127,7 @@ static void usage(FILE *out)
                  "instruction formats with their behaviours and assembly syntax (and instruction set,\n"
                  "with each set's count, for a processor of several), and the decoder's report of the\n"
                  "undecodable code space. MODEL is a built-in name or a model .c file.\n"
-                 "Without MODEL: the built-in models, runners and subcommands this isekit holds.\n\n"
+                 "Without MODEL: the built-in models, runners, subcommands and port devices this isekit holds.\n\n"
                  "options:\n" CLI_MAX_ERRORS_HELP "  -h, --help          this text\n\n"
                  "Exit status: 0 on success, 1 on errors in the model, 2 on bad usage.\n");
 }
@@ -144,6 +145,11 @@ static int print_builtins(isk_diag *diag)
     for (int i = 0; cli_runner_at(i); i++) printf("  %-12s %s\n", cli_runner_at(i)->name, cli_runner_at(i)->summary);
     if (cli_command_at(0)) printf("subcommands (isekit NAME --help):\n");
     for (int i = 0; cli_command_at(i); i++) printf("  %-12s %s\n", cli_command_at(i)->name, cli_command_at(i)->summary);
+    if (sys_port_device_at(0)) printf("port devices (ports = NAME ARGS in a system description, docs/systems.md):\n");
+    for (int i = 0; sys_port_device_at(i); i++) {
+        const sys_port_device *d = sys_port_device_at(i);
+        printf("  %-12s %s (ports = %s %s)\n", d->name, d->summary, d->name, d->args);
+    }
     return diag->errors ? EXIT_FAILED : EXIT_OK;
 }
 
@@ -168,8 +174,7 @@ int cmd_info(int argc, char **argv)
         return EXIT_USAGE;
     }
     isk_diag diag;
-    isk_diag_init(&diag);
-    cli_apply_max_errors(&diag, max_errors);
+    cli_diag_init(&diag, max_errors);
     if (!model) return print_builtins(&diag);
     isk_model *m = isk_model_load(model, &diag);
     if (!m) return EXIT_FAILED;

@@ -105,8 +105,7 @@ int cmd_objdump(int argc, char **argv)
     }
     if (!o.symbols && !o.headers) o.disassemble = true;
     isk_diag diag;
-    isk_diag_init(&diag);
-    cli_apply_max_errors(&diag, a.max_errors);
+    cli_diag_init(&diag, a.max_errors);
     isk_model *given = a.model ? isk_model_load(a.model, &diag) : NULL;
     int rc = EXIT_OK;
     if (a.model && !given) rc = EXIT_FAILED;

@@ -5,38 +5,48 @@
 #include <string.h>
 
 #include "asm/asm.h"
-#include "asm/link_model.h"
-#include "asm/load.h"
 #include "asm/syntax.h"
 #include "base/str.h"
 #include "cli/cli.h"
 #include "cli/launchlist.h"
+#include "cli/ports.h"
+#include "cli/program.h"
 #include "cli/runctl.h"
+#include "cli/sysfile.h"
 #include "cli/toolchain.h"
 #include "elf/elf_file.h"
 #include "isekit/sim.h"
 
 typedef struct run_options {
     const char *model, *program;
-    bool warn_conflicts;
+    bool warn_conflicts, port_log;
+    const char *stop_ports[CLI_MAX_LIST];
+    int nstop_ports;
     cli_run_opts run;
 } run_options;
 
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: isekit run MODEL PROGRAM [options]\n\n"
+            "usage: isekit run MODEL PROGRAM [options]\n"
+            "       isekit run SYSTEM.sys [options]\n\n"
             "Simulate MODEL (a built-in name or a model .c file) running PROGRAM. For an accelerator,\n"
             "PROGRAM is a launch list: one command per line in the model's assembly syntax, launched\n"
             "one per clock, with the directives @CLOCK, wait irq|idle|flag NAME == V|N, write, init\n"
             "and expect (see docs/launch-lists.md); or a launch program in assembly (.s, .S) or an\n"
             "ELF file, whose .text commands are launched one per clock. For a processor, PROGRAM is\n"
             "an executable (ELF or Intel-HEX) or an assembly source (.s, .S), assembled and linked by\n"
-            "the model's memory map; the run ends when every context has stopped.\n\n"
+            "the model's memory map, or, for a model that declares the .psm syntax (its parameter\n"
+            "syntax = psm), a .psm source or a .hex/.mem/.dec/.bin image; the run ends when every\n"
+            "context has stopped.\n"
+            "A SYSTEM.sys file describes instances, their programs, shared storages and port wiring\n"
+            "(docs/systems.md).\n\n"
             "options:\n"
             "  --trace             print every clock's events (launches, writes, ends, interrupts;\n"
             "                      for processors, every instruction with its disassembly)\n"
             "  --warn-conflicts    report CREW conflicts and resource clashes as warnings, go on\n"
+            "  --port-log          print every port write of a processor: CLOCK INSTANCE out PORT = VALUE\n"
+            "  --stop-port PORT    a processor that writes PORT stops (its run then ends: status 0)\n"
             CLI_RUN_OPTIONS_HELP
             "  -h, --help          this text\n\n"
             "A wait of a launch list that can never end (nothing active to raise the interrupt or\n"
@@ -55,21 +65,26 @@ static bool parse_args(int argc, char **argv, void *opts)
     cli_args a = { "isekit run", argc, argv, 1, false };
     for (; a.i < argc && !a.bad; a.i++) {
         const char *s = argv[a.i];
+        const char *stop;
         if (cli_flag(&a, "--warn-conflicts")) o->warn_conflicts = true;
-        else if (cli_run_option(&a, &o->run, NULL)) continue;
+        else if (cli_flag(&a, "--port-log")) o->port_log = true;
+        else if (cli_value(&a, "--stop-port", &stop)) {
+            if (stop && o->nstop_ports == CLI_MAX_LIST) cli_usage_error(&a, "at most %d --stop-port", CLI_MAX_LIST);
+            else if (stop) o->stop_ports[o->nstop_ports++] = stop;
+        } else if (cli_run_option(&a, &o->run, NULL)) continue;
         else if (s[0] == '-' && s[1]) cli_usage_error(&a, "unknown option '%s'", s);
         else if (!o->model) o->model = s;
         else if (!o->program) o->program = s;
         else cli_usage_error(&a, "unexpected argument '%s'", s);
     }
-    if (!a.bad && (!o->model || !o->program)) cli_usage_error(&a, "need a MODEL and a PROGRAM");
+    bool sys = o->model && isk_ends_with(o->model, ".sys");
+    if (!a.bad && sys && o->program) cli_usage_error(&a, "a system description brings its own programs");
+    else if (!a.bad && !sys && (!o->model || !o->program)) cli_usage_error(&a, "need a MODEL and a PROGRAM");
+    for (int i = 0; i < o->nstop_ports && !a.bad; i++) {
+        uint64_t port;
+        cli_parse_u64(&a, "--stop-port", o->stop_ports[i], 0, UINT64_MAX, ISK_UNIT_NONE, &port);
+    }
     return !a.bad;
-}
-
-static void print_trace(void *user, uint64_t clock, const char *who, const char *what)
-{
-    (void)user;
-    printf("%8" PRIu64 "  %-6s %s\n", clock, who, what);
 }
 
 static void print_summary(isk_system *sys, isk_inst *acc)
@@ -140,11 +155,11 @@ static int run_launch_list(const run_options *o, isk_model *m, isk_diag *diag)
 {
     isk_system_options so = { .conflicts_are_warnings = o->warn_conflicts, .diag = diag };
     cli_run_system_options(&o->run, &so);
-    if (o->run.trace) so.trace = print_trace;
     isk_system *sys = isk_system_new(&so);
     isk_inst *acc = isk_system_add(sys, m, isk_model_name(m));
     int rc = EXIT_FAILED;
     if (!acc || isk_attach(sys, acc, 0) != ISK_OK) goto out;
+    if (o->run.trace && cli_trace(sys) != ISK_OK) goto out;
     if (!cli_set_params("isekit run", acc, &o->run, &rc)) goto out;
     bool program = tc_is_source(o->program) || is_elf_file(o->program);
     launch_list *l = program ? load_launch_program(o->program, sys, acc, diag)
@@ -172,75 +187,118 @@ out:
 
 /* ---- processors ----------------------------------------------------------------------------- */
 
-typedef struct issue_tracer { const isk_model *m; int code; } issue_tracer;
-
-/* One line per instruction: clock, context, PC, word and its disassembly. */
-static int print_issue(void *user, uint64_t clock, isk_inst *proc, uint32_t context, uint64_t pc)
-{
-    const issue_tracer *t = user;
-    int64_t word = 0;
-    char text[160] = "?";
-    if (isk_read(proc, t->m->storages.data[t->code].info.name, pc, &word) == ISK_OK) {
-        int pattern = isk_model_decode(t->m, (uint64_t)word, NULL);
-        if (pattern >= 0) isk_syntax_print(t->m, isk_syntax_display_pattern(t->m, pattern, (uint64_t)word),
-                                           (uint64_t)word, pc, text, sizeof text);
-    }
-    printf("%8" PRIu64 "  %-6s ctx %-2u pc 0x%04" PRIx64 "  %0*" PRIx64 "  %s\n", clock, isk_inst_name(proc),
-           context, pc, (t->m->word_bits + 3) / 4, (uint64_t)word, text);
-    return 0;
-}
-
-/* Assemble and link a source, or read an executable, into the instance. */
-static bool load_program(isk_inst *inst, const char *path, isk_diag *diag)
-{
-    const isk_model *m = isk_inst_model(inst);
-    if (!isk_ends_with(path, ".s") && !isk_ends_with(path, ".S")) return isk_load_executable(inst, path, diag) == 0;
-    isk_obj *obj = isk_assemble_files(m, &path, 1, path, NULL, diag);
-    if (!obj) return false;
-    isk_model_link *ml = isk_model_link_new(m, diag);
-    isk_obj *exe = ml ? isk_model_link_objects(ml, &obj, 1, NULL, 0, path, diag) : NULL;
-    bool ok = exe && isk_load_obj(inst, exe, NULL, diag) == 0;
-    isk_obj_free(exe);
-    isk_model_link_free(ml);
-    isk_obj_free(obj);
-    return ok;
-}
-
 static const char *const context_states[] = { "stopped", "running", "blocked", "sleeping", "faulted", "exited" };
 
-static int run_processor(const run_options *o, isk_model *m, isk_diag *diag)
+/* Each processor's contexts that ran or did not stop, after a run. */
+static void print_contexts(isk_inst *proc, bool named)
 {
-    issue_tracer tracer = { m, m->code_storage };
-    isk_system_options so = { .diag = diag };
-    cli_run_system_options(&o->run, &so);
-    if (o->run.trace) {
-        so.trace = print_trace;
-        so.before_issue = print_issue;
-        so.before_issue_user = &tracer;
+    for (int id = 0; isk_context_of(proc, id); id++) {
+        const isk_context *c = isk_context_of(proc, id);
+        if (c->insns || c->state != ISK_CTX_STOPPED)
+            printf("%s%scontext %d: %" PRIu64 " instructions, %s at pc 0x%" PRIx64 "\n", named ? isk_inst_name(proc) : "",
+                   named ? " " : "", id, c->insns, context_states[c->state], c->pc);
     }
-    isk_system *sys = isk_system_new(&so);
-    isk_inst *proc = isk_system_add(sys, m, isk_model_name(m));
-    int rc = EXIT_FAILED;
-    if (!proc || !cli_set_params("isekit run", proc, &o->run, &rc) || !load_program(proc, o->program, diag)) goto out;
-    cli_run r;
-    cli_run_begin(&r, "isekit run", sys, o->run.max_clocks);
-    isk_status st = cli_run_go(&r, 0);
+}
+
+static void print_instructions(isk_system *sys)
+{
     isk_stats stats;
     isk_get_stats(sys, &stats);
     printf("summary: %" PRIu64 " clocks, %" PRIu64 " instructions (%.3f per clock)\n", stats.clocks,
            stats.instructions, stats.clocks ? (double)stats.instructions / (double)stats.clocks : 0.0);
-    for (int id = 0; isk_context_of(proc, id); id++) {
-        const isk_context *c = isk_context_of(proc, id);
-        if (c->insns || c->state != ISK_CTX_STOPPED)
-            printf("context %d: %" PRIu64 " instructions, %s at pc 0x%" PRIx64 "\n", id, c->insns,
-                   context_states[c->state], c->pc);
+}
+
+static int run_processor(const run_options *o, isk_model *m, isk_diag *diag)
+{
+    isk_system_options so = { .diag = diag };
+    cli_run_system_options(&o->run, &so);
+    isk_system *sys = isk_system_new(&so);
+    isk_inst *proc = isk_system_add(sys, m, isk_model_name(m));
+    port_wiring *w = port_wiring_new(sys, o->port_log ? stdout : NULL);
+    int rc = EXIT_FAILED;
+    if (!proc || !cli_set_params("isekit run", proc, &o->run, &rc) || !cli_load_program(proc, o->program, diag)) goto out;
+    if (o->run.trace && cli_trace(sys) != ISK_OK) goto out;
+    if (o->port_log || o->nstop_ports) {
+        proc_ports *p = port_wiring_of(w, proc);
+        for (int i = 0; i < o->nstop_ports; i++) {
+            uint64_t port = 0;
+            isk_parse_u64(o->stop_ports[i], 0, UINT64_MAX, ISK_UNIT_NONE, &port, NULL, 0);   /* checked */
+            VEC_PUSH(&p->outs, (port_route){ .port = port, .kind = ROUTE_STOP });
+        }
     }
+    cli_run r;
+    cli_run_begin(&r, "isekit run", sys, o->run.max_clocks);
+    r.between = port_wiring_apply_stops;
+    r.between_user = w;
+    isk_status st = cli_run_go(&r, 0);
+    print_instructions(sys);
+    print_contexts(proc, false);
     bool shown = cli_show_values(proc, &o->run);
     if (st == ISK_OK) rc = cli_run_unfinished(&r, NULL);
     else if (st == ISK_STOPPED && shown) rc = EXIT_OK;
     cli_run_end(&r);
 out:
+    port_wiring_free(w);
     isk_system_free(sys);
+    return rc;
+}
+
+/* ---- systems described in a file -------------------------------------------------------------- */
+
+/* --show INSTANCE.NAME after a system's run. */
+static bool show_system_values(isk_system *sys, const cli_run_opts *o)
+{
+    bool ok = true;
+    for (int i = 0; i < o->nshows; i++) {
+        const char *dot = strchr(o->shows[i], '.');
+        char *name = dot ? isk_xstrndup(o->shows[i], (size_t)(dot - o->shows[i])) : NULL;
+        isk_inst *inst = name ? isk_instance(sys, name) : NULL;
+        free(name);
+        if (!inst) {
+            fprintf(stderr, "isekit run: --show %s: name INSTANCE.STORAGE of the system\n", o->shows[i]);
+            ok = false;
+            continue;
+        }
+        ok &= cli_show_value(inst, dot + 1, o->shows[i]);
+    }
+    return ok;
+}
+
+static int run_system_file(const run_options *o, isk_diag *diag)
+{
+    sysfile *f = sysfile_read(o->model, diag);
+    if (!f) return EXIT_FAILED;
+    isk_system_options so = { .conflicts_are_warnings = o->warn_conflicts, .diag = diag, .explicit_sharing = 1 };
+    cli_run_system_options(&o->run, &so);
+    isk_system *sys = isk_system_new(&so);
+    port_wiring *w = port_wiring_new(sys, o->port_log || f->port_log ? stdout : NULL);
+    int rc = EXIT_FAILED;
+    if (o->nstop_ports || o->run.nparams) {
+        fprintf(stderr, "isekit run: --stop-port and --param do not apply to a system description (it says them)\n");
+        rc = EXIT_USAGE;
+    } else if (sysfile_build(f, sys, w, NULL, diag) && (!o->run.trace || cli_trace(sys) == ISK_OK)) {
+        cli_run r;
+        /* the file's clock limit unless the command line gives one */
+        uint64_t limit = o->run.max_clocks != CLI_DEFAULT_MAX_CLOCKS || !f->max_clocks ? o->run.max_clocks : f->max_clocks;
+        cli_run_begin(&r, "isekit run", sys, limit);
+        r.between = port_wiring_apply_stops;
+        r.between_user = w;
+        isk_status st = cli_run_go(&r, 0);
+        fflush(stdout);
+        print_instructions(sys);
+        for (size_t i = 0; i < f->instances.len; i++) {
+            isk_inst *inst = isk_instance(sys, f->instances.data[i].name);
+            if (isk_inst_model(inst)->is_processor) print_contexts(inst, true);
+        }
+        bool shown = show_system_values(sys, &o->run);
+        if (st == ISK_OK) rc = cli_run_unfinished(&r, NULL);
+        else if (st == ISK_STOPPED && shown) rc = EXIT_OK;
+        else if (st == ISK_FAULT) cli_run_fault_hint(&r);
+        cli_run_end(&r);
+    }
+    port_wiring_free(w);
+    isk_system_free(sys);
+    sysfile_free(f);
     return rc;
 }
 
@@ -253,8 +311,8 @@ int cmd_run(int argc, char **argv)
     int start = cli_start(argc, argv, usage, parse_args, &o);
     if (start >= 0) return start;
     isk_diag diag;
-    isk_diag_init(&diag);
-    cli_apply_max_errors(&diag, o.run.max_errors);
+    cli_diag_init(&diag, o.run.max_errors);
+    if (isk_ends_with(o.model, ".sys")) return run_system_file(&o, &diag);
     isk_model *m = isk_model_load(o.model, &diag);
     if (!m) return EXIT_FAILED;
     int rc;

@@ -63,7 +63,8 @@ bool cli_max_errors(cli_args *a, int *max_errors)
     return cli_int(a, "--max-errors", 0, 1000000, max_errors);
 }
 
-void cli_apply_max_errors(isk_diag *diag, int max_errors)
+void cli_diag_init(isk_diag *diag, int max_errors)
 {
+    isk_diag_init(diag);
     if (max_errors >= 0) isk_diag_set_max_errors(diag, max_errors);
 }

@@ -44,7 +44,7 @@ bool cli_parse_u64(cli_args *a, const char *what, const char *text, uint64_t min
  * all (isk_diag_set_max_errors; 0 = no limit). */
 #define CLI_MAX_ERRORS_HELP "  --max-errors N      at most N errors per file and in all (default 20/50; 0 = no cap)\n"
 bool cli_max_errors(cli_args *a, int *max_errors);
-/* Apply it to a sink; -1 = not given, keep the sink's default. */
-void cli_apply_max_errors(isk_diag *diag, int max_errors);
+/* A new sink with that cap; -1 = not given, the sink's default. */
+void cli_diag_init(isk_diag *diag, int max_errors);
 
 #endif

@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "asm/syntax.h"
 #include "cli/cli.h"
 
 void cli_run_opts_init(cli_run_opts *o, uint64_t default_max_clocks)
@@ -44,6 +45,35 @@ void cli_run_system_options(const cli_run_opts *o, isk_system_options *so)
     so->watchdog_ms = (unsigned)(o->watchdog_s * 1000);
     so->catch_crashes = 1;
     so->stack_size = (size_t)o->behaviour_stack;
+}
+
+/* ---- --trace ------------------------------------------------------------------------------ */
+
+void cli_issue_text(const isk_event *ev, char *out, size_t cap)
+{
+    const isk_model *m = isk_inst_model(ev->inst);
+    if (ev->instruction < 0 ||
+        !isk_syntax_print(m, isk_syntax_display_pattern(m, ev->instruction, ev->word), ev->word, ev->pc, out, cap))
+        snprintf(out, cap, "(illegal)");
+}
+
+static void print_event(void *user, const isk_event *ev)
+{
+    (void)user;
+    char text[320];
+    if (ev->kind == ISK_EV_ISSUE) {
+        cli_issue_text(ev, text, sizeof text);
+        printf("%8" PRIu64 "  %-6s ctx %-2u pc 0x%04" PRIx64 "  %0*" PRIx64 "  %s\n", ev->clock, isk_inst_name(ev->inst),
+               ev->context, ev->pc, (isk_model_word_bits(isk_inst_model(ev->inst)) + 3) / 4, ev->word, text);
+    } else {
+        printf("%8" PRIu64 "  %-6s %s\n", ev->clock, isk_inst_name(ev->inst), isk_event_text(ev, text, sizeof text));
+    }
+}
+
+isk_status cli_trace(isk_system *sys)
+{
+    for (int i = 0; isk_instance_at(sys, i); i++) isk_watch(isk_instance_at(sys, i), -1, true);
+    return isk_subscribe(sys, ISK_EV_ALL & ~ISK_EV_BIT(ISK_EV_RESOURCE), print_event, NULL);
 }
 
 /* ---- Ctrl-C ------------------------------------------------------------------------------ */
@@ -126,6 +156,7 @@ isk_status cli_run_go(cli_run *r, uint64_t clocks)
         uint64_t n = end - now < r->slice ? end - now : r->slice;
         double t0 = now_seconds();
         st = isk_run(r->sys, n);
+        if (st == ISK_OK && r->between) r->between(r->between_user);
         double t = now_seconds();
         if (st == ISK_BREAK) {
             /* a breakpoint instruction with no debugger to stop in: say so and go on */
@@ -210,16 +241,17 @@ bool cli_set_params(const char *cmd, isk_inst *inst, const cli_run_opts *o, int 
     return true;
 }
 
+bool cli_show_value(isk_inst *inst, const char *name, const char *shown_as)
+{
+    int64_t v;
+    if (isk_read(inst, name, 0, &v) != ISK_OK) return false;
+    printf("%s = %" PRId64 " (0x%" PRIx64 ")\n", shown_as, v, (uint64_t)v);
+    return true;
+}
+
 bool cli_show_values(isk_inst *inst, const cli_run_opts *o)
 {
     bool ok = true;
-    for (int i = 0; i < o->nshows; i++) {
-        int64_t v;
-        if (isk_read(inst, o->shows[i], 0, &v) != ISK_OK) {
-            ok = false;
-            continue;
-        }
-        printf("%s = %" PRId64 " (0x%" PRIx64 ")\n", o->shows[i], v, (uint64_t)v);
-    }
+    for (int i = 0; i < o->nshows; i++) ok &= cli_show_value(inst, o->shows[i], o->shows[i]);
     return ok;
 }

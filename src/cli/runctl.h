@@ -56,6 +56,13 @@ bool cli_run_option(cli_args *a, cli_run_opts *o, const char *alias);
  * reported, the behaviour stack. */
 void cli_run_system_options(const cli_run_opts *o, isk_system_options *so);
 
+/* --trace: every event but resource use as a line "CLOCK  INSTANCE  WHAT" on stdout (a
+ * processor's instruction with its word and disassembly), every storage of every instance
+ * watched. Subscribe after the system's instances are added. */
+isk_status cli_trace(isk_system *sys);
+/* The text of a processor's instruction event: its disassembly, or "(illegal)". */
+void cli_issue_text(const isk_event *ev, char *out, size_t cap);
+
 typedef struct cli_run {
     const char *cmd;                 /* "isekit run", for messages */
     isk_system *sys;
@@ -64,6 +71,10 @@ typedef struct cli_run {
     double start, last_shown;
     uint64_t last_clock;
     bool progress, shown;            /* stderr is a terminal; a progress line is on it */
+    /* Called between two slices when the run went on (NULL = none): where the runner acts on
+     * what its port handlers asked for with isk_stop_after_clock (ports.h: stop ports). */
+    void (*between)(void *user);
+    void *between_user;
 } cli_run;
 
 /* Install the Ctrl-C handler for this system. */
@@ -94,5 +105,7 @@ bool cli_set_params(const char *cmd, isk_inst *inst, const cli_run_opts *o, int 
 bool cli_check_param(const char *cmd, const isk_model *m, const char *assignment);
 /* --show NAME, each: its value after the run on stdout; false if a name is unknown. */
 bool cli_show_values(isk_inst *inst, const cli_run_opts *o);
+/* One of them: "SHOWN_AS = value (0xhex)"; false if `name` is unknown (reported). */
+bool cli_show_value(isk_inst *inst, const char *name, const char *shown_as);
 
 #endif

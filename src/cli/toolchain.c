@@ -156,7 +156,7 @@ isk_model *tc_start(int argc, char **argv, tc_args *a, void (*usage)(FILE *out, 
         return NULL;
     }
     if (!tc_parse(argc, argv, a, NULL, NULL)) return NULL;
-    cli_apply_max_errors(diag, a->max_errors);
+    cli_diag_init(diag, a->max_errors);      /* nothing was reported to it yet */
     if (!a->inputs.len) {
         fprintf(stderr, "isekit %s: no input files\n\n", a->tool);
         usage(stderr, a->tool);

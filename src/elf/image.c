@@ -173,8 +173,10 @@ int isk_mem_format(const uint8_t *data, size_t n, const isk_mem_opts *o, char **
     }
     uint64_t mask = bits == 64 ? UINT64_MAX : (((uint64_t)1 << bits) - 1);
     int digits = (int)((bits + 3) / 4);
+    const char *eol = o->crlf ? "\r\n" : "\n";
     text t = {0};
-    if (o->address_line) tprintf(&t, "@%llx\n", (unsigned long long)o->start_word);
+    if (o->address_line)
+        tprintf(&t, o->upper_case ? "@%0*llX%s" : "@%0*llx%s", o->address_digits, (unsigned long long)o->start_word, eol);
     for (size_t i = 0; i < n; i += wb) {
         uint8_t w[8] = {0};
         memcpy(w, data + i, n - i < wb ? n - i : wb);
@@ -185,7 +187,7 @@ int isk_mem_format(const uint8_t *data, size_t n, const isk_mem_opts *o, char **
             VEC_FREE(&t);
             return -1;
         }
-        tprintf(&t, "%0*llx\n", digits, (unsigned long long)v);
+        tprintf(&t, o->upper_case ? "%0*llX%s" : "%0*llx%s", digits, (unsigned long long)v, eol);
     }
     text_done(&t, out, len);
     return 0;

@@ -36,10 +36,14 @@ typedef struct isk_mem_opts {
     int big_endian;          /* byte order of the words in `data` */
     int address_line;        /* start with "@<start_word in hex>" */
     uint64_t start_word;
+    /* The Xilinx tools' dialect (PicoBlaze .hex/.mem): upper-case digits, the address line
+     * zero-padded to 8 digits, CR LF line ends. */
+    int upper_case, address_digits, crlf;
 } isk_mem_opts;
 
-/* One word per line, lower-case hex, zero-padded to the word width; a short last word is
- * padded with zero bytes. Bits above word_bits must be zero (else an error names the word). */
+/* One word per line, hex (lower case unless upper_case), zero-padded to the word width; a
+ * short last word is padded with zero bytes. Bits above word_bits must be zero (else an error
+ * names the word). */
 int isk_mem_format(const uint8_t *data, size_t n, const isk_mem_opts *opts, char **out, size_t *len, isk_diag *diag);
 
 /* Raw binary -> executable object with one section `.image` at `base`. */

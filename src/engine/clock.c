@@ -170,7 +170,7 @@ static bool bucket_holds(const write_bucket *due, const void *cell)
     return false;
 }
 
-static void queue_write(isk_hdr *h, write_bucket *due, void *cell, int64_t value, unsigned how)
+ISK_INLINE void queue_write(isk_hdr *h, write_bucket *due, void *cell, int64_t value, unsigned how)
 {
     isk_inst *inst = h->engine;
     isk_system *sys = inst->sys;
@@ -185,11 +185,11 @@ static void queue_write(isk_hdr *h, write_bucket *due, void *cell, int64_t value
     h->attention = 1;
 }
 
-static void write_now(isk_hdr *h, void *cell, int64_t value, unsigned how)
+ISK_INLINE void write_now(isk_hdr *h, void *cell, int64_t value, unsigned how)
 {
     isk_inst *inst = h->engine;
     isk_system *sys = inst->sys;
-    if (h->checking) {
+    if (h->checking && sys->cur_slot >= 0) {   /* CREW: commands' writes (not an issue group's) */
         for (size_t i = 0; i < sys->crew.len; i++)
             if (ISK_UNLIKELY(sys->crew.data[i].cell == cell))
                 crew_conflict(sys, sys->crew.data[i].inst, sys->crew.data[i].slot, inst, cell);
@@ -207,18 +207,30 @@ static void write_now(isk_hdr *h, void *cell, int64_t value, unsigned how)
 static __attribute__((noinline)) void write_slow(isk_hdr *h, void *cell, int64_t value, unsigned how)
 {
     unsigned latency = how & 0xff;
+    isk_inst *inst = h->engine;
+    isk_system *sys = inst->sys;
+    if (latency == 0 && sys->grouping == inst) {
+        VEC_PUSH(&sys->group_writes, ((group_write){ cell, value, how }));
+        return;
+    }
     if (latency == 0) {
         write_now(h, cell, value, how);
         return;
     }
-    isk_inst *inst = h->engine;
-    isk_system *sys = inst->sys;
     write_bucket *due = bucket_due(sys, latency);
-    if (h->checking)
+    if (h->checking && sys->cur_slot >= 0)
         for (size_t i = 0; i < due->len; i++)
             if (due->data[i].cell == cell) crew_conflict(sys, due->data[i].inst, due->data[i].slot, inst, cell);
     VEC_RESERVE(due, 1);
     queue_write(h, due, cell, value, how);
+}
+
+/* An issue group's latency-0 writes, held back to its end (issue.c run_group), made in order. */
+void isk_flush_group_writes(isk_system *sys, isk_inst *p)
+{
+    for (size_t i = 0; i < sys->group_writes.len; i++)
+        write_now(p->hdr, sys->group_writes.data[i].cell, sys->group_writes.data[i].value, sys->group_writes.data[i].how);
+    sys->group_writes.len = 0;
 }
 
 /* The common path calls nothing, so that it needs no stack frame. */
@@ -233,16 +245,6 @@ static void op_write(isk_hdr *h, void *cell, int64_t value, unsigned how)
     queue_write(h, due, cell, value, how);
 }
 
-static void trace_write(isk_system *sys, const pending_write *w)
-{
-    int s;
-    uint64_t index;
-    char cell[160];
-    if (!isk_cell_location(w->inst, w->cell, &s, &index)) return;
-    isk_describe_cell(w->inst, w->inst->model->storages.data[s].info.name, index, false, cell, sizeof cell);
-    isk_trace(sys, w->inst, "%s = %lld", cell, (long long)w->value);
-}
-
 static void commit_writes(isk_system *sys)
 {
     write_bucket *due = bucket_due(sys, 1);
@@ -254,7 +256,6 @@ static void commit_writes(isk_system *sys)
             uint64_t index;
             if (isk_cell_location(w->inst, w->cell, &s, &index)) isk_invalidate_code(w->inst, index);
         }
-        if (ISK_UNLIKELY(sys->opt.trace != NULL)) trace_write(sys, w);
     }
     sys->stats.writes += due->len;
     sys->pending -= due->len;
@@ -269,6 +270,11 @@ static const char *resource_name(const isk_model *m, uint64_t bit)
     for (size_t i = 0; i < m->resources.len; i++)
         if (m->resources.data[i].mask == bit) return m->resources.data[i].name;
     return NULL;
+}
+
+static __attribute__((noinline)) void emit_resources(isk_system *sys, isk_inst *inst, int slot, uint64_t mask)
+{
+    isk_emit(sys, &(isk_event){ .kind = ISK_EV_RESOURCE, .inst = inst, .slot = slot, .mask = mask });
 }
 
 static void op_use_resources(isk_hdr *h, uint64_t mask)
@@ -302,6 +308,12 @@ static void op_use_resources(isk_hdr *h, uint64_t mask)
         inst->resource_slot[b] = slot;
     }
     inst->resources_used |= mask;
+    if (isk_listening(sys, ISK_EV_RESOURCE)) emit_resources(sys, inst, slot, mask);
+}
+
+static __attribute__((noinline)) void emit_interrupt(isk_system *sys, isk_inst *inst, int line)
+{
+    isk_emit(sys, &(isk_event){ .kind = ISK_EV_INTERRUPT, .inst = inst, .slot = sys->cur_slot, .line = line });
 }
 
 static void op_interrupt(isk_hdr *h, int line)
@@ -310,7 +322,7 @@ static void op_interrupt(isk_hdr *h, int line)
     isk_system *sys = inst->sys;
     sys->stats.interrupts++;
     inst->stats.interrupts++;
-    if (sys->opt.trace) isk_trace(sys, inst, "interrupt line %d raised", line);
+    if (isk_listening(sys, ISK_EV_INTERRUPT)) emit_interrupt(sys, inst, line);
     if (line >= 0 && line < 32 && inst->routes[line].to) {
         isk_deliver_line(inst->routes[line].to, inst->routes[line].line);
         return;
@@ -352,10 +364,12 @@ static inline const isk_decoded *decode_launch(isk_inst *a, uint64_t word)
     return decode_launch_miss(a, word, h);
 }
 
-static __attribute__((noinline)) void trace_launch(isk_system *sys, isk_inst *a, const isk_slot *slot)
+/* A command's LAUNCH or END event. */
+static __attribute__((noinline)) void emit_command(isk_system *sys, isk_inst *a, const isk_slot *slot,
+                                                   isk_event_kind kind, uint64_t clocks)
 {
-    isk_trace(sys, a, "launch %s (0x%0*llx) in slot %d", a->model->patterns.data[slot->d->pattern].beh->name,
-              (a->model->word_bits + 3) / 4, (unsigned long long)slot->word, (int)(slot - a->slots));
+    isk_emit(sys, &(isk_event){ .kind = kind, .inst = a, .slot = (int)(slot - a->slots), .word = slot->word,
+                                .instruction = slot->d->pattern, .operands = slot->d->op, .amount = clocks });
 }
 
 static __attribute__((noinline)) isk_status launch_error(isk_system *sys, isk_inst *a, uint64_t word, int pattern)
@@ -393,7 +407,7 @@ ISK_INLINE isk_status start_command(isk_system *sys, isk_inst *a, uint64_t word,
     if (ISK_UNLIKELY(sys->busy_slots > sys->stats.max_busy_slots)) sys->stats.max_busy_slots = sys->busy_slots;
     sys->stats.launches++;
     a->stats.launches++;
-    if (ISK_UNLIKELY(sys->opt.trace != NULL)) trace_launch(sys, a, slot);
+    if (isk_listening(sys, ISK_EV_LAUNCH)) emit_command(sys, a, slot, ISK_EV_LAUNCH, 0);
     return ISK_OK;
 }
 
@@ -430,13 +444,6 @@ static void op_launch(isk_hdr *h, int number, uint64_t word)
 
 /* ---- slots ------------------------------------------------------------------------------- */
 
-static __attribute__((noinline)) void trace_end(isk_system *sys, isk_inst *a, const isk_slot *slot,
-                                                uint64_t clocks)
-{
-    isk_trace(sys, a, "slot %d: %s ends after %llu clock(s)", (int)(slot - a->slots),
-              a->model->patterns.data[slot->d->pattern].beh->name, (unsigned long long)clocks);
-}
-
 ISK_INLINE void end_command(isk_system *sys, isk_inst *a, isk_slot *slot)
 {
     slot->state = SLOT_DONE;
@@ -448,7 +455,7 @@ ISK_INLINE void end_command(isk_system *sys, isk_inst *a, isk_slot *slot)
     a->stats.commands_done++;
     sys->stats.slot_clocks += clocks;
     a->stats.slot_clocks += clocks;
-    if (ISK_UNLIKELY(sys->opt.trace != NULL)) trace_end(sys, a, slot, clocks);
+    if (isk_listening(sys, ISK_EV_END)) emit_command(sys, a, slot, ISK_EV_END, clocks);
 }
 
 static void run_slot(isk_system *sys, isk_inst *a, int s)
@@ -482,6 +489,7 @@ static void run_slot(isk_system *sys, isk_inst *a, int s)
         h->trap = 0;
         put_back_recycled(sys);
     }
+    if (isk_listening(sys, ISK_EV_STORE) && a->nwatched) isk_report_changes(sys, a);
     h->checking = 0;
     sys->cur_inst = NULL;
     sys->cur_slot = -1;
@@ -553,12 +561,14 @@ __attribute__((noinline)) void isk_check_deadlock(isk_system *sys)
 }
 
 /* The common case of a processor model running alone (no driver, no busy accelerator, no
- * write waiting for its latency, no before-issue hook, one instruction set): its scheduler's fast
- * loop (issue.c). */
+ * write waiting for its latency, no before-issue hook nor subscriber to instructions or context
+ * changes, one instruction set, no issue groups): its scheduler's fast loop (issue.c). */
 static bool runs_alone(const isk_system *sys)
 {
     return !sys->busy_slots && !sys->pending && sys->processors.len == 1 && !(sys->driver && !sys->driver_done) &&
-           !sys->opt.before_issue && sys->processors.data[0]->model->isets == 1;
+           !sys->opt.before_issue &&
+           !(sys->listening & (ISK_EV_BIT(ISK_EV_ISSUE) | ISK_EV_BIT(ISK_EV_CONTEXT) | ISK_EV_BIT(ISK_EV_STORE))) &&
+           sys->processors.data[0]->model->isets == 1 && sys->processors.data[0]->model->proc.group_bit == 0;
 }
 
 /* ---- the loop ---------------------------------------------------------------------------- */
@@ -609,6 +619,10 @@ static void begin_clock(isk_system *sys)
 static void end_clock(isk_system *sys)
 {
     commit_writes(sys);
+    /* what became visible at the end of the clock (latency >= 1, the host's writes) */
+    if (isk_listening(sys, ISK_EV_STORE))
+        for (size_t i = 0; i < sys->insts.len; i++)
+            if (sys->insts.data[i]->nwatched) isk_report_changes(sys, sys->insts.data[i]);
     if (ISK_LIKELY(sys->ended_slots == 0)) {
     } else if (sys->ended_slots == 1 && sys->busy_slots == 1) {
         /* the one active command ended (a stream of one-clock commands) */
@@ -650,7 +664,7 @@ static __attribute__((noinline)) void clock_loop(isk_system *sys)
             int outcome = ISK_ISSUE_ON;
             while (sys->cur_proc < sys->processors.len) {
                 isk_inst *p = sys->processors.data[sys->cur_proc];
-                if (sys->clock >= p->quiet_until || p->sched_stale) {
+                if (sys->clock >= p->quiet_until || p->sched_stale || isk_listening(sys, ISK_EV_CONTEXT)) {
                     outcome = isk_issue_clock(sys, p);
                     if (ISK_UNLIKELY(outcome != ISK_ISSUE_ON)) break;
                 }
@@ -689,6 +703,11 @@ void isk_clock_run(isk_system *sys)
 {
     jmp_buf on_fault;
     sys->fault_jmp = &on_fault;
+    if (ISK_UNLIKELY(sys->grouping != NULL)) {   /* a fault left an issue group: its writes are void */
+        sys->grouping->hdr->checking = 0;
+        sys->grouping = NULL;
+        sys->group_writes.len = 0;
+    }
     if (setjmp(on_fault) == 0) clock_loop(sys);
     else if (sys->fast.proc) isk_settle_fast_loop_after_fault(sys);
     if (ISK_UNLIKELY(sys->crashed)) isk_guard_report(sys);
@@ -701,27 +720,48 @@ void isk_clock_run(isk_system *sys)
 
 static void op_invalidate(isk_hdr *h, uint64_t address) { isk_invalidate_code(h->engine, address); }
 
+static __attribute__((noinline)) void emit_port(isk_inst *inst, isk_event_kind kind, uint64_t port, uint64_t value)
+{
+    isk_system *sys = inst->sys;
+    isk_emit(sys, &(isk_event){ .kind = kind, .inst = inst, .slot = sys->cur_inst == inst ? sys->cur_slot : -1,
+                                .context = inst->hdr->context, .pc = inst->hdr->pc, .port = port,
+                                .value = (int64_t)value });
+}
+
 static void op_port_write(isk_hdr *h, uint64_t port, uint64_t value)
 {
     isk_inst *inst = h->engine;
     h->attention = 1;          /* the handler may do anything, e.g. launch a command */
+    if (isk_listening(inst->sys, ISK_EV_PORT_WRITE)) emit_port(inst, ISK_EV_PORT_WRITE, port, value);
     if (inst->port_write) inst->port_write(inst->port_user, inst, port, value);
-    else if (inst->sys->opt.trace)
-        isk_trace(inst->sys, inst, "OUTPUT port 0x%llx = 0x%llx (no port handler)", (unsigned long long)port,
-                  (unsigned long long)value);
 }
 
 static uint64_t op_port_read(isk_hdr *h, uint64_t port)
 {
     isk_inst *inst = h->engine;
     h->attention = 1;
-    return inst->port_read ? inst->port_read(inst->port_user, inst, port) : 0;
+    uint64_t value = inst->port_read ? inst->port_read(inst->port_user, inst, port) : 0;
+    if (isk_listening(inst->sys, ISK_EV_PORT_READ)) emit_port(inst, ISK_EV_PORT_READ, port, value);
+    return value;
 }
 
 static void op_trace(isk_hdr *h, const char *message)
 {
     isk_inst *inst = h->engine;
-    if (inst->sys->opt.trace) isk_trace(inst->sys, inst, "%s", message);
+    isk_system *sys = inst->sys;
+    if (isk_listening(sys, ISK_EV_NOTE))
+        isk_emit(sys, &(isk_event){ .kind = ISK_EV_NOTE, .inst = inst, .slot = sys->cur_inst == inst ? sys->cur_slot : -1,
+                                    .context = h->context, .pc = h->pc, .text = message });
+}
+
+static void op_dma(isk_hdr *h, const char *what, uint64_t from, uint64_t to, uint64_t bytes)
+{
+    isk_inst *inst = h->engine;
+    isk_system *sys = inst->sys;
+    if (isk_listening(sys, ISK_EV_DMA))
+        isk_emit(sys, &(isk_event){ .kind = ISK_EV_DMA, .inst = inst, .slot = sys->cur_inst == inst ? sys->cur_slot : -1,
+                                    .context = h->context, .pc = h->pc, .text = what, .src = from, .dst = to,
+                                    .amount = bytes });
 }
 
 static const char *op_param(isk_hdr *h, const char *key) { return isk_read_param(h->engine, key); }
@@ -745,4 +785,5 @@ const struct isk_engine_ops isk_engine_ops = {
     .exception = isk_op_exception,
     .exit_context = isk_op_exit_context,
     .breakpoint = isk_op_breakpoint,
+    .dma = op_dma,
 };

@@ -75,30 +75,75 @@ void isk_op_schedule(isk_hdr *h, int issue, uint64_t gap, const isk_scheduler *o
 
 /* ---- one instruction ---------------------------------------------------------------------------- */
 
+/* The word at code address pc (< ncode). */
+static uint64_t code_word(const isk_inst *p, uint64_t pc)
+{
+    const isk_storage *code = &p->model->storages.data[p->model->code_storage];
+    return isk_cell_read_raw((const char *)p->buffers[p->model->code_storage] + pc * (uint64_t)code->cell_bytes,
+                             code->cell_bytes);
+}
+
+/* The decode cache's entry of (instruction set, pc); an unknown set has set 0's entry, which
+ * decode_entry refuses to decode for it (its behaviour, decode_miss, raises the exception). */
+static isk_decoded *cache_entry(const isk_inst *p, uint32_t iset, uint64_t pc)
+{
+    const uint64_t set = iset < (uint32_t)p->model->isets ? iset : 0;
+    return &p->dcache[set * p->ncode + pc];
+}
+
+/* Decode the word at pc with instruction set `iset` into its cache entry, once. False: no format
+ * of the set accepts it (the entry stays undecoded). */
+static bool decode_entry(const isk_inst *p, uint32_t iset, uint64_t pc)
+{
+    if (iset >= (uint32_t)p->model->isets) return false;
+    isk_decoded *d = cache_entry(p, iset, pc);
+    if (d->pattern >= 0) return true;
+    int pattern = isk_model_decode_iset(p->model, (int)iset, code_word(p, pc), d->op);
+    if (pattern < 0) return false;
+    d->pattern = pattern;
+    d->fn = p->model->patterns.data[pattern].beh->fn;
+    return true;
+}
+
 /* The behaviour of a code address not decoded yet: decode the word with the context's
  * instruction set, remember it, run it. A word no format accepts is an exception. */
 void isk_decode_miss(isk_hdr *h, const int64_t *op)
 {
     (void)op;
     isk_inst *p = h->engine;
-    const uint64_t pc = h->pc;
-    const isk_storage *code = &p->model->storages.data[p->model->code_storage];
-    uint64_t word = isk_cell_read_raw((char *)p->buffers[p->model->code_storage] + pc * (uint64_t)code->cell_bytes,
-                                      code->cell_bytes);
     const uint32_t iset = p->contexts[h->context].iset;
-    const bool known = iset < (uint32_t)p->model->isets;
-    isk_decoded *d = &p->dcache[(known ? (uint64_t)iset : 0) * p->ncode + pc];
-    int pattern = known ? isk_model_decode_iset(p->model, (int)iset, word, d->op) : -1;
-    if (pattern < 0) {
+    if (!decode_entry(p, iset, h->pc)) {
         char message[120];
         snprintf(message, sizeof message, "illegal instruction 0x%0*llx", (p->model->word_bits + 3) / 4,
-                 (unsigned long long)word);
+                 (unsigned long long)code_word(p, h->pc));
         isk_engine_exception(h, ISK_EXC_ILLEGAL, message);
         return;
     }
-    d->pattern = pattern;
-    d->fn = p->model->patterns.data[pattern].beh->fn;
+    const isk_decoded *d = cache_entry(p, iset, h->pc);
     d->fn(h, d->op);
+}
+
+/* The ISSUE event of context id's instruction at pc (inside the code memory), decoding it
+ * first if needed: the subscriber sees the engine's own entry. */
+static __attribute__((noinline)) void emit_issue(isk_system *sys, isk_inst *p, uint32_t id, uint64_t pc)
+{
+    const isk_context *c = &p->contexts[id];
+    const isk_decoded *d = decode_entry(p, c->iset, pc) ? cache_entry(p, c->iset, pc) : NULL;
+    isk_emit(sys, &(isk_event){ .kind = ISK_EV_ISSUE, .inst = p, .slot = -1, .context = id, .pc = pc,
+                                .word = code_word(p, pc), .instruction = d ? d->pattern : -1,
+                                .operands = d ? d->op : NULL });
+}
+
+/* CONTEXT events: each context whose state differs from the one last reported. */
+static __attribute__((noinline)) void emit_context_changes(isk_system *sys, isk_inst *p)
+{
+    for (uint32_t id = 0; id < p->hdr->ncontexts; id++) {
+        const isk_context *c = &p->contexts[id];
+        if (c->state == p->reported_states[id]) continue;
+        isk_emit(sys, &(isk_event){ .kind = ISK_EV_CONTEXT, .inst = p, .slot = -1, .context = id, .pc = c->pc,
+                                    .from = p->reported_states[id], .to = (int)c->state });
+        p->reported_states[id] = (uint8_t)c->state;
+    }
 }
 
 /* The counts of an issue. A sticky scheduler's fast loop counts only h->issued per instruction
@@ -160,8 +205,55 @@ ISK_INLINE uint64_t sched_issued(isk_inst *p, uint32_t id, uint64_t clock)
     return p->sched.policy->issued(&p->sched, id, clock);
 }
 
-/* The general path's instruction: context `id` issues in the current clock. */
-static void execute(isk_system *sys, isk_inst *p, uint32_t id)
+/* One instruction of context c at h->pc (inside the code memory): its ISSUE event, then its
+ * behaviour from the entry of the context's instruction set (a set the model lacks decodes
+ * nothing: the illegal-instruction exception). */
+ISK_INLINE void run_instruction(isk_system *sys, isk_inst *p, isk_hdr *h, const isk_context *c, const bool observed)
+{
+    if (observed && isk_listening(sys, ISK_EV_ISSUE)) emit_issue(sys, p, h->context, h->pc);
+    const isk_decoded *d = cache_entry(p, c->iset, h->pc);
+    if (ISK_UNLIKELY(c->iset >= (uint32_t)p->model->isets)) isk_decode_miss(h, NULL);
+    else d->fn(h, d->op);
+}
+
+/* An issue group at h->pc (its first word has the group bit): its instructions run in order,
+ * all reading before any writes, since the engine holds back their latency-0 writes (writes of
+ * latency >= 1 are not visible in this clock anyway) and makes them in order at the group's end.
+ * The context continues after the group unless an instruction jumps. An exception or a stop in
+ * the group ends it there (the writes made so far, a handler's too, still take effect). A group
+ * not at a multiple of its size, or running past the code memory, is the model's exception.
+ * Returns the instructions that ran. */
+static __attribute__((noinline)) uint64_t run_group(isk_system *sys, isk_inst *p, isk_hdr *h, isk_context *c)
+{
+    const uint64_t pc = h->pc, words = (uint64_t)p->model->proc.group_words;
+    if (pc % words || pc + words > p->ncode) {
+        char message[160];
+        snprintf(message, sizeof message, "issue group at pc 0x%llx is %s", (unsigned long long)pc,
+                 pc % words ? "not aligned to its size" : "cut off by the end of the code memory");
+        isk_engine_exception(h, ISK_EXC_GROUP, message);
+        return 1;
+    }
+    const uint64_t exceptions = p->stats.exceptions;
+    h->next_pc = pc + words;
+    h->checking = 1;
+    sys->grouping = p;
+    uint64_t ran = 0;
+    for (uint64_t i = 0; i < words; i++) {
+        h->pc = pc + i;
+        run_instruction(sys, p, h, c, true);
+        ran++;
+        if (p->stats.exceptions != exceptions || c->state != ISK_CTX_RUNNING) break;
+    }
+    h->pc = pc;
+    sys->grouping = NULL;
+    h->checking = 0;
+    isk_flush_group_writes(sys, p);
+    return ran;
+}
+
+/* The general path's instruction: context `id` issues in the current clock. `observed`: someone
+ * subscribed to instruction or context events. */
+ISK_INLINE void execute(isk_system *sys, isk_inst *p, uint32_t id, const bool observed)
 {
     isk_hdr *h = p->hdr;
     isk_context *c = &p->contexts[id];
@@ -174,11 +266,14 @@ static void execute(isk_system *sys, isk_inst *p, uint32_t id)
     sys->cur_slot = -1;
     if (ISK_UNLIKELY(c->pc >= p->ncode)) {
         fetch_outside(h, p, c->pc);
+    } else if (ISK_UNLIKELY(p->groups) && isk_group_head(p->model, code_word(p, c->pc))) {
+        const uint64_t more = run_group(sys, p, h, c) - 1;   /* the group is one issue of `more` + 1 */
+        c->insns += more;
+        h->issued += more;
+        p->stats.instructions += more;
+        sys->stats.instructions += more;
     } else {
-        /* the entry of the context's instruction set (an unknown set decodes nothing: illegal) */
-        const uint64_t set = c->iset < (uint32_t)p->model->isets ? c->iset : 0;
-        isk_decoded *d = &p->dcache[set * p->ncode + c->pc];
-        d->fn(h, d->op);
+        run_instruction(sys, p, h, c, observed);
     }
     if (moves_on(c)) c->pc = h->next_pc;
     count_issue(h, c, sys->clock);
@@ -232,9 +327,10 @@ static __attribute__((noinline)) bool hook_stops(isk_system *sys, isk_inst *p, i
 }
 
 /* Called in every clock of a processor on the general path: the built-in schedulers' pick is
- * inlined. */
-int isk_issue_clock(isk_system *sys, isk_inst *p)
+ * inlined. Compiled twice: with and without the checks for instruction and context subscribers. */
+ISK_INLINE int issue_clock(isk_system *sys, isk_inst *p, const bool observed)
 {
+    if (observed && isk_listening(sys, ISK_EV_CONTEXT)) emit_context_changes(sys, p);
     if (p->sched_stale) {
         if (p->issue == ISK_ISSUE_CPI) p->sched_stale = false;   /* see below */
         else sched_refresh(p);
@@ -258,7 +354,7 @@ int isk_issue_clock(isk_system *sys, isk_inst *p)
     }
     if (ISK_UNLIKELY(sys->opt.before_issue != NULL) && hook_stops(sys, p, id)) return ISK_ISSUE_STOP_BEFORE;
     const isk_context *c = &p->contexts[id];
-    execute(sys, p, (uint32_t)id);
+    execute(sys, p, (uint32_t)id, observed);
     /* CPI: nothing can issue before the instruction's cost has elapsed unless the contexts
      * change again (sched_stale), and those idle clocks count nothing: the clock loop skips
      * them. (CPI reads its context directly: it has no view of the contexts to bring up to
@@ -267,7 +363,21 @@ int isk_issue_clock(isk_system *sys, isk_inst *p)
         p->sched_stale = false;
         if (isk_ctx_live(c)) p->quiet_until = c->ready_at;
     }
+    if (observed && isk_listening(sys, ISK_EV_STORE) && p->nwatched) isk_report_changes(sys, p);
+    if (observed && isk_listening(sys, ISK_EV_CONTEXT)) emit_context_changes(sys, p);
     return issue_outcome(sys);
+}
+
+static __attribute__((noinline)) int issue_clock_observed(isk_system *sys, isk_inst *p)
+{
+    return issue_clock(sys, p, true);
+}
+
+int isk_issue_clock(isk_system *sys, isk_inst *p)
+{
+    if (ISK_UNLIKELY(sys->listening & (ISK_EV_BIT(ISK_EV_ISSUE) | ISK_EV_BIT(ISK_EV_CONTEXT) | ISK_EV_BIT(ISK_EV_STORE))))
+        return issue_clock_observed(sys, p);
+    return issue_clock(sys, p, false);
 }
 
 /* ---- the fast path ---------------------------------------------------------------------------- */
@@ -495,11 +605,9 @@ void isk_engine_exception(isk_hdr *h, int cause, const char *message)
     if (!p->model->on_exception || sys->cur_slot >= 0) isk_op_fault(h, 0, message);
     sys->stats.exceptions++;
     p->stats.exceptions++;
-    if (ISK_UNLIKELY(sys->opt.trace != NULL)) {
-        char at[200];
-        isk_describe_where(sys, p, at, sizeof at);
-        isk_trace(sys, p, "exception %d (%s) at %s", cause, message, at);
-    }
+    if (isk_listening(sys, ISK_EV_EXCEPTION))
+        isk_emit(sys, &(isk_event){ .kind = ISK_EV_EXCEPTION, .inst = p, .slot = -1, .context = h->context,
+                                    .pc = h->pc, .cause = cause, .text = message });
     h->attention = 1;
     p->model->on_exception(h, cause, message);
 }
@@ -549,6 +657,9 @@ void isk_deliver_line(isk_inst *p, int line)
     isk_hdr *h = p->hdr;
     const uint32_t bit = UINT32_C(1) << (line & 31);
     h->lines |= bit;
+    if (isk_listening(p->sys, ISK_EV_INTERRUPT))
+        isk_emit(p->sys, &(isk_event){ .kind = ISK_EV_INTERRUPT, .inst = p, .slot = -1, .line = line & 31,
+                                       .text = "input" });
     for (uint32_t id = 0; id < h->ncontexts; id++) {
         isk_context *c = &p->contexts[id];
         if (c->state == ISK_CTX_SLEEPING && (c->wake_lines & bit)) {

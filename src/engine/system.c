@@ -23,17 +23,6 @@ void isk_report(isk_system *sys, isk_severity sev, const char *fmt, ...)
     va_end(ap);
 }
 
-void isk_trace(isk_system *sys, const isk_inst *inst, const char *fmt, ...)
-{
-    if (!sys->opt.trace) return;
-    char line[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
-    sys->opt.trace(sys->opt.trace_user, sys->clock, inst ? inst->name : "system", line);
-}
-
 static int storage_by_member(const isk_model *m, const char *member)
 {
     return isk_model_find_storage(m, member);
@@ -127,6 +116,9 @@ static void free_inst(isk_inst *inst)
     free(inst->order);
     free(inst->contexts);
     free(inst->dcache);
+    for (size_t i = 0; inst->shadow && i < m->storages.len; i++) free(inst->shadow[i]);
+    free(inst->shadow);
+    free(inst->reported_states);
     for (size_t i = 0; i < m->params.len; i++) free(inst->params[i].text);
     free(inst->params);
     free(inst->hdr);
@@ -145,6 +137,7 @@ void isk_system_free(isk_system *sys)
     VEC_FREE(&sys->by_number);
     for (int i = 0; i < WRITE_RING; i++) VEC_FREE(&sys->ring[i]);
     VEC_FREE(&sys->crew);
+    VEC_FREE(&sys->group_writes);
     if (sys->cur_stack.lo) isk_stack_free(&sys->cur_stack);
     for (size_t i = 0; i < sys->spare_stacks.len; i++) isk_stack_free(&sys->spare_stacks.data[i]);
     VEC_FREE(&sys->spare_stacks);
@@ -173,7 +166,8 @@ static bool bind_storage(isk_system *sys, isk_inst *inst, size_t i)
     const isk_storage *st = &inst->model->storages.data[i];
     isk_inst *owner;
     int index;
-    void *buffer = st->info.shared ? find_shared(sys, st, &owner, &index) : NULL;
+    /* by name, unless the system's sharing is explicit (isk_share_storage) */
+    void *buffer = st->info.shared && !sys->opt.explicit_sharing ? find_shared(sys, st, &owner, &index) : NULL;
     if (buffer) {
         const isk_storage *o = &owner->model->storages.data[index];
         if (o->info.width != st->info.width || o->info.count != st->info.count || o->info.sign != st->info.sign ||
@@ -188,12 +182,18 @@ static bool bind_storage(isk_system *sys, isk_inst *inst, size_t i)
         buffer = isk_xcalloc(st->info.count, (size_t)st->cell_bytes);
         inst->owns_buffer[i] = true;
     }
+    isk_bind_buffer(inst, i, buffer);
+    return true;
+}
+
+void isk_bind_buffer(isk_inst *inst, size_t i, void *buffer)
+{
+    const isk_storage *st = &inst->model->storages.data[i];
     inst->buffers[i] = buffer;
     /* The member's first fields are the cell pointer and the count (see ISK_STORAGE). */
     char *member = (char *)inst->hdr + st->offset;
     memcpy(member, &buffer, sizeof buffer);
     memcpy(member + sizeof(void *), &st->info.count, sizeof(uint64_t));
-    return true;
 }
 
 static void reset_inst(isk_inst *inst)
@@ -215,6 +215,9 @@ static void reset_inst(isk_inst *inst)
         m->reset(inst->hdr);
         inst->sys->cur_inst = NULL;
     }
+    /* a reset is not a change of state the CONTEXT events report */
+    for (uint32_t id = 0; inst->contexts && id < inst->hdr->ncontexts; id++)
+        inst->reported_states[id] = (uint8_t)inst->contexts[id].state;
 }
 
 isk_inst *isk_system_add(isk_system *sys, isk_model *m, const char *name)
@@ -239,6 +242,7 @@ isk_inst *isk_system_add(isk_system *sys, isk_model *m, const char *name)
     inst->hdr->engine = inst;
     inst->buffers = isk_xcalloc(m->storages.len + 1, sizeof *inst->buffers);
     inst->owns_buffer = isk_xcalloc(m->storages.len + 1, sizeof *inst->owns_buffer);
+    inst->shadow = isk_xcalloc(m->storages.len + 1, sizeof *inst->shadow);
     for (size_t i = 0; i < m->storages.len; i++)
         if (!bind_storage(sys, inst, i)) {
             free_inst(inst);
@@ -253,8 +257,10 @@ isk_inst *isk_system_add(isk_system *sys, isk_model *m, const char *name)
     if (m->is_processor) {
         inst->hdr->ncontexts = (uint32_t)m->proc.contexts;
         inst->contexts = isk_xcalloc((size_t)m->proc.contexts, sizeof *inst->contexts);
+        inst->reported_states = isk_xcalloc((size_t)m->proc.contexts, sizeof *inst->reported_states);
         inst->hdr->contexts = inst->contexts;
         inst->ncode = m->storages.data[m->code_storage].info.count;
+        inst->groups = m->proc.group_bit > 0;
         inst->dcache = isk_xcalloc(inst->ncode * (uint64_t)m->isets, sizeof *inst->dcache);
         VEC_PUSH(&sys->processors, inst);
     }
@@ -281,6 +287,11 @@ isk_inst *isk_instance(isk_system *sys, const char *name)
     for (size_t i = 0; i < sys->insts.len; i++)
         if (strcmp(sys->insts.data[i]->name, name) == 0) return sys->insts.data[i];
     return NULL;
+}
+
+isk_inst *isk_instance_at(isk_system *sys, int i)
+{
+    return i >= 0 && (size_t)i < sys->insts.len ? sys->insts.data[i] : NULL;
 }
 
 const char *isk_inst_name(const isk_inst *inst) { return inst->name; }
@@ -574,7 +585,8 @@ isk_status isk_raise_line(isk_inst *proc, int line)
     return ISK_OK;
 }
 
-isk_status isk_start(isk_inst *proc, int context, uint64_t pc)
+/* The host starts or stops a context between runs. */
+static isk_status host_sets_context(isk_inst *proc, int context, uint64_t pc, uint32_t state)
 {
     isk_context *c = isk_context_of(proc, context);
     if (!c) {
@@ -582,9 +594,20 @@ isk_status isk_start(isk_inst *proc, int context, uint64_t pc)
         return ISK_FAILED;
     }
     c->pc = pc;
-    c->state = ISK_CTX_RUNNING;
-    c->ready_at = proc->sys->clock;
+    c->state = state;
+    if (state == ISK_CTX_RUNNING) c->ready_at = proc->sys->clock;
+    proc->sched_stale = true;        /* the scheduler's view of the live contexts */
     return ISK_OK;
+}
+
+isk_status isk_start(isk_inst *proc, int context, uint64_t pc)
+{
+    return host_sets_context(proc, context, pc, ISK_CTX_RUNNING);
+}
+
+isk_status isk_stop(isk_inst *proc, int context, uint64_t pc)
+{
+    return host_sets_context(proc, context, pc, ISK_CTX_STOPPED);
 }
 
 /* ---- storage by name --------------------------------------------------------------------- */

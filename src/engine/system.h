@@ -46,6 +46,9 @@ typedef struct pending_write {
 /* The writes due in one clock. */
 typedef VEC(pending_write) write_bucket;
 
+/* A latency-0 write of an issue group, held back to the group's end. */
+typedef struct group_write { void *cell; int64_t value; unsigned how; } group_write;
+
 /* A write of the current clock, for the CREW check. */
 typedef struct crew_entry {
     void *cell;
@@ -84,6 +87,7 @@ struct isk_inst {
     int issue;                       /* enum isk_issue_policy: which fast loop serves it */
     bool sched_stale;                /* contexts changed since the scheduler's `changed` last ran */
     bool sched_dirty;                /* SCHEDULE ran inside a fast loop: its local copy is stale */
+    bool groups;                     /* the model has issue groups (PROCESSOR .group_bit) */
     uint64_t quiet_until;            /* unless sched_stale: no issue and nothing to count before */
     /* interrupt lines this instance raises (InterruptLine), routed to processors' inputs;
      * an unrouted line counts in the system's untaken interrupts */
@@ -91,6 +95,11 @@ struct isk_inst {
     isk_port_read_fn port_read;
     isk_port_write_fn port_write;
     void *port_user;
+    /* events (events.c): per storage, the copy of a watched one as last reported (NULL: not
+     * watched), how many are; the context states last reported */
+    void **shadow;
+    int nwatched;
+    uint8_t *reported_states;
 
     isk_stats stats;
 };
@@ -101,8 +110,14 @@ enum { PHASE_BEGIN, PHASE_ISSUE, PHASE_SLOTS, PHASE_END };
 
 #define WRITE_RING (ISK_MAX_LATENCY + 1)
 
+#define ISK_MAX_SUBSCRIBERS 16
+typedef struct isk_subscriber { unsigned kinds; isk_event_fn fn; void *user; } isk_subscriber;
+
 struct isk_system {
     isk_system_options opt;
+    unsigned listening;              /* the event kinds someone subscribed to (ISK_EV_BIT) */
+    int nsubscribers;
+    isk_subscriber subscribers[ISK_MAX_SUBSCRIBERS];
     isk_diag own_diag, *diag;
     uint64_t clock;
     VEC(isk_inst *) insts;
@@ -117,6 +132,8 @@ struct isk_system {
     write_bucket ring[WRITE_RING];
     size_t pending;
     VEC(crew_entry) crew;            /* this clock's writes, for the CREW check */
+    isk_inst *grouping;              /* the processor running an issue group (issue.c run_group) */
+    VEC(group_write) group_writes;   /* its latency-0 writes so far */
     int busy_slots;                  /* active slots over all accelerators */
     int ended_slots;                 /* slots whose command ended this clock */
     struct { isk_inst *acc; isk_slot *slot; } last_ended;   /* the last of them */
@@ -184,6 +201,9 @@ void isk_sync_fast_counts(isk_system *sys);
 void isk_engine_exception(isk_hdr *h, int cause, const char *message);
 void isk_break(isk_system *sys, const char *message);
 void isk_deliver_line(isk_inst *p, int line);
+/* Point storage i of inst (and its member in the state) at `buffer`: binding at creation, and
+ * explicit sharing (share.c). */
+void isk_bind_buffer(isk_inst *inst, size_t i, void *buffer);
 void isk_op_schedule(isk_hdr *h, int issue, uint64_t gap, const isk_scheduler *own);
 void isk_op_exception(isk_hdr *h, int cause, const char *message);
 void isk_op_exit_context(isk_hdr *h, uint32_t id, int status, const char *message);
@@ -198,6 +218,7 @@ isk_stack isk_take_stack(isk_system *sys);
 isk_status isk_do_launch(isk_system *sys, isk_inst *a, uint64_t word);
 extern const struct isk_engine_ops isk_engine_ops;
 void isk_decode_miss(isk_hdr *h, const int64_t *op);
+void isk_flush_group_writes(isk_system *sys, isk_inst *p);
 /* Leave the behaviour running now for the live clock loop (its slot or context stays stopped). */
 ISK_NORETURN void isk_abandon_behaviour(isk_system *sys);
 
@@ -244,6 +265,14 @@ static inline void isk_cell_write_raw(void *cell, int bytes, int64_t value)
 void isk_invalidate_code(isk_inst *inst, uint64_t address);
 /* Which storage and index a cell address belongs to; false if none of inst's. */
 bool isk_cell_location(const isk_inst *inst, const void *cell, int *storage, uint64_t *index);
-void isk_trace(isk_system *sys, const isk_inst *inst, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* events.c: deliver an event of the current clock to its subscribers. */
+void isk_emit(isk_system *sys, isk_event *ev);
+/* STORE events for the cells of inst's watched storages that changed since last reported. */
+void isk_report_changes(isk_system *sys, isk_inst *inst);
+static inline bool isk_listening(const isk_system *sys, isk_event_kind kind)
+{
+    return __builtin_expect((sys->listening >> kind) & 1, 0);
+}
 
 #endif

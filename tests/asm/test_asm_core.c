@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "asm/asm.h"
+#include "asm/syntax.h"
 #include "check.h"
 #include "elf/elf_file.h"
 
@@ -389,6 +390,27 @@ static void test_operand_choice(void)
     done(&r);
 }
 
+/* An alias that writes one operand to two places (the IPU's swap16 $d, $s = roll16 $d, $s, $s)
+ * assembles to both places and is printed only for a word whose two places agree. */
+static void test_alias_with_a_repeated_operand(void)
+{
+    result r;
+    assemble(&r, tiny, "        dbl r4, r5\n");
+    CHECK(r.o != NULL);
+    if (r.o) CHECK_EQ(le(section(&r, ".text"), 0, 4), 0x24550000);
+    done(&r);
+    int64_t ops[ISK_MAX_OPS];
+    char text[64];
+    int pat = isk_model_decode(tiny, 0x24550000, ops);
+    CHECK(pat >= 0);
+    isk_syntax_print(tiny, isk_syntax_display_pattern(tiny, pat, 0x24550000), 0x24550000, 0, text, sizeof text);
+    CHECK_STR(text, "dbl r4, r5");
+    pat = isk_model_decode(tiny, 0x24560000, ops);
+    CHECK(pat >= 0);
+    isk_syntax_print(tiny, isk_syntax_display_pattern(tiny, pat, 0x24560000), 0x24560000, 0, text, sizeof text);
+    CHECK_STR(text, "add r4, r5, r6");
+}
+
 static void test_many_errors(void)
 {
     result r;
@@ -647,6 +669,7 @@ int main(void)
     test_sections_and_data();
     test_symbols_and_relocations();
     test_operand_choice();
+    test_alias_with_a_repeated_operand();
     test_many_errors();
     test_bounds();
     test_files();

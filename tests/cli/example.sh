@@ -16,6 +16,14 @@ expect_in "$tmp/info" 'undecodable'
 run 0 "$tmp/demo" -- "$isekit" run example "$src/models/example/programs/demo.ll"
 expect_in "$tmp/demo" 'summary:'
 expect_in "$tmp/demo" 'interrupts: 1'
+# --trace: launches, the values each write makes visible (the example's storages have latency
+# >= 1: at the end of the clock they commit in), commands ending, the interrupt
+run 0 "$tmp/trace" -- "$isekit" run example "$src/models/example/programs/demo.ll" --trace
+expect_in "$tmp/trace" '       0  example launch Load_LREG_IMM (0xc10051) in slot 0'
+expect_in "$tmp/trace" '       0  example LRF[1] (LR1) = 5'
+expect_in "$tmp/trace" '       5  example slot 0: MAC_LREG_GREG ends after 2 clock(s)'
+expect_in "$tmp/trace" '       6  example ACR = 10'
+expect_in "$tmp/trace" 'interrupt line 0 raised'
 
 # --help everywhere, usage errors exit 2
 run 0 "$tmp/h1" -- "$isekit" --help

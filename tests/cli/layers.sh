@@ -42,6 +42,11 @@ probe src/asm/asm.c isekit/desc.h yes
 probe src/asm/asm.c engine/model_desc.h no
 probe src/asm/asm.c engine/system.h no
 probe src/asm/asm.c cli/cli.h no
+# the .psm front end is a layer above the tools: it sees them, they do not see it
+probe src/psm/psm_asm.c asm/syntax.h yes
+probe src/psm/psm_asm.c engine/system.h no
+probe src/asm/asm.c psm/psm.h no
+probe models/edkdsp/bce.c psm/psm.h yes
 probe models/example/example.c isekit/model.h yes
 probe models/example/example.c base/vec.h no
 probe models/example/example.c asm/asm.h no

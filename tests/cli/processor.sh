@@ -31,6 +31,16 @@ run 0 "$tmp/build" -- "$isekit" build -m "$model" "$tmp/sum.s" -o "$tmp/sum.elf"
 run 0 "$tmp/trace" -- "$isekit" run "$model" "$tmp/sum.elf" --trace
 expect_in "$tmp/trace" 'ctx 0  pc 0x0002  22210000  add r2, r2, r1'
 expect_in "$tmp/trace" 'bne r1, r0, 0x2'
+# the values written, latency 0 included, right after the instruction that wrote them, and the
+# context's stop (typed events: issue, storage changed, context changed)
+expect_in "$tmp/trace" '      32  tiny   R[3] = 65536'
+expect_in "$tmp/trace" '      33  tiny   DMEM[0] = 55'
+expect_in "$tmp/trace" '      34  tiny   context 0 running -> stopped at pc 0x7'
+# a model that writes its cells directly (the PicoBlaze's registers and flags): the changes
+# are traced all the same
+run 0 "$tmp/pbtrace" -- "$isekit" run kcpsm6 "$src/models/picoblaze/examples/count.psm" --trace --stop-port 0xFF
+expect_in "$tmp/pbtrace" '       4  kcpsm6 REGS[0] (s0) = 6'
+expect_in "$tmp/pbtrace" '       6  kcpsm6 CONTROL[0] (C) = 1'
 run 3 "$tmp/max" -- "$isekit" run "$model" "$tmp/sum.elf" --max-clocks 10
 expect_in "$tmp/max" "isekit run: --max-clocks reached: stopped at clock 10"
 expect_in "$tmp/max" "context 0: 10 instructions, running at pc 0x4"

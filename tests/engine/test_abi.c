@@ -31,7 +31,7 @@ static uint64_t fingerprint(void)
         O(struct isk_engine_ops, port_read), O(struct isk_engine_ops, trace), O(struct isk_engine_ops, param),
         O(struct isk_engine_ops, param_number), O(struct isk_engine_ops, schedule),
         O(struct isk_engine_ops, exception), O(struct isk_engine_ops, exit_context),
-        O(struct isk_engine_ops, breakpoint),
+        O(struct isk_engine_ops, breakpoint), O(struct isk_engine_ops, dma),
         S(struct isk_hdr), O(struct isk_hdr, trap), O(struct isk_hdr, checking), O(struct isk_hdr, clock),
         O(struct isk_hdr, pc), O(struct isk_hdr, next_pc), O(struct isk_hdr, context), O(struct isk_hdr, ncontexts),
         O(struct isk_hdr, contexts), O(struct isk_hdr, ops), O(struct isk_hdr, engine), O(struct isk_hdr, user),
@@ -100,6 +100,7 @@ static const struct { int version; uint64_t layout; } versions[] = {
     { 3, 0xf604448e042ea021ull },     /* typed model parameters: isk_param_decl, the builder's param, GET_PARAM */
     { 4, 0xff446e86882b572bull },     /* the issue-loop rewrite: schedulers, instruction sets, issue groups,
                                          exceptions, exits, breakpoints, wake lines */
+    { 5, 0xea75ef4371725cdbull },     /* typed events: the dma operation (DMA_EVENT) */
 };
 
 STATE_BEGIN

@@ -4,7 +4,7 @@
 #ifndef TESTS_PICOBLAZE_PB_HARNESS_H
 #define TESTS_PICOBLAZE_PB_HARNESS_H
 
-#include "../../models/picoblaze/picoblaze.h"
+#include "isekit/picoblaze.h"
 #include "psm_harness.h"
 
 #define PB_MAX_WRITES 64

@@ -2,7 +2,7 @@
 #ifndef TESTS_PICOBLAZE_PSM_HARNESS_H
 #define TESTS_PICOBLAZE_PSM_HARNESS_H
 
-#include "asm/psm.h"
+#include "psm/psm.h"
 #include "check.h"
 
 typedef struct psm_run {

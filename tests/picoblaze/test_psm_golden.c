@@ -6,7 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "asm/psm.h"
+#include "psm/psm.h"
 #include "check.h"
 
 static char *squeeze_upper(const char *s, char *out, size_t cap)

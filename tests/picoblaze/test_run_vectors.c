@@ -7,9 +7,9 @@
 #include <ctype.h>
 #include <string.h>
 
-#include "asm/psm.h"
+#include "psm/psm.h"
 #include "check.h"
-#include "../../models/picoblaze/picoblaze.h"
+#include "isekit/picoblaze.h"
 
 #define MAX_WRITES 64
 

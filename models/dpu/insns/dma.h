@@ -34,6 +34,8 @@ static void dpu_dma(struct isk_state *S, int dir, uint32_t ra, uint32_t rb, uint
         if (dir == DMA_TO_WRAM) memcpy(CELLS(WRAM) + wram, CELLS(MRAM) + mram, n);
         else memcpy(CELLS(MRAM) + mram, CELLS(WRAM) + wram, n);
     }
+    if (dir == DMA_TO_MRAM) DMA_EVENT(name[dir], wram, mram, n);
+    else DMA_EVENT(name[dir], mram, dir == DMA_TO_IRAM ? wram >> 3 : wram, n);
     if (dir == DMA_TO_MRAM) S->dma_writes++, S->dma_write_bytes += n;
     else S->dma_reads++, S->dma_read_bytes += n;
     S->thread[S->isk.context].dma_bytes += n;

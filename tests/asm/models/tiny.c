@@ -45,6 +45,9 @@ MODEL_BEGIN(tiny, "A tiny processor for the toolchain tests")
                 .fields = "d{3:0}=27:24; i{19:0}=23:4");
     INSTRUCTION("0010-dddd-ssss-tttt-0000000000000000", Add, "add {d:reg}, {s:reg}, {t:reg}");
     INSTRUCTION("0010-dddd-ssss-0000-0000000000000000", Add, "mov {d:reg}, {s:reg}", .alias = 1);
+    /* one operand written to two places: printed only for words whose two places agree */
+    INSTRUCTION("0010-dddd-ssss-ssss-0000000000000000", Add, "dbl {d:reg}, {s:reg}", .alias = 1,
+                .fields = "d{3:0}=27:24 s{3:0}=23:20 s{3:0}=19:16");
     INSTRUCTION("0011-dddd-ssss-iiiiiiiiiiii-00000000", Addi, "addi {d:reg}, {s:reg}, {i:s12}", .fields = "i:s");
     INSTRUCTION("0100-dddd-ssss-iiiiiiiiiiii-00000000", Ld, "ld {d:reg}, {i:s12}({s:reg})", .fields = "i:s");
     INSTRUCTION("0101-dddd-ssss-iiiiiiiiiiii-00000000", St, "st {d:reg}, {i:s12}({s:reg})", .fields = "i:s");

@@ -78,11 +78,9 @@ typedef struct edk_config {
     const char *const *params;
     uint64_t timeout_clocks;         /* per waiting call; 0 = 10 000 000 */
     isk_diag *diag;                  /* where errors go; NULL = stderr */
-    /* Per-clock trace of the system (see isk_system_options.trace); NULL = none. */
-    void (*trace)(void *user, uint64_t clock, const char *who, const char *what);
-    void *trace_user;
     /* The engine's options for the BCE's system (watchdog, crashes in model code, behaviour
-     * stacks); NULL = the defaults. diag and trace above take precedence over theirs. */
+     * stacks); NULL = the defaults. diag above takes precedence over theirs. A trace subscribes
+     * to the system's events (isk_subscribe on edk_system(bce)). */
     const isk_system_options *system;
 } edk_config;
 
@@ -159,6 +157,13 @@ typedef struct edk_dfu_record {
 } edk_dfu_record;
 const edk_dfu_record *edk_dfu_log(edk_bce *bce, size_t *n);
 const char *edk_dfu_op_name(int op);
+
+/* The glue logic of a BCE between a PicoBlaze `pb` and a DFU `dfu` that are already in `sys`
+ * (a system description's `ports = edkdsp_bce DFU`, docs/systems.md): their ports, mailbox and
+ * counters, without owning the system or loading firmware (the description loads it, and the
+ * PicoBlaze runs from 000). NULL with the reason in `why` if `dfu` lacks the DFU's storages.
+ * edk_close leaves the system alone. The host calls that wait work on it as on edk_open's. */
+edk_bce *edk_bce_attach(isk_system *sys, isk_inst *pb, isk_inst *dfu, char *why, size_t cap);
 
 /* The simulated system, for tools that look deeper (storage by name, statistics). The
  * instances are named "pb" (the PicoBlaze) and "dfu". */

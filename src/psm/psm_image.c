@@ -12,10 +12,11 @@
  * objdump uses too (elf/image.c isk_words_parse); only the 4-byte raw layout is read here. */
 #include <ctype.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#include "asm/psm.h"
+#include "psm/psm.h"
 #include "base/file.h"
 #include "elf/image.h"
 
@@ -78,11 +79,25 @@ int psm_write_image(FILE *out, int format, const uint32_t *words, size_t n, size
         }
         break;
     case PSM_MEM:
-        fprintf(out, "@00000000%s", eol);
-        /* fall through */
-    case PSM_HEX:
-        for (size_t i = 0; i < n; i++) fprintf(out, "%05" PRIX32 "%s", words[i] & 0x3FFFFu, eol);
+    case PSM_HEX: {
+        /* the one .mem writer (elf/image.c), in the Xilinx dialect: 18-bit words, upper case */
+        uint8_t *bytes = malloc(n * 4 + 1);
+        if (!bytes) return -1;
+        for (size_t i = 0; i < n; i++) {
+            uint32_t w = words[i] & 0x3FFFFu;
+            memcpy(bytes + 4 * i, (uint8_t[4]){ (uint8_t)w, (uint8_t)(w >> 8), (uint8_t)(w >> 16), 0 }, 4);
+        }
+        isk_mem_opts o = { .word_bytes = 4, .word_bits = 18, .address_line = format == PSM_MEM, .upper_case = 1,
+                           .address_digits = 8, .crlf = crlf };
+        char *text;
+        size_t len;
+        int rc = isk_mem_format(bytes, n * 4, &o, &text, &len, NULL);
+        free(bytes);
+        if (rc != 0) return -1;
+        fwrite(text, 1, len, out);
+        free(text);
         break;
+    }
     case PSM_DEC:
         for (size_t i = 0; i < n; i++) fprintf(out, " %" PRIu32 " %s", words[i] & 0x3FFFFu, eol);
         break;

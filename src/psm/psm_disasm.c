@@ -9,7 +9,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "asm/psm_int.h"
+#include "psm/psm_int.h"
 #include "asm/syntax.h"
 
 static void print_template(const isk_model *m, const isk_pattern *p, uint32_t word, char *out, size_t cap)

@@ -7,7 +7,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
-#include "asm/psm_int.h"
+#include "psm/psm_int.h"
 #include "base/file.h"
 
 #define MAX_INCLUDE_DEPTH 16

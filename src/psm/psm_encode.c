@@ -9,7 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "asm/psm_int.h"
+#include "psm/psm_int.h"
 #include "asm/syntax.h"
 
 typedef struct rewritten {

@@ -1,4 +1,5 @@
-/* The PicoBlaze models (built-in "kcpsm3" and "kcpsm6") as seen from the system around them.
+/* The PicoBlaze models (built-in "kcpsm3" and "kcpsm6") as seen from the system around them:
+ * the public header of the folder (its descriptions include it too, for the port numbers).
  *
  * Ports. INPUT and OUTPUT use the engine's ports (isekit/sim.h: isk_set_ports) with the 8-bit
  * port_id as the port number. The core's other output pins are reported through port numbers
@@ -34,26 +35,10 @@
 #define PB_IS_OUTPUTK_PORT(port) (((port) & ~0xFull) == 0x100u)
 
 #ifdef ISEKIT_SIM_H
-/* The control part of the reset (picoblaze-isa.md section 8): C = Z = IE = 0, bank A, stack
- * pointer 31 (KCPSM3) or 0 (KCPSM6); registers, scratchpad and stack RAM keep their values.
- * Then the core runs from address 000 (or stays stopped if `run` is 0). */
-static inline isk_status pb_reset(isk_inst *pb, int run)
-{
-    int64_t core;                                       /* the model declares which it is */
-    if (!isk_get_param_number(pb, "core", &core)) return ISK_FAILED;
-    int is_k6 = core == 6;
-    static const char *const zeroed[] = { "C", "Z", "IE", "BANK", "SHADOW", "RESET_PENDING" };
-    for (unsigned i = 0; i < sizeof zeroed / sizeof *zeroed; i++)
-        if (isk_write(pb, zeroed[i], 0, 0) != ISK_OK) return ISK_FAILED;
-    if (isk_write(pb, "SP", 0, is_k6 ? 0 : 31) != ISK_OK) return ISK_FAILED;
-    isk_context *c = isk_context_of(pb, 0);
-    if (!run) {
-        c->pc = 0;
-        c->state = ISK_CTX_STOPPED;
-        return ISK_OK;
-    }
-    return isk_start(pb, 0, 0);
-}
+/* Host code (pb_host.c): the control part of the reset (picoblaze-isa.md section 8): C = Z =
+ * IE = 0, bank A, stack pointer 31 (KCPSM3) or 0 (KCPSM6); registers, scratchpad and stack RAM
+ * keep their values. Then the core runs from address 000 (or stays stopped there if `run` is 0). */
+isk_status pb_reset(isk_inst *pb, int run);
 #endif
 
 #endif

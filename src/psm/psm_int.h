@@ -3,7 +3,7 @@
 #define ISK_ASM_PSM_INT_H
 
 #include "asm/map.h"
-#include "asm/psm.h"
+#include "psm/psm.h"
 #include "asm/syntax.h"
 #include "isekit/desc.h"
 

@@ -14,7 +14,7 @@
 #include <strings.h>
 #include <time.h>
 
-#include "asm/psm_int.h"
+#include "psm/psm_int.h"
 
 int psm_register_number(const char *s, int len)
 {

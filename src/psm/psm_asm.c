@@ -9,7 +9,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "asm/psm_int.h"
+#include "psm/psm_int.h"
 
 void psm_options_init(psm_options *o, const isk_model *model)
 {

@@ -1,0 +1,41 @@
+/* The IPU tile's state, shared by the description (ipu.c) and the behaviours (insns.h). */
+#ifndef ISEKIT_MODEL_IPU_H
+#define ISEKIT_MODEL_IPU_H
+
+#include <isekit/model.h>
+
+enum {
+    IPU_WORKERS = 6,               /* CTXT_WORKERS */
+    IPU_CONTEXTS = 7,              /* the supervisor is context 0, worker n (0..5) context n + 1 */
+    IPU_REGS = 16,
+    IPU_TMEM_BASE = 0x40000,       /* the lowest tile-memory address of either chip (ipu1 region 0) */
+    IPU_TMEM_WORDS = (0xE8000 - 0x40000) / 4,   /* up to the end of ipu2 region 1 */
+    IPU_MZERO = 15, IPU_AZERO = 15,
+    IPU_MWORKER_BASE = 12, IPU_MVERTEX_BASE = 13,
+};
+
+/* The worker CSRs vertices use, as indices of the CSR file (CSR names in ipu.c). */
+enum ipu_wcsr { W_WSR, W_VERTEX_BASE, W_WORKER_BASE, W_REPEAT_COUNT, W_REPEAT_FIRST, W_REPEAT_END,
+                W_FP_STS, W_FP_CTL, W_TAS, W_PRNG_0_0, W_PRNG_0_1, W_PRNG_1_0, W_PRNG_1_1, W_NCSR };
+/* The supervisor's. */
+enum ipu_scsr { S_SSR, S_CR, S_TILE_ID, S_FP_ICTL, S_WORKER0_BASE, S_CCCSLOAD = S_WORKER0_BASE + 6, S_CTXT_STS,
+                S_NCSR };
+
+/* Exception types ($WSR.ETYPE) and the causes this model raises (architecture.md 5). */
+enum { IPU_ET_INVALID_ADDR = 8, IPU_ET_INVALID_INSTR = 12, IPU_ET_EXERR = 13 };
+enum { IPU_EXC_UNMODELLED = ISK_EXC_MODEL, IPU_EXC_ADDRESS, IPU_EXC_MISALIGNED, IPU_EXC_SOLO };
+
+STATE_BEGIN
+    DECLARE_CODE_MEMORY(UINT(32, 0), IPU_TMEM_WORDS) TMEM;
+    DECLARE_REGISTERS_FILE(UINT(32, 0), IPU_CONTEXTS * IPU_REGS) M;
+    DECLARE_REGISTERS_FILE(UINT(32, 0), IPU_WORKERS * IPU_REGS) A;
+    DECLARE_REGISTERS_FILE(UINT(32, 0), IPU_WORKERS * W_NCSR) WCSR;
+    DECLARE_REGISTERS_FILE(UINT(32, 0), S_NCSR) SCSR;
+    DECLARE_REGISTERS_FILE(UINT(32, 0), IPU_WORKERS * 16) AACC;
+    int ipu2;                      /* the chip: 0 ipu1 (Mk1 GC2), 1 ipu2 (Mk2 GC200) */
+    uint32_t mem_lo, mem_hi;       /* the populated byte addresses [lo, hi) */
+    uint32_t owner[IPU_WORKERS];   /* the context holding each barrel slot (0: the supervisor) */
+    int32_t status[IPU_CONTEXTS];  /* a worker's exit status (1 = success), -1 before it exits */
+STATE_END
+
+#endif

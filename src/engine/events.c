@@ -1,0 +1,168 @@
+/* Typed events: who listens, how watched storages are seen to change, and the words of the text
+ * trace.
+ *
+ * The emitting sites (clock.c, issue.c) test one bit of sys->listening before building an
+ * event, so a kind nobody subscribed to costs a predictable branch. Two kinds need more:
+ *   ISSUE    makes the processors take the general path (clock.c runs_alone), where execute()
+ *            has the decoded entry in hand;
+ *   STORE    models write their cells however they like (SET, or straight through CELLS() as
+ *            the DPU and the PicoBlaze do for speed), so the engine does not watch writes: it
+ *            keeps a copy of each watched storage and compares after each processor
+ *            instruction, each command's step and the end of each clock (where writes of
+ *            latency >= 1 and the host's become visible). A watch costs a comparison of the
+ *            storage's bytes at those points, and the processors' general path.
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include "engine/system.h"
+
+static void update_listening(isk_system *sys)
+{
+    sys->listening = 0;
+    for (int i = 0; i < sys->nsubscribers; i++) sys->listening |= sys->subscribers[i].kinds;
+}
+
+isk_status isk_subscribe(isk_system *sys, unsigned kinds, isk_event_fn fn, void *user)
+{
+    if (sys->nsubscribers == ISK_MAX_SUBSCRIBERS) {
+        isk_report(sys, ISK_ERROR, "isk_subscribe: at most %d subscribers per system", ISK_MAX_SUBSCRIBERS);
+        return ISK_FAILED;
+    }
+    sys->subscribers[sys->nsubscribers++] = (isk_subscriber){ kinds & ISK_EV_ALL, fn, user };
+    update_listening(sys);
+    return ISK_OK;
+}
+
+void isk_unsubscribe(isk_system *sys, isk_event_fn fn, void *user)
+{
+    int kept = 0;
+    for (int i = 0; i < sys->nsubscribers; i++)
+        if (sys->subscribers[i].fn != fn || sys->subscribers[i].user != user) sys->subscribers[kept++] = sys->subscribers[i];
+    sys->nsubscribers = kept;
+    update_listening(sys);
+}
+
+void isk_emit(isk_system *sys, isk_event *ev)
+{
+    ev->clock = sys->clock;
+    for (int i = 0; i < sys->nsubscribers; i++)
+        if (sys->subscribers[i].kinds & ISK_EV_BIT(ev->kind)) sys->subscribers[i].fn(sys->subscribers[i].user, ev);
+}
+
+isk_status isk_watch(isk_inst *inst, int storage, bool on)
+{
+    const isk_model *m = inst->model;
+    if (storage < -1 || storage >= (int)m->storages.len) {
+        isk_report(inst->sys, ISK_ERROR, "isk_watch: %s has no storage %d (it has %zu)", inst->name, storage,
+                   m->storages.len);
+        return ISK_FAILED;
+    }
+    for (size_t i = 0; i < m->storages.len; i++) {
+        if (storage >= 0 && (int)i != storage) continue;
+        const size_t bytes = m->storages.data[i].info.count * (size_t)m->storages.data[i].cell_bytes;
+        if (on && !inst->shadow[i]) {
+            inst->shadow[i] = isk_xcalloc(bytes ? bytes : 1, 1);
+            memcpy(inst->shadow[i], inst->buffers[i], bytes);   /* changes from now on */
+            inst->nwatched++;
+        } else if (!on && inst->shadow[i]) {
+            free(inst->shadow[i]);
+            inst->shadow[i] = NULL;
+            inst->nwatched--;
+        }
+    }
+    return ISK_OK;
+}
+
+void isk_report_changes(isk_system *sys, isk_inst *inst)
+{
+    const isk_model *m = inst->model;
+    for (size_t s = 0; s < m->storages.len; s++) {
+        uint8_t *shadow = inst->shadow[s];
+        if (!shadow) continue;
+        const isk_storage *st = &m->storages.data[s];
+        const size_t cell = (size_t)st->cell_bytes, bytes = st->info.count * cell;
+        const uint8_t *now = inst->buffers[s];
+        if (memcmp(shadow, now, bytes) == 0) continue;
+        for (size_t at = 0; at < bytes; at += cell) {
+            if (memcmp(shadow + at, now + at, cell) == 0) continue;
+            memcpy(shadow + at, now + at, cell);
+            isk_ref ref = { inst, (int)s, at / cell };
+            isk_event ev = { .kind = ISK_EV_STORE, .inst = inst, .slot = sys->cur_inst == inst ? sys->cur_slot : -1,
+                             .storage = (int)s, .index = at / cell, .value = isk_ref_read(&ref),
+                             .latency = st->info.latency };
+            if (inst->contexts && ev.slot < 0 && sys->cur_inst == inst) {
+                ev.context = inst->hdr->context;
+                ev.pc = inst->hdr->pc;
+            }
+            isk_emit(sys, &ev);
+        }
+    }
+}
+
+static const char *const state_names[] = { "stopped", "running", "blocked", "sleeping", "faulted", "exited" };
+
+static const char *state_name(int state)
+{
+    return state >= 0 && state < (int)(sizeof state_names / sizeof *state_names) ? state_names[state] : "?";
+}
+
+static const char *instruction_name(const isk_event *ev)
+{
+    const isk_model *m = ev->inst->model;
+    return ev->instruction >= 0 && (size_t)ev->instruction < m->patterns.len
+               ? m->patterns.data[ev->instruction].beh->name : "?";
+}
+
+const char *isk_event_text(const isk_event *ev, char *buf, size_t cap)
+{
+    const isk_model *m = ev->inst->model;
+    const int digits = (m->word_bits + 3) / 4;
+    char cell[160];
+    switch (ev->kind) {
+    case ISK_EV_ISSUE:
+        snprintf(buf, cap, "ctx %u pc 0x%" PRIx64 ": %s (0x%0*" PRIx64 ")", ev->context, ev->pc,
+                 instruction_name(ev), digits, ev->word);
+        break;
+    case ISK_EV_STORE:
+        isk_describe_cell(ev->inst, m->storages.data[ev->storage].info.name, ev->index, false, cell, sizeof cell);
+        snprintf(buf, cap, "%s = %" PRId64, cell, ev->value);
+        break;
+    case ISK_EV_LAUNCH:
+        snprintf(buf, cap, "launch %s (0x%0*" PRIx64 ") in slot %d", instruction_name(ev), digits, ev->word, ev->slot);
+        break;
+    case ISK_EV_END:
+        snprintf(buf, cap, "slot %d: %s ends after %" PRIu64 " clock(s)", ev->slot, instruction_name(ev), ev->amount);
+        break;
+    case ISK_EV_RESOURCE:
+        snprintf(buf, cap, "resources 0x%" PRIx64 " used", ev->mask);
+        break;
+    case ISK_EV_CONTEXT:
+        snprintf(buf, cap, "context %u %s -> %s at pc 0x%" PRIx64, ev->context, state_name(ev->from),
+                 state_name(ev->to), ev->pc);
+        break;
+    case ISK_EV_EXCEPTION:
+        snprintf(buf, cap, "exception %d (%s) at context %u, pc 0x%" PRIx64, ev->cause, ev->text, ev->context, ev->pc);
+        break;
+    case ISK_EV_INTERRUPT:
+        snprintf(buf, cap, "interrupt line %d raised%s", ev->line, ev->text ? " at its input" : "");
+        break;
+    case ISK_EV_PORT_READ:
+        snprintf(buf, cap, "port 0x%" PRIx64 " -> 0x%" PRIx64, ev->port, (uint64_t)ev->value);
+        break;
+    case ISK_EV_PORT_WRITE:
+        snprintf(buf, cap, "port 0x%" PRIx64 " <- 0x%" PRIx64, ev->port, (uint64_t)ev->value);
+        break;
+    case ISK_EV_DMA:
+        snprintf(buf, cap, "dma %s: %" PRIu64 " bytes, 0x%" PRIx64 " -> 0x%" PRIx64, ev->text, ev->amount, ev->src,
+                 ev->dst);
+        break;
+    case ISK_EV_NOTE:
+        snprintf(buf, cap, "%s", ev->text);
+        break;
+    default:
+        snprintf(buf, cap, "event %d", (int)ev->kind);
+        break;
+    }
+    return buf;
+}
