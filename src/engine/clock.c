@@ -353,9 +353,13 @@ static __attribute__((noinline)) const isk_decoded *decode_launch_miss(isk_inst 
 }
 
 /* Launch words are decoded once and kept in a small direct-mapped cache per instance. */
+ISK_INLINE unsigned launch_hash(uint64_t word)
+{
+    return (unsigned)((word * UINT64_C(0x9e3779b97f4a7c15)) >> 58) % LAUNCH_CACHE;
+}
 static inline const isk_decoded *decode_launch(isk_inst *a, uint64_t word)
 {
-    unsigned h = (unsigned)((word * UINT64_C(0x9e3779b97f4a7c15)) >> 58) % LAUNCH_CACHE;
+    unsigned h = launch_hash(word);
     if (ISK_LIKELY(a->launch_cache[h].valid && a->launch_cache[h].word == word)) return &a->launch_cache[h].d;
     return decode_launch_miss(a, word, h);
 }
@@ -387,11 +391,9 @@ static __attribute__((noinline)) isk_status launch_error(isk_system *sys, isk_in
     return sys->status = ISK_CONFLICT;
 }
 
-isk_status isk_do_launch(isk_system *sys, isk_inst *a, uint64_t word)
+/* A decoded command takes the first free slot. */
+ISK_INLINE isk_status start_command(isk_system *sys, isk_inst *a, uint64_t word, const isk_decoded *d)
 {
-    if (ISK_UNLIKELY(sys->status != ISK_OK)) return sys->status;
-    const isk_decoded *d = decode_launch(a, word);
-    if (ISK_UNLIKELY(!d || a->norder == a->nslots)) return launch_error(sys, a, word, d ? d->pattern : -1);
     int s = 0;
     while (a->slots[s].state != SLOT_FREE) s++;
     isk_slot *slot = &a->slots[s];
@@ -409,6 +411,24 @@ isk_status isk_do_launch(isk_system *sys, isk_inst *a, uint64_t word)
     return ISK_OK;
 }
 
+static __attribute__((noinline)) isk_status launch_slow(isk_system *sys, isk_inst *a, uint64_t word)
+{
+    if (sys->status != ISK_OK) return sys->status;
+    const isk_decoded *d = decode_launch(a, word);
+    if (!d || a->norder == a->nslots) return launch_error(sys, a, word, d ? d->pattern : -1);
+    return start_command(sys, a, word, d);
+}
+
+/* The common case calls nothing but the trace: a word in the launch cache, a free slot. */
+isk_status isk_do_launch(isk_system *sys, isk_inst *a, uint64_t word)
+{
+    const unsigned h = launch_hash(word);
+    if (ISK_UNLIKELY(sys->status != ISK_OK || !a->launch_cache[h].valid || a->launch_cache[h].word != word ||
+                     a->norder == a->nslots))
+        return launch_slow(sys, a, word);
+    return start_command(sys, a, word, &a->launch_cache[h].d);
+}
+
 static void op_launch(isk_hdr *h, int number, uint64_t word)
 {
     isk_inst *inst = h->engine;
@@ -424,10 +444,12 @@ static void op_launch(isk_hdr *h, int number, uint64_t word)
 
 /* ---- slots ------------------------------------------------------------------------------- */
 
-static void end_command(isk_system *sys, isk_inst *a, isk_slot *slot)
+ISK_INLINE void end_command(isk_system *sys, isk_inst *a, isk_slot *slot)
 {
     slot->state = SLOT_DONE;
     sys->ended_slots++;
+    sys->last_ended.acc = a;
+    sys->last_ended.slot = slot;
     uint64_t clocks = sys->clock - slot->started + 1;
     sys->stats.commands_done++;
     a->stats.commands_done++;
@@ -543,20 +565,17 @@ __attribute__((noinline)) void isk_check_deadlock(isk_system *sys)
  * changes, one instruction set, no issue groups): its scheduler's fast loop (issue.c). */
 static bool runs_alone(const isk_system *sys)
 {
-    return sys->processors.len == 1 && !sys->opt.before_issue &&
+    return !sys->busy_slots && !sys->pending && sys->processors.len == 1 && !(sys->driver && !sys->driver_done) &&
+           !sys->opt.before_issue &&
            !(sys->listening & (ISK_EV_BIT(ISK_EV_ISSUE) | ISK_EV_BIT(ISK_EV_CONTEXT) | ISK_EV_BIT(ISK_EV_STORE))) &&
-           !(sys->driver && !sys->driver_done) &&
-           !sys->pending && !sys->busy_slots && sys->processors.data[0]->model->isets == 1 &&
-           sys->processors.data[0]->model->proc.group_bit == 0;
+           sys->processors.data[0]->model->isets == 1 && sys->processors.data[0]->model->proc.group_bit == 0;
 }
 
 /* ---- the loop ---------------------------------------------------------------------------- */
 
 static bool finished(const isk_system *sys)
 {
-    if (driver_active(sys) || sys->pending) return false;
-    for (size_t i = 0; i < sys->accelerators.len; i++)
-        if (sys->accelerators.data[i]->norder) return false;
+    if (sys->busy_slots || sys->pending || driver_active(sys)) return false;   /* busy_slots: all norder */
     for (size_t i = 0; i < sys->processors.len; i++)
         if (processor_active(sys->processors.data[i])) return false;
     return true;
@@ -604,7 +623,15 @@ static void end_clock(isk_system *sys)
     if (isk_listening(sys, ISK_EV_STORE))
         for (size_t i = 0; i < sys->insts.len; i++)
             if (sys->insts.data[i]->nwatched) isk_report_changes(sys, sys->insts.data[i]);
-    for (size_t i = 0; sys->ended_slots && i < sys->accelerators.len; i++) retire_slots(sys, sys->accelerators.data[i]);
+    if (ISK_LIKELY(sys->ended_slots == 0)) {
+    } else if (sys->ended_slots == 1 && sys->busy_slots == 1) {
+        /* the one active command ended (a stream of one-clock commands) */
+        sys->last_ended.slot->state = SLOT_FREE;
+        sys->last_ended.acc->norder = 0;
+        sys->busy_slots = sys->ended_slots = 0;
+    } else {
+        for (size_t i = 0; sys->ended_slots && i < sys->accelerators.len; i++) retire_slots(sys, sys->accelerators.data[i]);
+    }
     sys->clock++;
     sys->stats.clocks++;
 }
@@ -634,23 +661,31 @@ static __attribute__((noinline)) void clock_loop(isk_system *sys)
             sys->cur_proc = 0;
         }
         if (sys->phase == PHASE_ISSUE) {
+            int outcome = ISK_ISSUE_ON;
             while (sys->cur_proc < sys->processors.len) {
-                if (!isk_issue_clock(sys, sys->processors.data[sys->cur_proc])) break;
+                isk_inst *p = sys->processors.data[sys->cur_proc];
+                if (sys->clock >= p->quiet_until || p->sched_stale || isk_listening(sys, ISK_EV_CONTEXT)) {
+                    outcome = isk_issue_clock(sys, p);
+                    if (ISK_UNLIKELY(outcome != ISK_ISSUE_ON)) break;
+                }
                 sys->cur_proc++;
-                if (sys->status != ISK_OK || sys->stop_now) break;
             }
-            if (sys->status != ISK_OK || sys->stop_now) break;
+            if (ISK_UNLIKELY(outcome != ISK_ISSUE_ON)) {
+                if (outcome == ISK_ISSUE_STOP_AFTER) sys->cur_proc++;
+                break;
+            }
             sys->phase = PHASE_SLOTS;
             sys->cur_acc = 0;
             sys->cur_order = 0;
         }
         if (sys->phase == PHASE_SLOTS) {
             if (!sys->busy_slots) sys->cur_acc = sys->accelerators.len;
-            while (sys->cur_acc < sys->accelerators.len && sys->status == ISK_OK) {
+            while (sys->cur_acc < sys->accelerators.len) {       /* the status is OK here */
                 isk_inst *a = sys->accelerators.data[sys->cur_acc];
                 if (sys->cur_order < a->norder) {
                     int s = a->order[sys->cur_order++];
                     run_slot(sys, a, s);
+                    if (ISK_UNLIKELY(sys->status != ISK_OK)) break;
                     continue;
                 }
                 sys->cur_acc++;

@@ -155,11 +155,21 @@ ISK_INLINE void count_issue(isk_hdr *h, isk_context *c, uint64_t clock)
     h->issued++;
 }
 
-/* The context of a sticky fast loop: its instruction count follows h->issued from `base`. */
-static void sync_sticky(isk_system *sys)
+/* A sticky fast loop keeps its context's PC in a register and h->pc, and this in the context's
+ * own pc meanwhile: an instruction that sets that pc (STOP_SELF) is then told apart from one
+ * that stops without (the context keeps the instruction's PC), with no store per instruction. */
+#define PC_IN_LOOP UINT64_MAX
+
+/* The context of a sticky fast loop: its instruction count follows h->issued from `base`; its
+ * PC is the instruction's (asked for from a handler: the loop takes note at the next issue). */
+ISK_INLINE void sync_sticky(isk_system *sys)
 {
     isk_context *c = sys->fast.sticky;
     if (!c) return;
+    if (c->pc == PC_IN_LOOP) {
+        c->pc = sys->fast.proc->hdr->pc;
+        sys->fast.proc->hdr->attention = 1;
+    }
     c->insns = sys->fast.sticky_base + sys->fast.proc->hdr->issued;
     c->last_issue = sys->fast.proc->hdr->clock;
 }
@@ -175,6 +185,24 @@ void isk_sync_fast_counts(isk_system *sys)
 ISK_INLINE bool moves_on(const isk_context *c)
 {
     return c->state == ISK_CTX_RUNNING || c->state == ISK_CTX_BLOCKED || c->state == ISK_CTX_SLEEPING;
+}
+
+/* Out of line: its message buffer would cost every instruction a larger stack frame. */
+static __attribute__((noinline)) void fetch_outside(isk_hdr *h, isk_inst *p, uint64_t pc)
+{
+    char message[120];
+    snprintf(message, sizeof message, "pc 0x%llx is outside the code memory (%llu instructions)",
+             (unsigned long long)pc, (unsigned long long)p->ncode);
+    isk_engine_exception(h, ISK_EXC_FETCH, message);
+}
+
+/* The scheduler's cost of an issue, the built-in ones inlined. */
+ISK_INLINE uint64_t sched_issued(isk_inst *p, uint32_t id, uint64_t clock)
+{
+    if (p->issue == ISK_ISSUE_CPI) return isk_cpi_issued(&p->sched, id, clock);
+    if (p->issue == ISK_ISSUE_REVOLVER) return isk_revolver_issued(&p->sched, id, clock);
+    if (p->issue == ISK_ISSUE_BARREL) return isk_barrel_issued(&p->sched, id, clock);
+    return p->sched.policy->issued(&p->sched, id, clock);
 }
 
 /* One instruction of context c at h->pc (inside the code memory): its ISSUE event, then its
@@ -237,10 +265,7 @@ ISK_INLINE void execute(isk_system *sys, isk_inst *p, uint32_t id, const bool ob
     sys->cur_inst = p;
     sys->cur_slot = -1;
     if (ISK_UNLIKELY(c->pc >= p->ncode)) {
-        char message[120];
-        snprintf(message, sizeof message, "pc 0x%llx is outside the code memory (%llu instructions)",
-                 (unsigned long long)c->pc, (unsigned long long)p->ncode);
-        isk_engine_exception(h, ISK_EXC_FETCH, message);
+        fetch_outside(h, p, c->pc);
     } else if (ISK_UNLIKELY(p->groups) && isk_group_head(p->model, code_word(p, c->pc))) {
         const uint64_t more = run_group(sys, p, h, c) - 1;   /* the group is one issue of `more` + 1 */
         c->insns += more;
@@ -254,7 +279,7 @@ ISK_INLINE void execute(isk_system *sys, isk_inst *p, uint32_t id, const bool ob
     count_issue(h, c, sys->clock);
     p->stats.instructions++;
     sys->stats.instructions++;
-    const uint64_t after = p->sched.policy->issued(&p->sched, id, sys->clock);
+    const uint64_t after = sched_issued(p, id, sys->clock);
     if (c->ready_at < after) c->ready_at = after;
     if (h->attention) {
         h->attention = 0;
@@ -270,11 +295,10 @@ ISK_INLINE void execute(isk_system *sys, isk_inst *p, uint32_t id, const bool ob
 static void count_idle(isk_system *sys, isk_inst *p, uint64_t live, uint64_t from, uint64_t to)
 {
     uint64_t blocked_until = from;
-    const uint32_t n = p->hdr->ncontexts;
-    for (uint32_t id = 0; id < n; id++)
-        if (((live >> (id & 63)) & 1) && p->contexts[id].state == ISK_CTX_BLOCKED &&
-            p->contexts[id].ready_at > blocked_until)
-            blocked_until = p->contexts[id].ready_at;
+    for (; live; live &= live - 1) {             /* the live contexts only: often 1 of 24 */
+        const isk_context *c = &p->contexts[__builtin_ctzll(live)];
+        if (c->state == ISK_CTX_BLOCKED && c->ready_at > blocked_until) blocked_until = c->ready_at;
+    }
     const uint64_t blocked = (blocked_until < to ? blocked_until : to) - from;
     p->stats.idle_clocks += to - from;
     sys->stats.idle_clocks += to - from;
@@ -282,43 +306,74 @@ static void count_idle(isk_system *sys, isk_inst *p, uint64_t live, uint64_t fro
     sys->stats.idle_blocked_clocks += blocked;
 }
 
-/* Returns false if the before-issue hook stopped the run before the instruction (the clock
- * loop then keeps its position: the same instruction is the first of the next run). Compiled
- * twice: with and without the checks for instruction and context subscribers. */
-ISK_INLINE bool issue_clock(isk_system *sys, isk_inst *p, const bool observed)
+/* What the clock loop does next: go on, or stop the run after this processor's issue. */
+ISK_INLINE int issue_outcome(const isk_system *sys)
+{
+    return ISK_UNLIKELY(sys->status != ISK_OK || sys->stop_now) ? ISK_ISSUE_STOP_AFTER : ISK_ISSUE_ON;
+}
+
+/* The before-issue hook's say on context `id`'s instruction: whether the run stops before it. */
+static __attribute__((noinline)) bool hook_stops(isk_system *sys, isk_inst *p, int id)
+{
+    if (sys->resume_issue) {
+        sys->resume_issue = false;     /* this instruction's hook already ran: it stopped the run */
+    } else if (sys->opt.before_issue(sys->opt.before_issue_user, sys->clock, p, (uint32_t)id, p->contexts[id].pc)) {
+        sys->resume_issue = true;
+        sys->resume_context = (uint32_t)id;
+        isk_break(sys, "the before-issue hook stopped the run");
+        return true;
+    }
+    return false;
+}
+
+/* Called in every clock of a processor on the general path: the built-in schedulers' pick is
+ * inlined. Compiled twice: with and without the checks for instruction and context subscribers. */
+ISK_INLINE int issue_clock(isk_system *sys, isk_inst *p, const bool observed)
 {
     if (observed && isk_listening(sys, ISK_EV_CONTEXT)) emit_context_changes(sys, p);
-    if (p->sched_stale) sched_refresh(p);
-    /* resuming at an instruction the hook stopped before: the context the scheduler chose then */
-    int id = sys->resume_issue ? (int)sys->resume_context : p->sched.policy->pick(&p->sched, sys->clock);
+    if (p->sched_stale) {
+        if (p->issue == ISK_ISSUE_CPI) p->sched_stale = false;   /* see below */
+        else sched_refresh(p);
+    }
+    int id;
+    if (ISK_UNLIKELY(sys->resume_issue)) {
+        id = (int)sys->resume_context;   /* resuming at an instruction the hook stopped before */
+    } else if (p->issue == ISK_ISSUE_CPI) {
+        id = isk_cpi_pick(&p->sched, sys->clock);
+    } else if (p->issue == ISK_ISSUE_REVOLVER) {
+        id = isk_revolver_pick(&p->sched, sys->clock);
+    } else if (p->issue == ISK_ISSUE_BARREL) {
+        id = isk_barrel_pick(&p->sched, sys->clock);
+    } else {
+        id = p->sched.policy->pick(&p->sched, sys->clock);
+    }
     if (id < 0) {
         if (p->sched.policy->idle_counts) count_idle(sys, p, p->sched.running, sys->clock, sys->clock + 1);
         if (!sys->busy_slots && !sys->pending) isk_check_deadlock(sys);
-        return true;
+        return issue_outcome(sys);
     }
-    if (ISK_UNLIKELY(sys->opt.before_issue != NULL)) {
-        if (sys->resume_issue) {
-            sys->resume_issue = false;     /* this instruction's hook already ran: it stopped the run */
-        } else if (sys->opt.before_issue(sys->opt.before_issue_user, sys->clock, p, (uint32_t)id,
-                                         p->contexts[id].pc)) {
-            sys->resume_issue = true;
-            sys->resume_context = (uint32_t)id;
-            isk_break(sys, "the before-issue hook stopped the run");
-            return false;
-        }
-    }
+    if (ISK_UNLIKELY(sys->opt.before_issue != NULL) && hook_stops(sys, p, id)) return ISK_ISSUE_STOP_BEFORE;
+    const isk_context *c = &p->contexts[id];
     execute(sys, p, (uint32_t)id, observed);
+    /* CPI: nothing can issue before the instruction's cost has elapsed unless the contexts
+     * change again (sched_stale), and those idle clocks count nothing: the clock loop skips
+     * them. (CPI reads its context directly: it has no view of the contexts to bring up to
+     * date, and a fast loop computes the live mask anew.) */
+    if (p->issue == ISK_ISSUE_CPI) {
+        p->sched_stale = false;
+        if (isk_ctx_live(c)) p->quiet_until = c->ready_at;
+    }
     if (observed && isk_listening(sys, ISK_EV_STORE) && p->nwatched) isk_report_changes(sys, p);
     if (observed && isk_listening(sys, ISK_EV_CONTEXT)) emit_context_changes(sys, p);
-    return true;
+    return issue_outcome(sys);
 }
 
-static __attribute__((noinline)) bool issue_clock_observed(isk_system *sys, isk_inst *p)
+static __attribute__((noinline)) int issue_clock_observed(isk_system *sys, isk_inst *p)
 {
     return issue_clock(sys, p, true);
 }
 
-bool isk_issue_clock(isk_system *sys, isk_inst *p)
+int isk_issue_clock(isk_system *sys, isk_inst *p)
 {
     if (ISK_UNLIKELY(sys->listening & (ISK_EV_BIT(ISK_EV_ISSUE) | ISK_EV_BIT(ISK_EV_CONTEXT) | ISK_EV_BIT(ISK_EV_STORE))))
         return issue_clock_observed(sys, p);
@@ -351,11 +406,45 @@ static bool fast_loop_must_leave(const isk_system *sys, const isk_inst *p)
     return sys->pending || sys->busy_slots || sys->status != ISK_OK || sys->stop_now || p->sched_dirty;
 }
 
+/* A sticky scheduler's run of instructions (CPI): the same context issues one instruction every
+ * `gap` clocks from h->next_pc on until one asks for attention, the run's limit or a PC outside
+ * the code memory (which the general path raises). Out of line, with only its own values live
+ * across the behaviour's call so that they all stay in registers; one copy per gap known when
+ * compiled. Returns the clock after the last issue; h->next_pc is then the next PC. */
+typedef uint64_t burst_fn(isk_system *, isk_hdr *, const isk_decoded *, uint64_t, uint64_t, uint64_t, uint64_t);
+ISK_INLINE uint64_t sticky_burst(isk_system *sys, isk_hdr *h, const isk_decoded *dcache, uint64_t ncode,
+                                 uint64_t after, uint64_t limit, uint64_t gap)
+{
+    uint64_t pc = h->next_pc;
+    for (;;) {
+        if (ISK_UNLIKELY(after >= limit)) break;
+        if (ISK_UNLIKELY(pc >= ncode)) break;
+        h->pc = pc;
+        h->next_pc = pc + 1;
+        h->clock = sys->clock = after;
+        dcache[pc].fn(h, dcache[pc].op);
+        h->issued++;
+        pc = h->next_pc;
+        after += gap;
+        if (ISK_UNLIKELY(h->attention)) break;
+    }
+    return after;
+}
+#define STICKY_BURST(name, GAP) \
+    static __attribute__((noinline)) uint64_t name(isk_system *sys, isk_hdr *h, const isk_decoded *dcache, \
+                                                   uint64_t ncode, uint64_t after, uint64_t limit, uint64_t gap) \
+    { (void)gap; return sticky_burst(sys, h, dcache, ncode, after, limit, GAP); }
+STICKY_BURST(burst_gap1, 1)
+STICKY_BURST(burst_gap2, 2)
+STICKY_BURST(burst_gap, gap)
+
+/* `burst`: a sticky scheduler's (NULL: pick a context for every issue). */
 ISK_INLINE void issue_loop(isk_system *sys, isk_inst *p, int (*pick)(isk_sched *, uint64_t),
                            uint64_t (*issued)(isk_sched *, uint32_t, uint64_t),
-                           uint64_t (*next)(isk_sched *, uint64_t), void (*changed)(isk_sched *), const int sticky,
+                           uint64_t (*next)(isk_sched *, uint64_t), void (*changed)(isk_sched *), burst_fn *burst,
                            const int idle_counts)
 {
+    const bool sticky = burst != NULL;
     isk_hdr *const h = p->hdr;
     isk_decoded *const dcache = p->dcache;
     const uint64_t ncode = p->ncode, issued_before = h->issued;
@@ -397,20 +486,11 @@ ISK_INLINE void issue_loop(isk_system *sys, isk_inst *p, int (*pick)(isk_sched *
         if (sticky) {
             /* The same context issues until an instruction asks for attention, its PC in a
              * register; its counts are brought up to date when it stops. */
-            uint64_t pc = c->pc;
+            h->next_pc = c->pc;
+            c->pc = PC_IN_LOOP;                      /* h->pc is the context's PC meanwhile */
             h->context = (uint32_t)id;
-            after = clock;
-            while (after < limit && pc < ncode) {
-                c->pc = pc;                          /* what a stopping instruction keeps */
-                h->pc = pc;
-                h->next_pc = pc + 1;
-                h->clock = sys->clock = after;
-                dcache[pc].fn(h, dcache[pc].op);
-                h->issued++;
-                pc = h->next_pc;
-                after = issued(&q, (uint32_t)id, after);
-                if (ISK_UNLIKELY(h->attention)) break;
-            }
+            after = burst(sys, h, dcache, ncode, clock, limit, q.gap);
+            const uint64_t pc = h->next_pc;
             if (!h->attention) {
                 c->pc = pc;
                 if (after == clock) {                /* a PC outside the code memory */
@@ -473,20 +553,21 @@ ISK_INLINE void issue_loop(isk_system *sys, isk_inst *p, int (*pick)(isk_sched *
 
 static __attribute__((noinline)) void run_cpi(isk_system *sys, isk_inst *p)
 {
-    issue_loop(sys, p, isk_cpi_pick, isk_cpi_issued, isk_cpi_next, NULL, ISK_CPI_STICKY, 0);
+    burst_fn *burst = p->sched.gap == 1 ? burst_gap1 : p->sched.gap == 2 ? burst_gap2 : burst_gap;
+    issue_loop(sys, p, isk_cpi_pick, isk_cpi_issued, isk_cpi_next, NULL, ISK_CPI_STICKY ? burst : NULL, 0);
 }
 static __attribute__((noinline)) void run_revolver(isk_system *sys, isk_inst *p)
 {
-    issue_loop(sys, p, isk_revolver_pick, isk_revolver_issued, isk_revolver_next, NULL, ISK_REVOLVER_STICKY, 1);
+    issue_loop(sys, p, isk_revolver_pick, isk_revolver_issued, isk_revolver_next, NULL, NULL, 1);
 }
 static __attribute__((noinline)) void run_barrel(isk_system *sys, isk_inst *p)
 {
-    issue_loop(sys, p, isk_barrel_pick, isk_barrel_issued, isk_barrel_next, NULL, ISK_BARREL_STICKY, 1);
+    issue_loop(sys, p, isk_barrel_pick, isk_barrel_issued, isk_barrel_next, NULL, NULL, 1);
 }
 static __attribute__((noinline)) void run_model_scheduler(isk_system *sys, isk_inst *p)
 {
     const isk_scheduler *s = p->sched.policy;
-    issue_loop(sys, p, s->pick, s->issued, s->next, s->changed, 0, s->idle_counts);
+    issue_loop(sys, p, s->pick, s->issued, s->next, s->changed, NULL, s->idle_counts);
 }
 
 void isk_run_alone(isk_system *sys, isk_inst *p)
@@ -545,6 +626,7 @@ void isk_op_exit_context(isk_hdr *h, uint32_t id, int status, const char *messag
     isk_system *sys = p->sys;
     if (!p->contexts || id >= h->ncontexts) isk_op_fault(h, 0, "EXIT_CONTEXT of a context the processor lacks");
     isk_context *c = &p->contexts[id];
+    isk_sync_fast_counts(sys);                   /* its pc, if a fast loop holds it */
     c->state = ISK_CTX_EXITED;
     c->exit_status = status;
     h->attention = 1;

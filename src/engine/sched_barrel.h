@@ -27,6 +27,5 @@ ISK_INLINE uint64_t isk_barrel_next(isk_sched *q, uint64_t clock)
     }
     return first;
 }
-#define ISK_BARREL_STICKY 0
 
 #endif

@@ -9,6 +9,7 @@
  * contexts: the live ones are the bits of the mask). */
 ISK_INLINE int isk_revolver_scan(isk_sched *q, uint32_t from, uint64_t clock)
 {
+    from &= 63;                                /* the cursor may be ncontexts (64 at most): 0 */
     for (int half = 0; half < 2; half++) {
         uint64_t m = q->running & (half ? (UINT64_C(1) << from) - 1 : ~UINT64_C(0) << from);
         for (; m; m &= m - 1) {
@@ -21,13 +22,17 @@ ISK_INLINE int isk_revolver_scan(isk_sched *q, uint32_t from, uint64_t clock)
 ISK_INLINE int isk_revolver_pick(isk_sched *q, uint64_t clock)
 {
     const uint32_t from = q->cursor;
-    if (!q->running) return -1;
-    /* the common case: the next live context round the circle is ready */
-    const uint64_t m = q->running & (~UINT64_C(0) << from);
-    const uint32_t j = (uint32_t)__builtin_ctzll(m ? m : q->running);
+    /* the common case: the next live context round the circle is ready (a cursor of ncontexts
+     * masks every live context out, or is 64, taken as 0: the circle starts again at 0) */
+    uint64_t m = q->running & (~UINT64_C(0) << (from & 63));
+    if (ISK_UNLIKELY(!m)) {
+        if (!q->running) return -1;
+        m = q->running;
+    }
+    const uint32_t j = (uint32_t)__builtin_ctzll(m);
     const isk_context *c = &q->contexts[j];
     const int id = c->state == ISK_CTX_RUNNING && c->ready_at <= clock ? (int)j : isk_revolver_scan(q, from, clock);
-    if (id >= 0) q->cursor = (uint32_t)id + 1 == q->ncontexts ? 0 : (uint32_t)id + 1;
+    if (id >= 0) q->cursor = (uint32_t)id + 1;
     return id;
 }
 ISK_INLINE uint64_t isk_revolver_issued(isk_sched *q, uint32_t id, uint64_t clock)
@@ -47,6 +52,5 @@ ISK_INLINE uint64_t isk_revolver_next(isk_sched *q, uint64_t clock)
     }
     return first;
 }
-#define ISK_REVOLVER_STICKY 0
 
 #endif

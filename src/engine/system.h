@@ -88,6 +88,7 @@ struct isk_inst {
     bool sched_stale;                /* contexts changed since the scheduler's `changed` last ran */
     bool sched_dirty;                /* SCHEDULE ran inside a fast loop: its local copy is stale */
     bool groups;                     /* the model has issue groups (PROCESSOR .group_bit) */
+    uint64_t quiet_until;            /* unless sched_stale: no issue and nothing to count before */
     /* interrupt lines this instance raises (InterruptLine), routed to processors' inputs;
      * an unrouted line counts in the system's untaken interrupts */
     struct { isk_inst *to; int line; } routes[32];
@@ -135,6 +136,7 @@ struct isk_system {
     VEC(group_write) group_writes;   /* its latency-0 writes so far */
     int busy_slots;                  /* active slots over all accelerators */
     int ended_slots;                 /* slots whose command ended this clock */
+    struct { isk_inst *acc; isk_slot *slot; } last_ended;   /* the last of them */
     int interrupts;
     isk_inst *interrupt_from;
 
@@ -187,7 +189,11 @@ struct isk_system {
 
 /* issue.c: processors */
 void isk_sched_select(isk_inst *p, int issue, uint64_t gap, const isk_scheduler *own);
-bool isk_issue_clock(isk_system *sys, isk_inst *p);
+/* One clock of processor p on the general path: ISK_ISSUE_ON, or the run stops after p's
+ * issue (a fault, a breakpoint) or before it (the before-issue hook: the clock loop keeps its
+ * position, and the same instruction is the first of the next run). */
+enum { ISK_ISSUE_ON, ISK_ISSUE_STOP_AFTER, ISK_ISSUE_STOP_BEFORE };
+int isk_issue_clock(isk_system *sys, isk_inst *p);
 void isk_run_alone(isk_system *sys, isk_inst *p);
 void isk_settle_fast_loop_after_fault(isk_system *sys);
 /* Bring the counts a fast loop keeps in registers up to date (host code asks for them). */

@@ -113,6 +113,7 @@ static void test_cpi_timing_and_fast_path(void)
     isk_get_stats(t.sys, &st);
     CHECK_EQ(st.instructions, 50);
     CHECK_EQ(isk_clock(t.sys), 100);
+    CHECK_EQ(isk_context_of(t.p, 0)->pc, 13);   /* halted by its own halt: keeps that PC */
     toy_close(&t);
 
     /* Stepping one clock at a time gives the same clocks (the fast path is only a shortcut). */
@@ -238,15 +239,15 @@ static void test_processor_launches(void)
     toy_close(&t);
 }
 
-typedef struct port_log { uint64_t port, value, clock; int writes; isk_system *sys; } port_log;
+typedef struct port_log { uint64_t port, value, clock, pc; int writes; isk_system *sys; } port_log;
 
 static void on_write(void *user, isk_inst *inst, uint64_t port, uint64_t value)
 {
-    (void)inst;
     port_log *l = user;
     l->port = port;
     l->value = value;
     l->clock = isk_clock(l->sys);
+    l->pc = isk_context_of(inst, 0)->pc;     /* exact also while a fast loop keeps it elsewhere */
     l->writes++;
 }
 
@@ -262,6 +263,7 @@ static void test_ports_and_blocking(void)
     CHECK_EQ(log.port, 7);
     CHECK_EQ(log.value, 42);
     CHECK_EQ(log.clock, 12);                   /* ldi 0, wait 2 (blocks 10 clocks), out 12 */
+    CHECK_EQ(log.pc, 2);
     toy_close(&t);
 }
 
