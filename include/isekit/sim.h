@@ -300,10 +300,10 @@ typedef enum isk_event_kind {
     ISK_EV_ISSUE,        /* a context issues an instruction (before its behaviour runs): context,
                             pc, word, instruction and operands as the engine decoded them */
     ISK_EV_STORE,        /* a cell of a watched storage (isk_watch) took a new value: storage,
-                            index, value, latency. Seen after the instruction or command step
-                            that wrote it (latency 0, or a model writing cells directly), or at
-                            the end of `clock` when a write of latency >= 1 commits (visible
-                            from clock + 1) or the host wrote it */
+                            index, value, latency. Seen after the processor instruction that
+                            wrote it (latency 0, also straight into its cells), else at the end
+                            of `clock`: a command's writes, a write of latency >= 1 committing
+                            (visible from clock + 1), the host's */
     ISK_EV_LAUNCH,       /* a command starts: slot, word, instruction and operands */
     ISK_EV_END,          /* a command ends: slot, instruction, `amount` = the clocks it took */
     ISK_EV_RESOURCE,     /* resources used in this clock: `mask` */
@@ -352,8 +352,8 @@ isk_status isk_subscribe(isk_system *sys, unsigned kinds, isk_event_fn fn, void 
 void isk_unsubscribe(isk_system *sys, isk_event_fn fn, void *user);
 /* STORE events for storage `storage` of inst (an index of isk_model_storage; -1: all of them),
  * for the values it takes from now on. The engine keeps a copy of a watched storage and
- * compares it after each instruction, command step and clock: a watch costs that comparison,
- * and makes the processors take the general path while someone subscribes to STORE. */
+ * compares it after each processor instruction and at each clock's end: a watch costs that
+ * comparison, and makes the processors take the general path while someone subscribes to STORE. */
 isk_status isk_watch(isk_inst *inst, int storage, bool on);
 /* The event in words, as `isekit run --trace` prints it after the clock and the instance:
  * "launch MAC (0x1234) in slot 0", "GRF[1] (GR1) = 5", "port 0x3 <- 0x41", ... Returns buf. */

@@ -185,16 +185,9 @@ ISK_INLINE void queue_write(isk_hdr *h, write_bucket *due, void *cell, int64_t v
     h->attention = 1;
 }
 
-ISK_INLINE void write_now(isk_hdr *h, void *cell, int64_t value, unsigned how)
+/* A latency-0 write made now (the code memory's decoded entry follows). */
+ISK_INLINE void store_now(isk_inst *inst, void *cell, int64_t value, unsigned how)
 {
-    isk_inst *inst = h->engine;
-    isk_system *sys = inst->sys;
-    if (h->checking && sys->cur_slot >= 0) {   /* CREW: commands' writes (not an issue group's) */
-        for (size_t i = 0; i < sys->crew.len; i++)
-            if (ISK_UNLIKELY(sys->crew.data[i].cell == cell))
-                crew_conflict(sys, sys->crew.data[i].inst, sys->crew.data[i].slot, inst, cell);
-        VEC_PUSH(&sys->crew, ((crew_entry){ cell, inst, sys->cur_slot }));
-    }
     isk_cell_write_raw(cell, (int)(how >> 8) & 0xff, value);
     if (how & ISK_WRITE_CODE) {
         int s;
@@ -203,22 +196,30 @@ ISK_INLINE void write_now(isk_hdr *h, void *cell, int64_t value, unsigned how)
     }
 }
 
-/* Everything but a plain queued write: latency 0, a conflict, a full bucket. */
+/* Everything but a plain queued write: latency 0, a conflict, a full bucket. Commands' writes
+ * are CREW-checked (their isk_hdr.checking is on); a processor's come here only in an issue
+ * group, which holds its latency-0 writes to the group's end. */
 static __attribute__((noinline)) void write_slow(isk_hdr *h, void *cell, int64_t value, unsigned how)
 {
     unsigned latency = how & 0xff;
     isk_inst *inst = h->engine;
     isk_system *sys = inst->sys;
-    if (latency == 0 && sys->grouping == inst) {
-        VEC_PUSH(&sys->group_writes, ((group_write){ cell, value, how }));
-        return;
-    }
+    const bool command = sys->cur_slot >= 0;
     if (latency == 0) {
-        write_now(h, cell, value, how);
+        if (command) {
+            for (size_t i = 0; i < sys->crew.len; i++)
+                if (ISK_UNLIKELY(sys->crew.data[i].cell == cell))
+                    crew_conflict(sys, sys->crew.data[i].inst, sys->crew.data[i].slot, inst, cell);
+            VEC_PUSH(&sys->crew, ((crew_entry){ cell, inst, sys->cur_slot }));
+        } else if (sys->grouping == inst) {
+            VEC_PUSH(&sys->group_writes, ((group_write){ cell, value, how }));
+            return;
+        }
+        store_now(inst, cell, value, how);
         return;
     }
     write_bucket *due = bucket_due(sys, latency);
-    if (h->checking && sys->cur_slot >= 0)
+    if (command)
         for (size_t i = 0; i < due->len; i++)
             if (due->data[i].cell == cell) crew_conflict(sys, due->data[i].inst, due->data[i].slot, inst, cell);
     VEC_RESERVE(due, 1);
@@ -229,7 +230,7 @@ static __attribute__((noinline)) void write_slow(isk_hdr *h, void *cell, int64_t
 void isk_flush_group_writes(isk_system *sys, isk_inst *p)
 {
     for (size_t i = 0; i < sys->group_writes.len; i++)
-        write_now(p->hdr, sys->group_writes.data[i].cell, sys->group_writes.data[i].value, sys->group_writes.data[i].how);
+        store_now(p, sys->group_writes.data[i].cell, sys->group_writes.data[i].value, sys->group_writes.data[i].how);
     sys->group_writes.len = 0;
 }
 
@@ -489,7 +490,6 @@ static void run_slot(isk_system *sys, isk_inst *a, int s)
         h->trap = 0;
         put_back_recycled(sys);
     }
-    if (isk_listening(sys, ISK_EV_STORE) && a->nwatched) isk_report_changes(sys, a);
     h->checking = 0;
     sys->cur_inst = NULL;
     sys->cur_slot = -1;

@@ -8,8 +8,8 @@
  *   STORE    models write their cells however they like (SET, or straight through CELLS() as
  *            the DPU and the PicoBlaze do for speed), so the engine does not watch writes: it
  *            keeps a copy of each watched storage and compares after each processor
- *            instruction, each command's step and the end of each clock (where writes of
- *            latency >= 1 and the host's become visible). A watch costs a comparison of the
+ *            instruction and at the end of each clock (commands' writes, writes of
+ *            latency >= 1 committing, the host's). A watch costs a comparison of the
  *            storage's bytes at those points, and the processors' general path.
  */
 #include <inttypes.h>

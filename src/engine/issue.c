@@ -91,17 +91,21 @@ static isk_decoded *cache_entry(const isk_inst *p, uint32_t iset, uint64_t pc)
     return &p->dcache[set * p->ncode + pc];
 }
 
+static void run_group_entry(isk_hdr *h, const int64_t *op);
+
 /* Decode the word at pc with instruction set `iset` into its cache entry, once. False: no format
- * of the set accepts it (the entry stays undecoded). */
+ * of the set accepts it (the entry stays undecoded). The entry of a word that opens an issue
+ * group runs the group (run_group_entry): no issue tests for groups. */
 static bool decode_entry(const isk_inst *p, uint32_t iset, uint64_t pc)
 {
     if (iset >= (uint32_t)p->model->isets) return false;
     isk_decoded *d = cache_entry(p, iset, pc);
     if (d->pattern >= 0) return true;
-    int pattern = isk_model_decode_iset(p->model, (int)iset, code_word(p, pc), d->op);
+    const uint64_t word = code_word(p, pc);
+    int pattern = isk_model_decode_iset(p->model, (int)iset, word, d->op);
     if (pattern < 0) return false;
     d->pattern = pattern;
-    d->fn = p->model->patterns.data[pattern].beh->fn;
+    d->fn = p->groups && isk_group_head(p->model, word) ? run_group_entry : p->model->patterns.data[pattern].beh->fn;
     return true;
 }
 
@@ -211,9 +215,15 @@ ISK_INLINE uint64_t sched_issued(isk_inst *p, uint32_t id, uint64_t clock)
 ISK_INLINE void run_instruction(isk_system *sys, isk_inst *p, isk_hdr *h, const isk_context *c, const bool observed)
 {
     if (observed && isk_listening(sys, ISK_EV_ISSUE)) emit_issue(sys, p, h->context, h->pc);
-    const isk_decoded *d = cache_entry(p, c->iset, h->pc);
-    if (ISK_UNLIKELY(c->iset >= (uint32_t)p->model->isets)) isk_decode_miss(h, NULL);
-    else d->fn(h, d->op);
+    if (ISK_LIKELY(c->iset == 0)) {                  /* set 0's entries come first */
+        const isk_decoded *d = &p->dcache[h->pc];
+        d->fn(h, d->op);
+    } else if (c->iset < (uint32_t)p->model->isets) {
+        const isk_decoded *d = cache_entry(p, c->iset, h->pc);
+        d->fn(h, d->op);
+    } else {
+        isk_decode_miss(h, NULL);
+    }
 }
 
 /* An issue group at h->pc (its first word has the group bit): its instructions run in order,
@@ -240,8 +250,15 @@ static __attribute__((noinline)) uint64_t run_group(isk_system *sys, isk_inst *p
     uint64_t ran = 0;
     for (uint64_t i = 0; i < words; i++) {
         h->pc = pc + i;
-        run_instruction(sys, p, h, c, true);
         ran++;
+        /* each word's own behaviour (the first's ISSUE event came with the group's entry) */
+        if (i && isk_listening(sys, ISK_EV_ISSUE)) emit_issue(sys, p, h->context, h->pc);
+        if (!decode_entry(p, c->iset, h->pc)) {
+            isk_decode_miss(h, NULL);                  /* the illegal-instruction exception */
+            break;
+        }
+        const isk_decoded *d = cache_entry(p, c->iset, h->pc);
+        p->model->patterns.data[d->pattern].beh->fn(h, d->op);
         if (p->stats.exceptions != exceptions || c->state != ISK_CTX_RUNNING) break;
     }
     h->pc = pc;
@@ -249,6 +266,19 @@ static __attribute__((noinline)) uint64_t run_group(isk_system *sys, isk_inst *p
     h->checking = 0;
     isk_flush_group_writes(sys, p);
     return ran;
+}
+
+/* The cached behaviour of a group's first word: the group runs, one issue of all its words. */
+static void run_group_entry(isk_hdr *h, const int64_t *op)
+{
+    (void)op;
+    isk_inst *p = h->engine;
+    isk_context *c = &p->contexts[h->context];
+    const uint64_t more = run_group(p->sys, p, h, c) - 1;   /* execute() counts the first */
+    c->insns += more;
+    h->issued += more;
+    p->stats.instructions += more;
+    p->sys->stats.instructions += more;
 }
 
 /* The general path's instruction: context `id` issues in the current clock. `observed`: someone
@@ -266,12 +296,6 @@ ISK_INLINE void execute(isk_system *sys, isk_inst *p, uint32_t id, const bool ob
     sys->cur_slot = -1;
     if (ISK_UNLIKELY(c->pc >= p->ncode)) {
         fetch_outside(h, p, c->pc);
-    } else if (ISK_UNLIKELY(p->groups) && isk_group_head(p->model, code_word(p, c->pc))) {
-        const uint64_t more = run_group(sys, p, h, c) - 1;   /* the group is one issue of `more` + 1 */
-        c->insns += more;
-        h->issued += more;
-        p->stats.instructions += more;
-        sys->stats.instructions += more;
     } else {
         run_instruction(sys, p, h, c, observed);
     }
