@@ -98,7 +98,10 @@ static void disassemble(const isk_model *m, isk_inst *dpu, uint64_t pc, char *te
         snprintf(text, cap, "(illegal)");
 }
 
-/* --trace: each instruction as it issues and each DMA, from the engine's events. */
+/* --trace: each instruction as it issues, the registers and flags it changed, each DMA, from
+ * the engine's events. Storages up to this size are watched. */
+#define DPU_TRACED_BYTES 4096
+
 static void print_event(void *user, const isk_event *ev)
 {
     (void)user;
@@ -210,8 +213,16 @@ static int cmd_run_dpu(int argc, char **argv)
 
     cli_run r;
     cli_run_begin(&r, "isekit run dpu", sys, o.run.max_clocks);
-    if (o.run.trace && isk_subscribe(sys, ISK_EV_BIT(ISK_EV_ISSUE) | ISK_EV_BIT(ISK_EV_DMA), print_event, NULL) != ISK_OK)
-        goto out;
+    if (o.run.trace) {
+        /* the registers and flags change visibly; WRAM, MRAM and IRAM are too large to compare
+         * after every instruction (their DMAs are events of their own) */
+        for (int i = 0; i < isk_model_storage_count(m); i++)
+            if (isk_model_storage(m, i)->count * (uint64_t)((isk_model_storage(m, i)->width + 7) / 8) <= DPU_TRACED_BYTES)
+                isk_watch(dpu, i, true);
+        if (isk_subscribe(sys, ISK_EV_BIT(ISK_EV_ISSUE) | ISK_EV_BIT(ISK_EV_DMA) | ISK_EV_BIT(ISK_EV_STORE), print_event,
+                          NULL) != ISK_OK)
+            goto out;
+    }
     isk_status st = cli_run_go(&r, 0);
 
     size_t outlen;

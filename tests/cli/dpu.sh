@@ -40,6 +40,9 @@ expect_in "$tmp/mismatch" 'was linked for NR_TASKLETS = 16, not 4'
 run 0 "$tmp/trace" -- "$isekit" run dpu "$progs/recursive.s" --trace --cycles
 expect_in "$tmp/trace" 'jnz id, 0x2'
 expect_in "$tmp/trace" 'call r23, '
+# and the registers and flags each instruction changed (the call's link register)
+expect_in "$tmp/trace" '        44  t0  R[23] (r23) = 6'
+expect_in "$tmp/trace" '         0  t0  ZF[0] = 1'
 expect_in "$tmp/trace" 'fib(10) = 55'
 
 # a corrupted ELF, another e_machine, another ABI version, an oversized program: clear errors
