@@ -107,10 +107,12 @@ bool asm_active(const isk_asm *a)
 
 /* ---- statements -------------------------------------------------------------------------- */
 
+/* The mnemonic, directive or macro name at s. A directive's name also ends at a comma, as in
+ * LLVM's parser (poplibs writes `.ifnc, \ARG, true`). */
 static size_t word_length(const char *s)
 {
     size_t n = 0;
-    while (s[n] && s[n] != ' ' && s[n] != '\t') n++;
+    while (s[n] && s[n] != ' ' && s[n] != '\t' && !(s[n] == ',' && *s == '.')) n++;
     return n;
 }
 

@@ -55,6 +55,15 @@ typedef struct isk_asm_options {
     bool no_files;
 } isk_asm_options;
 
+/* A folder of headers for `.S` sources of one model, which the C preprocessor searches after
+ * the user's -I: a model folder's host code registers it by ASM_MODEL_INCLUDE(id, "model",
+ * "/path") at file scope (the IPU its Poplar headers); linking that file is all it takes. */
+typedef struct isk_asm_model_include { const char *model, *dir; } isk_asm_model_include;
+#define ASM_MODEL_INCLUDE(id, mname, mdir) \
+    static const isk_asm_model_include asm_include_##id = { (mname), (mdir) }; \
+    __attribute__((used, section("isk_asm_includes"))) static const isk_asm_model_include *const asm_include_at_##id = \
+        &asm_include_##id
+
 /* A new assembler for model m writing an object named output_name (for messages). */
 isk_asm *isk_asm_new(const isk_model *m, const char *output_name, const isk_asm_options *opt, isk_diag *diag);
 void isk_asm_free(isk_asm *a);

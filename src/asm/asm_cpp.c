@@ -17,6 +17,10 @@
 
 extern char **environ;
 
+/* The folders registered by ASM_MODEL_INCLUDE (asm.h); weak, as a program may register none. */
+extern const isk_asm_model_include *const __start_isk_asm_includes[] __attribute__((weak));
+extern const isk_asm_model_include *const __stop_isk_asm_includes[] __attribute__((weak));
+
 static int temp_file(char *path, size_t cap, const char *what)
 {
     const char *dir = getenv("TMPDIR");
@@ -63,6 +67,13 @@ char *asm_preprocess(const char *path, const isk_asm_options *opt, const char *m
     VEC_PUSH(&argv, model_def);
     for (size_t i = 0; opt && i < opt->ninclude_dirs; i++) {
         char *s = isk_xasprintf("-I%s", opt->include_dirs[i]);
+        VEC_PUSH(&owned, s);
+        VEC_PUSH(&argv, s);
+    }
+    /* The model's own headers after the user's, so that a user's -I can replace one. */
+    for (const isk_asm_model_include *const *f = __start_isk_asm_includes; f && f < __stop_isk_asm_includes; f++) {
+        if (strcmp((*f)->model, model_name) != 0) continue;
+        char *s = isk_xasprintf("-idirafter%s", (*f)->dir);
         VEC_PUSH(&owned, s);
         VEC_PUSH(&argv, s);
     }

@@ -735,6 +735,7 @@ static const directive directives[] = {
     { ".err", d_message, M_ERROR },
     { ".error", d_message, M_ERROR },
     { ".exitm", d_exitm, 0 },
+    { ".extern", d_ignore, 0 },   /* GNU as: every undefined symbol is external anyway */
     { ".file", d_ignore, 0 },
     { ".fill", d_fill, 0 },
     { ".global", d_binding, B_GLOBAL },

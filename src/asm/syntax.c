@@ -228,22 +228,39 @@ out_of_range:
     return false;
 }
 
+/* How much of s spells the name n (0 if it does not). Blanks may stand on either side of a
+ * punctuation character inside the name, as the C preprocessor leaves them: `$a4: 5` is the
+ * pair `$a4:5` (a macro holding `a4:` and `5` on continued lines). */
+static size_t name_prefix(const char *n, const char *s, bool exact_case)
+{
+    const char *s0 = s;
+    for (size_t i = 0; n[i]; i++) {
+        if (i > 0 && (!isk_syntax_word_char(n[i]) || (i >= 2 && !isk_syntax_word_char(n[i - 1]))))
+            while (*s == ' ' || *s == '\t') s++;
+        bool eq = exact_case ? *s == n[i] : tolower((unsigned char)*s) == tolower((unsigned char)n[i]);
+        if (!eq) return 0;
+        s++;
+    }
+    return (size_t)(s - s0);
+}
+
 /* Match a NAMES operand: the longest name that is a prefix of s and not followed by a word
  * character. */
 static bool match_name(const isk_kind *k, const char *s, int64_t *value, const char **end)
 {
-    size_t best = 0;
+    size_t best = 0, used = 0;
     for (size_t i = 0; i < k->names.len; i++) {
         const char *n = k->names.data[i].name;
         size_t len = strlen(n);
         if (len <= best) continue;
-        bool eq = k->d.exact_case ? strncmp(n, s, len) == 0 : strncasecmp(n, s, len) == 0;
-        if (eq && !(isk_syntax_word_char(s[len]) && isk_syntax_word_char(n[len - 1]))) {
+        size_t got = name_prefix(n, s, k->d.exact_case);
+        if (got && !(isk_syntax_word_char(s[got]) && isk_syntax_word_char(n[len - 1]))) {
             best = len;
+            used = got;
             *value = k->names.data[i].value;
         }
     }
-    *end = s + best;
+    *end = s + used;
     return best > 0;
 }
 

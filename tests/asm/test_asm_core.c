@@ -238,11 +238,15 @@ static void test_repeats_and_conditionals(void)
              "        .endif\n"
              "        .ifc abc, abc\n"
              "        .byte 7\n"
+             "        .endif\n"
+             /* a directive's name ends at a comma (LLVM, GNU as): "" and "x, x" differ */
+             "        .ifnc, x, x\n"
+             "        .byte 8\n"
              "        .endif\n");
     const isk_section *d = section(&r, ".data");
     CHECK(d != NULL);
     if (d) {
-        uint8_t want[] = { 0, 1, 2, 3, 7, 7, 7, 7, 10, 20, 'a', 'b', 1, 4, 5, 6, 7 };
+        uint8_t want[] = { 0, 1, 2, 3, 7, 7, 7, 7, 10, 20, 'a', 'b', 1, 4, 5, 6, 7, 8 };
         CHECK_EQ(d->size, sizeof want);
         CHECK(d->size == sizeof want && memcmp(d->data, want, sizeof want) == 0);
     }
