@@ -289,11 +289,236 @@ static void test_e5(void)
         }
 }
 
+/* ---- E4: the two-bundle f32v2axpy loop (the pack's loop-only specification) ---------------------- */
+
+/* My set-up of the precondition (tmp1 = acts[0]+a, tmp0 = acts[2], accumulator = acts[1]+a,
+ * A0 = acts+24, A2 = acts), then K = 4 iterations. */
+static const char e4[] =
+    "  ld64 $a2:3, $m15, $m2, 0\n"
+    "  ld64 $a4:5, $m15, $m2, 1\n"
+    "  ld64 $a0:1, $m15, $m2, 2\n"
+    "  f32v2add $a2:3, $a2:3, $a6:7\n"
+    "  f32v2axpy $azeros, $a4:5, $a6:7\n"
+    "  add $m5, $m2, 24\n"
+    "  tapack $m0:1, $m5, $m15, $m2\n"
+    "  setzi $m4, 4\n"
+    "  { rpt $m4, 1 ; fnop }\n"
+    "  { ldst64pace $a2:3, $a2:3, $m0:1+=, $m15, 0 ; f32v2axpy $a0:1, $a0:1, $a6:7 }\n"
+    "  { ldst64pace $a0:1, $a0:1, $m0:1+=, $m15, 0 ; f32v2axpy $a2:3, $a2:3, $a6:7 }\n"
+    "  exitz $m15\n";
+
+static void test_e4(void)
+{
+    tile t;
+    uint32_t words[32];
+    open_tile(&t);
+    char text[2048];
+    int at = prologue(text, sizeof text, ACTS, 10);
+    snprintf(text + at, sizeof text - (size_t)at, "%s", e4);
+    CHECK_EQ(load_code_words(&t, text, CODE, words, 32), 21);
+    CHECK_EQ(words[16], 0xD6F20120);              /* the pack's loop words, at 0x4C140 */
+    CHECK_EQ(words[17], 0xD860000B);
+    CHECK_EQ(words[18], 0xD6F00100);
+    CHECK_EQ(words[19], 0xD860202B);
+    fill_acts(&t, ACTS, 10);
+    run_tile(&t, 2000);
+    const unsigned k = 4;
+    check_acts(&t, ACTS, 10, 2 * k, __LINE__);
+    check_exit(&t, 6 + 8 + 1 + 2 * k + 1);        /* 1 issue per element in the loop */
+    /* tmp1 = acts[2K]+a, tmp0 = acts[2K+2], accumulator = acts[2K+1]+a */
+    CHECK_EQ(peek(&t, "w0.$a2", 0), f32bits((float)(10 * 2 * k + 1) + 0.5f));
+    CHECK_EQ(peek(&t, "w0.$a3", 0), f32bits((float)(10 * 2 * k + 2) + 0.25f));
+    CHECK_EQ(peek(&t, "w0.$a0", 0), f32bits((float)(10 * (2 * k + 2) + 1)));
+    CHECK_EQ(peek(&t, "w0.$AACC0", 0), f32bits((float)(10 * (2 * k + 1) + 1) + 0.5f));
+    CHECK_EQ(peek(&t, "w0.$AACC1", 0), f32bits((float)(10 * (2 * k + 1) + 2) + 0.25f));
+    /* A0 = acts + 8(2K+3), A2 = acts + 16K, packed as tapack does */
+    const uint32_t lo = (uint32_t)peek(&t, "w0.$m0", 0), hi = (uint32_t)peek(&t, "w0.$m1", 0);
+    CHECK_EQ(lo & 0x1FFFFF, ACTS + 8 * (2 * k + 3));
+    CHECK_EQ(lo >> 21 | (hi >> 21) << 11, ACTS + 16 * k);
+    CHECK(t.d.errors == 0 && t.d.warnings == 0);
+    close_tile(&t);
+}
+
+/* ---- E0, E0b, E6, E7, E10: the short examples ------------------------------------------------------ */
+
+/* Run `body` (at CODE) on worker 0 after setting w0.$m0 = m0; its words must start with `words`. */
+static void run_short(tile *t, const char *body, const uint32_t *words, size_t nwords, uint32_t m0)
+{
+    uint32_t got[32];
+    open_tile(t);
+    const size_t n = load_code_words(t, body, CODE, got, 32);
+    CHECK(n >= nwords);
+    for (size_t i = 0; i < nwords && i < n; i++) CHECK_EQ(got[i], words[i]);
+    CHECK_EQ(isk_write(t->t, "w0.$m0", 0, m0), ISK_OK);
+    run_tile(t, 600);
+}
+
+static void test_short(void)
+{
+    tile t;
+    /* E0: the worker id from $WSR, here with runall: worker w reads w */
+    static const uint32_t e0[] = { 0x41000001, 0x42008007 };
+    run_short(&t, "  get $m0, 1\n  and $m0, $m0, 7\n  exitz $m15\n", e0, 2, 99);
+    CHECK_EQ(peek(&t, "w0.$m0", 0), 0);
+    check_exit(&t, 3);
+    close_tile(&t);
+    open_tile(&t);
+    load_code(&t, "  get $m0, 1\n  and $m0, $m0, 7\n  exitz $m15\n", CODE);
+    load_code(&t, "  setzi $m1, 0x4c100\n  setzi $m2, 0x80000\n  runall $m1, $m2, 0\n  sync 2\n  bri 0x4c010\n", SUP);
+    CHECK_EQ(isk_start(t.t, 0, (SUP - TMEM_BASE) / 4), ISK_OK);
+    isk_run(t.sys, 600);
+    for (uint64_t w = 0; w < 6; w++) {
+        char name[16];
+        snprintf(name, sizeof name, "w%d.$m0", (int)w);
+        CHECK_EQ(peek(&t, name, 0), (int64_t)w);
+        snprintf(name, sizeof name, "w%d.cycles", (int)w);
+        /* runall in clock 2; worker w issues first in the next clock = w (mod 6), then 2 more */
+        CHECK_EQ(peek(&t, name, 0), (w < 3 ? 6 + (int64_t)w : (int64_t)w) + 12 - 2);
+    }
+    close_tile(&t);
+
+    /* E0b: stack allocation */
+    static const uint32_t e0b[] = { 0x19B00000 | 0x90000, 0x22BBFFE0 };
+    run_short(&t, "  setzi $sp, 0x90000\n  add $sp, $sp, -32\n  exitz $m15\n", e0b, 2, 0);
+    CHECK_EQ(peek(&t, "w0.$m11", 0), 0x8FFE0);
+    close_tile(&t);
+
+    /* E6: GET_PARAMS 0 1 2 expanded: three vertex words if $m0 != 0 (4 issues), else none (1) */
+    static const uint32_t e6[] = { 0x13013044, 0x01F1D000, 0x01F2D001, 0x01F3D002 };
+    static const char e6_text[] = "  brz $m0, 0x4c110\n  ld32 $m1, $m15, $m13, 0\n  ld32 $m2, $m15, $m13, 1\n"
+                                  "  ld32 $m3, $m15, $m13, 2\n  exitz $m15\n";
+    for (uint32_t m0 = 0; m0 < 2; m0++) {
+        open_tile(&t);
+        uint32_t got[8];
+        CHECK_EQ(load_code_words(&t, e6_text, CODE, got, 8), 5);
+        for (int i = 0; i < 4; i++) CHECK_EQ(got[i], e6[i]);
+        poke(&t, ACTS, 111), poke(&t, ACTS + 4, 222), poke(&t, ACTS + 8, 333);
+        CHECK_EQ(isk_write(t.t, "w0.$m0", 0, m0), ISK_OK);
+        run_tile(&t, 600);
+        CHECK_EQ(peek(&t, "w0.$m1", 0), m0 ? 111 : 0);
+        CHECK_EQ(peek(&t, "w0.$m3", 0), m0 ? 333 : 0);
+        check_exit(&t, m0 ? 5 : 2);
+        close_tile(&t);
+    }
+
+    /* E7: brz $m0, 1f / setzi $m1, 5 / 1: ($m1 = 5 only if $m0 != 0); rpt $m3, 2 is 4330A002 */
+    static const uint32_t e7[] = { 0x13013044, 0x19100005, 0x19E00000, 0x19E00000, 0x43F04000, 0x4330A002 };
+    for (uint32_t m0 = 0; m0 < 2; m0++) {
+        run_short(&t, "  brz $m0, 0x4c110\n  setzi $m1, 5\n  nop\n  nop\n  exitz $m15\n  rpt $m3, 2\n", e7, 6, m0);
+        CHECK_EQ(peek(&t, "w0.$m1", 0), m0 ? 5 : 0);
+        close_tile(&t);
+    }
+    /* 0: bri 0b never ends: the worker is still issuing when the run's limit comes */
+    static const uint32_t e7b[] = { 0x40813040 };
+    run_short(&t, "  bri 0x4c100\n", e7b, 1, 0);
+    CHECK_EQ(peek(&t, "w0.exit_status", 0), -1);
+    CHECK_EQ(peek(&t, "$CTXT_STS", 0) >> 2 & 3, 1);
+    close_tile(&t);
+
+    /* E10: constants from $azero in one issue each */
+    static const uint32_t e10[] = { 0x52F03200, 0x52F05A00 };
+    run_short(&t, "  f16v2exp $a0, $azero\n  f16v2sigm $a0, $azero\n  f16v2exp $a1, $azero\n  exitz $m15\n", e10, 2, 0);
+    CHECK_EQ(peek(&t, "w0.$a0", 0), 0x38003800);
+    CHECK_EQ(peek(&t, "w0.$a1", 0), 0x3C003C00);
+    check_exit(&t, 4);
+    close_tile(&t);
+}
+
+/* ---- E11: n / 6 as (n * 0xAAAB) >> 18, for every n < 98304 ---------------------------------------- */
+
+static void test_e11(void)
+{
+    tile t;
+    static const uint32_t e11[] = { 0x1910AAAB, 0x44001320, 0x4222D012, 0x43F04000 };
+    run_short(&t, "  setzi $m1, 0xAAAB\n  mul $m2, $m0, $m1\n  shr $m2, $m2, 18\n  exitz $m15\n", e11, 4, 100);
+    CHECK_EQ(peek(&t, "w0.$m2", 0), 16);
+    check_exit(&t, 4);                            /* 3 issues and the exit */
+    close_tile(&t);
+
+    /* every n from 0 to 98304 through the same three instructions, results stored in region 1 */
+    static const char sweep[] =
+        "  setzi $m0, 0\n"
+        "  setzi $m1, 0xAAAB\n"
+        "  setzi $m3, 0x80000\n"
+        "  setzi $m4, 98305\n"
+        "  mul $m2, $m0, $m1\n"                   /* 0x4c110 */
+        "  shr $m2, $m2, 18\n"
+        "  st32step $m2, $m15, $m3+=, 1\n"
+        "  add $m0, $m0, 1\n"
+        "  cmpult $m5, $m0, $m4\n"
+        "  brnz $m5, 0x4c110\n"
+        "  exitz $m15\n";
+    open_tile(&t);
+    load_code(&t, sweep, CODE);
+    run_tile(&t, 6 * 6 * 98305 + 200);
+    CHECK_EQ(peek(&t, "w0.exit_status", 0), 1);
+    unsigned wrong = 0;
+    for (uint32_t n = 0; n < 98304; n++) wrong += peek_mem(&t, ACTS + 4 * n) != n / 6;
+    CHECK_EQ(wrong, 0);
+    CHECK_EQ(peek_mem(&t, ACTS + 4 * 5), 0);
+    CHECK_EQ(peek_mem(&t, ACTS + 4 * 6), 1);
+    CHECK_EQ(peek_mem(&t, ACTS + 4 * 98303), 16383);
+    CHECK_EQ(peek_mem(&t, ACTS + 4 * 98304), 0);  /* the product wraps: wrong from here on */
+    close_tile(&t);
+}
+
+/* ---- E12: the host's (n/6)<<3 | n%6 split over six workers, for every n <= 49151 ------------------ */
+
+static const char e12[] =
+    "  ldz16 $m0, $m13, $m15, 3\n"
+    "  get $m1, 1\n"
+    "  and $m1, $m1, 7\n"
+    "  shr $m3, $m0, 3\n"
+    "  and $m4, $m0, 7\n"
+    "  mul $m5, $m3, $m1\n"
+    "  min $m6, $m1, $m4\n"
+    "  add $m5, $m5, $m6\n"
+    "  cmpult $m6, $m1, $m4\n"
+    "  add $m3, $m3, $m6\n"
+    "  shl $m7, $m1, 3\n"                         /* my addition: store (count, begin) per worker */
+    "  st32 $m3, $m7, $m13, 4\n"
+    "  st32 $m5, $m7, $m13, 5\n"
+    "  exitz $m15\n";
+static const uint32_t e12_words[] = { 0x06D0F003, 0x41010001, 0x42118007, 0x4203D003, 0x42048007,
+                                      0x44301350, 0x44104263, 0x44506051, 0x44104261, 0x44306031 };
+
+static void test_e12(void)
+{
+    tile t;
+    uint32_t got[16];
+    open_tile(&t);
+    CHECK_EQ(load_code_words(&t, e12, CODE, got, 16), 14);
+    for (int i = 0; i < 10; i++) CHECK_EQ(got[i], e12_words[i]);
+    load_code(&t, "  setzi $m1, 0x4c100\n  setzi $m2, 0x80000\n  runall $m1, $m2, 0\n  sync 2\n  bri 0x4c010\n", SUP);
+    unsigned bad = 0;
+    for (uint32_t n = 0; n <= 49151; n++) {
+        const uint32_t count = (n / 6) << 3 | n % 6;
+        poke(&t, ACTS + 4, count << 16);          /* the u16 at byte offset 6 */
+        CHECK_EQ(isk_start(t.t, 0, (SUP - TMEM_BASE) / 4), ISK_OK);
+        isk_run(t.sys, 120);
+        uint32_t next = 0;
+        for (uint32_t w = 0; w < 6; w++) {
+            const uint32_t c = peek_mem(&t, ACTS + 16 + 8 * w), b = peek_mem(&t, ACTS + 20 + 8 * w);
+            if (b != next || c != n / 6 + (w < n % 6)) bad++;
+            if (n == 100 && w == 4) CHECK(c == 16 && b == 68);    /* the pack's vector */
+            next = b + c;
+        }
+        if (next != n) bad++;
+    }
+    CHECK_EQ(bad, 0);
+    CHECK(t.d.errors == 0 && t.d.warnings == 0);
+    close_tile(&t);
+}
+
 int main(void)
 {
     test_e1();
     test_e2();
     test_e3();
+    test_e4();
     test_e5();
+    test_short();
+    test_e11();
+    test_e12();
     return CHECK_DONE();
 }
