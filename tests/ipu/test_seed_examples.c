@@ -9,17 +9,9 @@
  * 6 * issues - 2. */
 #include "tile.h"
 
-#define SUP 0x4C000u
 #define CODE 0x4C100u
 #define ACTS 0x80000u
 #define REGION0_ACTS 0x60000u
-
-static const char supervisor[] =
-    "  setzi $m1, 0x4c100\n"
-    "  setzi $m2, 0x34000\n"          /* vertex base 0x80000, relative to region 0 */
-    "  run $m1, $m2, 0\n"
-    "  sync 2\n"
-    "  bri 0x4c010\n";
 
 /* The pack's prologue: acts, N, the addend, $TAS = 1.0 (6 issues). */
 static int prologue(char *buf, size_t cap, uint32_t acts, unsigned n)
@@ -86,12 +78,7 @@ static void load_example(tile *t, uint32_t acts, unsigned n, const char *body, c
 }
 
 /* Run the supervisor and the worker until both are idle (or `clocks`). */
-static void run_tile(tile *t, uint64_t clocks)
-{
-    load_code(t, supervisor, SUP);
-    CHECK_EQ(isk_start(t->t, 0, (SUP - TMEM_BASE) / 4), ISK_OK);
-    isk_run(t->sys, clocks);
-}
+static void run_tile(tile *t, uint64_t clocks) { run_workers(t, CODE, 0, clocks); }
 
 static void check_exit(tile *t, unsigned issues)
 {
@@ -364,9 +351,7 @@ static void test_short(void)
     close_tile(&t);
     open_tile(&t);
     load_code(&t, "  get $m0, 1\n  and $m0, $m0, 7\n  exitz $m15\n", CODE);
-    load_code(&t, "  setzi $m1, 0x4c100\n  setzi $m2, 0x80000\n  runall $m1, $m2, 0\n  sync 2\n  bri 0x4c010\n", SUP);
-    CHECK_EQ(isk_start(t.t, 0, (SUP - TMEM_BASE) / 4), ISK_OK);
-    isk_run(t.sys, 600);
+    run_workers(&t, CODE, 1, 600);
     for (uint64_t w = 0; w < 6; w++) {
         char name[16];
         snprintf(name, sizeof name, "w%d.$m0", (int)w);
@@ -489,13 +474,12 @@ static void test_e12(void)
     open_tile(&t);
     CHECK_EQ(load_code_words(&t, e12, CODE, got, 16), 14);
     for (int i = 0; i < 10; i++) CHECK_EQ(got[i], e12_words[i]);
-    load_code(&t, "  setzi $m1, 0x4c100\n  setzi $m2, 0x80000\n  runall $m1, $m2, 0\n  sync 2\n  bri 0x4c010\n", SUP);
     unsigned bad = 0;
+    run_workers(&t, CODE, 1, 1);                  /* loads the supervisor */
     for (uint32_t n = 0; n <= 49151; n++) {
         const uint32_t count = (n / 6) << 3 | n % 6;
         poke(&t, ACTS + 4, count << 16);          /* the u16 at byte offset 6 */
-        CHECK_EQ(isk_start(t.t, 0, (SUP - TMEM_BASE) / 4), ISK_OK);
-        isk_run(t.sys, 120);
+        rerun_workers(&t, 120);
         uint32_t next = 0;
         for (uint32_t w = 0; w < 6; w++) {
             const uint32_t c = peek_mem(&t, ACTS + 16 + 8 * w), b = peek_mem(&t, ACTS + 20 + 8 * w);

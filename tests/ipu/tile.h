@@ -62,6 +62,26 @@ static inline void open_tile_chip(tile *t, const char *chip)
 
 static inline void open_tile(tile *t) { open_tile_chip(t, NULL); }
 
+/* Start the supervisor at 0x4C000 again (run_workers loaded it) for `clocks`. */
+static inline void rerun_workers(tile *t, uint64_t clocks)
+{
+    CHECK_EQ(isk_start(t->t, 0, (0x4C000u - TMEM_BASE) / 4), ISK_OK);
+    isk_run(t->sys, clocks);
+}
+
+/* A supervisor at 0x4C000 that starts one worker at `entry` (run, in clock 2, with the vertex
+ * base 0x80000, region 1) or all six (`all`: runall), waits for them and spins; the run lasts
+ * `clocks`. The worker in slot 0 issues its k-th instruction in clock 6k. */
+static inline void run_workers(tile *t, uint32_t entry, int all, uint64_t clocks)
+{
+    char text[256];
+    snprintf(text, sizeof text,
+             "  setzi $m1, 0x%x\n  setzi $m2, 0x%x\n  %s $m1, $m2, 0\n  sync 2\n  bri 0x4c010\n", entry,
+             all ? 0x80000u : 0x80000u - 0x4C000u, all ? "runall" : "run");
+    load_code(t, text, 0x4C000u);
+    rerun_workers(t, clocks);
+}
+
 static inline void close_tile(tile *t)
 {
     isk_system_free(t->sys);
