@@ -222,44 +222,28 @@ static inline void ipu_rpt(struct isk_state *S, uint32_t count, int64_t body)
 BEHAVIOUR(rpt_mmmn_zi, Count, Body) { ipu_rpt(S, ipu_m(S, Count), Body); }
 BEHAVIOUR(rpt_mmmn_zi_zi, Count, Body) { ipu_rpt(S, (uint32_t)Count, Body); }
 
-/* 64- and 128-bit loads and stores of ARF pairs and quads: the offset and stride scale by the
- * access size. */
-BEHAVIOUR(ld64_mman, Dst, Base, Delta, Off) { ipu_ld_a(S, "ld64", Dst, ipu_m(S, Base) + ipu_m(S, Delta) + ipu_m(S, Off) * 8, 2, -1, 0); }
-BEHAVIOUR(ld64_mman_zi, Dst, Base, Delta, Off) { ipu_ld_a(S, "ld64", Dst, ipu_m(S, Base) + ipu_m(S, Delta) + (uint32_t)Off * 8, 2, -1, 0); }
-BEHAVIOUR(ld64step_mmbn, Dst, Base, Delta, Stride)
-{
-    const uint32_t d = ipu_m(S, Delta);
-    ipu_ld_a(S, "ld64step", Dst, ipu_m(S, Base) + d, 2, Delta, d + ipu_m(S, Stride) * 8);
-}
-BEHAVIOUR(ld64step_mmbn_si, Dst, Base, Delta, Stride)
-{
-    const uint32_t d = ipu_m(S, Delta);
-    ipu_ld_a(S, "ld64step", Dst, ipu_m(S, Base) + d, 2, Delta, d + (uint32_t)Stride * 8);
-}
-BEHAVIOUR(ld128_mman, Dst, Base, Delta, Off) { ipu_ld_a(S, "ld128", Dst, ipu_m(S, Base) + ipu_m(S, Delta) + ipu_m(S, Off) * 16, 4, -1, 0); }
-BEHAVIOUR(ld128_mman_zi, Dst, Base, Delta, Off) { ipu_ld_a(S, "ld128", Dst, ipu_m(S, Base) + ipu_m(S, Delta) + (uint32_t)Off * 16, 4, -1, 0); }
-BEHAVIOUR(ld128step_mmbn, Dst, Base, Delta, Stride)
-{
-    const uint32_t d = ipu_m(S, Delta);
-    ipu_ld_a(S, "ld128step", Dst, ipu_m(S, Base) + d, 4, Delta, d + ipu_m(S, Stride) * 16);
-}
-BEHAVIOUR(ld128step_mmbn_si, Dst, Base, Delta, Stride)
-{
-    const uint32_t d = ipu_m(S, Delta);
-    ipu_ld_a(S, "ld128step", Dst, ipu_m(S, Base) + d, 4, Delta, d + (uint32_t)Stride * 16);
-}
-BEHAVIOUR(st64_mbmn, Src, Base, Delta, Off) { ipu_st_a(S, "st64", Src, ipu_m(S, Base) + ipu_m(S, Delta) + ipu_m(S, Off) * 8, 2, -1, 0); }
-BEHAVIOUR(st64_mbmn_zi, Src, Base, Delta, Off) { ipu_st_a(S, "st64", Src, ipu_m(S, Base) + ipu_m(S, Delta) + (uint32_t)Off * 8, 2, -1, 0); }
-BEHAVIOUR(st64step_mbmn, Src, Base, Delta, Stride)
-{
-    const uint32_t d = ipu_m(S, Delta);
-    ipu_st_a(S, "st64step", Src, ipu_m(S, Base) + d, 2, Delta, d + ipu_m(S, Stride) * 8);
-}
-BEHAVIOUR(st64step_mbmn_si, Src, Base, Delta, Stride)
-{
-    const uint32_t d = ipu_m(S, Delta);
-    ipu_st_a(S, "st64step", Src, ipu_m(S, Base) + d, 2, Delta, d + (uint32_t)Stride * 8);
-}
+/* The four addressing forms of a 64- or 128-bit load or store of an ARF pair or quad
+ * (architecture.md 6): Base + Delta + Off (a register or zimm12) scaled by the access size, and
+ * the step forms at Base + Delta, then Delta += Stride (a register or simm8) scaled likewise. R
+ * is the data register's field (Dst or Src). */
+#define IPU_ARF_FORMS(access, mn, plain, step, R, words) \
+    BEHAVIOUR(plain, R, Base, Delta, Off) \
+    { access(S, mn, R, ipu_m(S, Base) + ipu_m(S, Delta) + ipu_m(S, Off) * 4u * (words), words, -1, 0); } \
+    BEHAVIOUR(plain##_zi, R, Base, Delta, Off) \
+    { access(S, mn, R, ipu_m(S, Base) + ipu_m(S, Delta) + (uint32_t)Off * 4u * (words), words, -1, 0); } \
+    BEHAVIOUR(step, R, Base, Delta, Stride) \
+    { \
+        const uint32_t d = ipu_m(S, Delta); \
+        access(S, mn "step", R, ipu_m(S, Base) + d, words, Delta, d + ipu_m(S, Stride) * 4u * (words)); \
+    } \
+    BEHAVIOUR(step##_si, R, Base, Delta, Stride) \
+    { \
+        const uint32_t d = ipu_m(S, Delta); \
+        access(S, mn "step", R, ipu_m(S, Base) + d, words, Delta, d + (uint32_t)Stride * 4u * (words)); \
+    }
+IPU_ARF_FORMS(ipu_ld_a, "ld64", ld64_mman, ld64step_mmbn, Dst, 2)
+IPU_ARF_FORMS(ipu_ld_a, "ld128", ld128_mman, ld128step_mmbn, Dst, 4)
+IPU_ARF_FORMS(ipu_st_a, "st64", st64_mbmn, st64step_mbmn, Src, 2)
 
 BEHAVIOUR(tapack_mmmn, Dst, A0, A1, A2)
 {

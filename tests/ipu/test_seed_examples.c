@@ -86,6 +86,17 @@ static void check_exit(tile *t, unsigned issues)
     CHECK_EQ(peek(t, "w0.cycles", 0), 6 * issues - 2);
 }
 
+/* Fill acts, run, and check the elements written, a successful exit after `issues` issues and
+ * a quiet run. */
+static void run_loop(tile *t, uint32_t acts, unsigned n, unsigned written, unsigned issues, int line)
+{
+    fill_acts(t, acts, n);
+    run_tile(t, 2000);
+    check_acts(t, acts, n, written, line);
+    check_exit(t, issues);
+    CHECK(t->d.errors == 0 && t->d.warnings == 0);
+}
+
 /* ---- E1: rpt loop, 3 bundles per element ---------------------------------------------------------- */
 
 static const char e1[] =
@@ -102,12 +113,8 @@ static void test_e1(void)
     tile t;
     open_tile(&t);
     load_example(&t, ACTS, 10, e1, e1_words, sizeof e1_words / 4);
-    fill_acts(&t, ACTS, 10);
-    run_tile(&t, 2000);
-    check_acts(&t, ACTS, 10, 10, __LINE__);
-    check_exit(&t, 38);                           /* 6 + 1 + 3 x 10 + 1 */
+    run_loop(&t, ACTS, 10, 10, 38, __LINE__);      /* 6 + 1 + 3 x 10 + 1 issues */
     CHECK_EQ(peek(&t, "w0.$REPEAT_COUNT", 0), 0);
-    CHECK(t.d.errors == 0 && t.d.warnings == 0);
     close_tile(&t);
 }
 
@@ -193,11 +200,7 @@ static void test_e3(void)
     tile t;
     open_tile(&t);
     load_example(&t, ACTS, 10, e3, e3_words, sizeof e3_words / 4);
-    fill_acts(&t, ACTS, 10);
-    run_tile(&t, 2000);
-    check_acts(&t, ACTS, 10, 10, __LINE__);
-    check_exit(&t, 24);                           /* 6 + fill 6 + rpt 1 + loop 6 + drain 4 + exit 1 */
-    CHECK(t.d.errors == 0 && t.d.warnings == 0);
+    run_loop(&t, ACTS, 10, 10, 24, __LINE__);      /* 6 + fill 6 + rpt 1 + loop 6 + drain 4 + exit 1 */
     close_tile(&t);
 
     /* data in region 0: the first loop bundle (0x4C140, issue 14) conflicts, 0x60018 and 0x60000 */
@@ -267,11 +270,8 @@ static void test_e5(void)
             } else {
                 load_example(&t, ACTS, n, body, e5_seed_words, sizeof e5_seed_words / 4);
             }
-            fill_acts(&t, ACTS, n);
-            run_tile(&t, 2000);
-            check_acts(&t, ACTS, n, fixed ? e5_table[k].fixed_written : e5_table[k].seed_written, (int)(n * 10 + fixed));
-            check_exit(&t, fixed ? e5_table[k].fixed_issues : e5_table[k].seed_issues);
-            CHECK(t.d.errors == 0 && t.d.warnings == 0);
+            run_loop(&t, ACTS, n, fixed ? e5_table[k].fixed_written : e5_table[k].seed_written,
+                     fixed ? e5_table[k].fixed_issues : e5_table[k].seed_issues, (int)(n * 10 + fixed));
             close_tile(&t);
         }
 }
@@ -307,11 +307,8 @@ static void test_e4(void)
     CHECK_EQ(words[17], 0xD860000B);
     CHECK_EQ(words[18], 0xD6F00100);
     CHECK_EQ(words[19], 0xD860202B);
-    fill_acts(&t, ACTS, 10);
-    run_tile(&t, 2000);
     const unsigned k = 4;
-    check_acts(&t, ACTS, 10, 2 * k, __LINE__);
-    check_exit(&t, 6 + 8 + 1 + 2 * k + 1);        /* 1 issue per element in the loop */
+    run_loop(&t, ACTS, 10, 2 * k, 6 + 8 + 1 + 2 * k + 1, __LINE__);   /* 1 issue per element in the loop */
     /* tmp1 = acts[2K]+a, tmp0 = acts[2K+2], accumulator = acts[2K+1]+a */
     CHECK_EQ(peek(&t, "w0.$a2", 0), f32bits((float)(10 * 2 * k + 1) + 0.5f));
     CHECK_EQ(peek(&t, "w0.$a3", 0), f32bits((float)(10 * 2 * k + 2) + 0.25f));
@@ -322,7 +319,6 @@ static void test_e4(void)
     const uint32_t lo = (uint32_t)peek(&t, "w0.$m0", 0), hi = (uint32_t)peek(&t, "w0.$m1", 0);
     CHECK_EQ(lo & 0x1FFFFF, ACTS + 8 * (2 * k + 3));
     CHECK_EQ(lo >> 21 | (hi >> 21) << 11, ACTS + 16 * k);
-    CHECK(t.d.errors == 0 && t.d.warnings == 0);
     close_tile(&t);
 }
 
