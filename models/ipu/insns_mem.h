@@ -33,12 +33,14 @@ static inline int ipu_bank(const struct isk_state *S, uint32_t a)
     return a < 0x60000u ? (int)(a >> 14 & 7) : 8 + 2 * (int)((a - 0x60000u) >> 15) + (int)(a >> 3 & 1);
 }
 
-/* Whether two accesses share a bank: a 128-bit access holds both banks of its element. */
+/* Whether two accesses share a bank: a 128-bit access (region 1 only) holds both banks of its
+ * 32 KiB element. */
 static inline bool ipu_same_bank(const struct isk_state *S, const ipu_ea *x, const ipu_ea *y)
 {
-    int kx = ipu_bank(S, x->addr), ky = ipu_bank(S, y->addr);
-    if (x->bytes == 16 || y->bytes == 16) return kx >> 1 == ky >> 1 && x->addr >= ipu_region1(S) && y->addr >= ipu_region1(S);
-    return kx == ky;
+    const uint32_t r1 = ipu_region1(S);
+    if (x->bytes == 16 || y->bytes == 16)
+        return x->addr >= r1 && y->addr >= r1 && (x->addr - r1) >> 15 == (y->addr - r1) >> 15;
+    return ipu_bank(S, x->addr) == ipu_bank(S, y->addr);
 }
 
 /* The checks of one instruction's accesses, before it changes anything (a faulting instruction
