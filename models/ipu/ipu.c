@@ -108,7 +108,10 @@ static void ipu_exception(isk_hdr *h, int cause, const char *message)
         SET(WCSR, csr + W_WSR, wsr);
     }
     ipu_set_ctxt_sts(S, CONTEXT, IPU_CTXT_EXCEPTED);
-    EXIT_CONTEXT(CONTEXT, 3, message);
+    /* the engine's report gives the PC as a TMEM word index: add the byte address too */
+    char text[320];
+    snprintf(text, sizeof text, "%s [at 0x%llx]", message, (unsigned long long)(IPU_TMEM_BASE + PC * 4));
+    EXIT_CONTEXT(CONTEXT, 3, text);
 }
 
 static void ipu_reset(isk_hdr *h)

@@ -134,7 +134,7 @@ static const uint32_t e2_words[] = { 0x22250010, 0x4D52F001, 0x19400005, 0x4340A
 /* The worker stops on its first loop bundle (0x4C128), issue 11, with $WSR.ETYPE = CONFLICT
  * and ERPT, $REPEAT_COUNT 5, memory unchanged, the report naming both addresses. */
 static void check_conflict(tile *t, uint32_t acts, unsigned n, unsigned issue, uint32_t repeat, const char *load,
-                           const char *store, int line)
+                           const char *store, uint32_t pc, int line)
 {
     char where[64];
     const char *text = t->out.text ? t->out.text : "";
@@ -150,6 +150,8 @@ static void check_conflict(tile *t, uint32_t acts, unsigned n, unsigned issue, u
     CHECK_CONTAINS(text, "context 1");
     snprintf(where, sizeof where, "clock %u", 6 * issue);
     CHECK_CONTAINS(text, where);
+    snprintf(where, sizeof where, "[at 0x%x]", pc);
+    CHECK_CONTAINS(text, where);
     check_acts(t, acts, n, 0, line);
 }
 
@@ -160,7 +162,7 @@ static void test_e2(void)
     load_example(&t, ACTS, 10, e2, e2_words, sizeof e2_words / 4);
     fill_acts(&t, ACTS, 10);
     run_tile(&t, 2000);
-    check_conflict(&t, ACTS, 10, 11, 5, "load 0x80010", "store 0x80000", __LINE__);
+    check_conflict(&t, ACTS, 10, 11, 5, "load 0x80010", "store 0x80000", 0x4c128, __LINE__);
     close_tile(&t);
 
     /* the same loop with its data in region 0 conflicts too (one 16 KiB bank) */
@@ -168,7 +170,7 @@ static void test_e2(void)
     load_example(&t, REGION0_ACTS, 10, e2, NULL, 0);
     fill_acts(&t, REGION0_ACTS, 10);
     run_tile(&t, 2000);
-    check_conflict(&t, REGION0_ACTS, 10, 11, 5, "load 0x60010", "store 0x60000", __LINE__);
+    check_conflict(&t, REGION0_ACTS, 10, 11, 5, "load 0x60010", "store 0x60000", 0x4c128, __LINE__);
     close_tile(&t);
 }
 
@@ -213,6 +215,7 @@ static void test_e3(void)
     CHECK_CONTAINS(t.out.text ? t.out.text : "", "load 0x60018");
     CHECK_CONTAINS(t.out.text ? t.out.text : "", "store 0x60000");
     CHECK_CONTAINS(t.out.text ? t.out.text : "", "clock 84");
+    CHECK_CONTAINS(t.out.text ? t.out.text : "", "[at 0x4c140]");
     close_tile(&t);
 }
 
