@@ -302,6 +302,23 @@ BEHAVIOUR(ld2x64pace_mmbn_ef, Dst0, Dst1, Addr, Stride, Strimm)
     ipu_pack(S, Addr, a);
 }
 
+/* ld2xst64pace: A0 into the quad's low pair, A1 into its high pair, Src (read first) stored at
+ * A2; EA0..EA2 in that order, Strimm bits 1:0, 3:2, 5:4 step A0, A1, A2. */
+BEHAVIOUR(ld2xst64pace_mbbn_ef, Dst, Src, Addr, Stride, Strimm)
+{
+    uint32_t a[3];
+    ipu_unpack(S, Addr, a);
+    const ipu_ea ea[3] = { { a[0], 8, "load" }, { a[1], 8, "load" }, { a[2], 8, "store" } };
+    if (!ipu_access_ok(S, "ld2xst64pace", ea, 3, true)) return;
+    const uint32_t v0 = ipu_a(S, Src), v1 = ipu_a(S, Src + 1), stride = ipu_m(S, Stride);
+    ipu_load_a(S, Dst, a[0], 2);
+    ipu_load_a(S, Dst + 2, a[1], 2);
+    ipu_set_mem(S, a[2], v0);
+    ipu_set_mem(S, a[2] + 4, v1);
+    for (int i = 0; i < 3; i++) a[i] += ipu_pace_step(stride, (uint32_t)Strimm >> 2 * i & 3);
+    ipu_pack(S, Addr, a);
+}
+
 /* 16-bit zero-extending load into the MRF (offset scaled by 2). */
 static inline void ipu_ldz16(struct isk_state *S, int64_t dst, uint32_t addr)
 {

@@ -58,6 +58,45 @@ static void test_conflicts(void)
     }
 }
 
+/* ld2xst64pace: three EAs; any two in one bank conflict, else both loads and the store happen
+ * and the three addresses step by the stride register's fields (s0 = 2, s1 = -1 atoms). */
+static void test_three_addresses(void)
+{
+    static const struct { uint32_t a0, a1, a2; int etype; const char *says; } cases[] = {
+        { 0x80000, 0x80008, 0x88000, 0, NULL },
+        { 0x80000, 0x80008, 0x80010, ET_CONFLICT, "EA0 load 0x80000 and EA2 store 0x80010 are in bank 13 (CONFLICT_EA2)" },
+        { 0x80000, 0x80018, 0x80008, ET_CONFLICT, "EA1 load 0x80018 and EA2 store 0x80008 are in bank 14" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        tile t;
+        char text[512];
+        snprintf(text, sizeof text,
+                 "  setzi $m2, 0x%x\n  setzi $m3, 0x%x\n  setzi $m4, 0x%x\n  tapack $m0:1, $m2, $m3, $m4\n"
+                 "  setzi $m5, 0xFFC02\n  setzi $a6, 7\n  setzi $a7, 9\n"
+                 "  ld2xst64pace $a0:3, $a6:7, $m0:1+=, $m5, 0b100100\n  exitz $m15\n",
+                 cases[i].a0, cases[i].a1, cases[i].a2);
+        open_tile(&t);
+        poke(&t, cases[i].a0, 11), poke(&t, cases[i].a1 + 4, 22);
+        load_code(&t, text, CODE);
+        run_workers(&t, CODE, 0, 1000);
+        CHECK_EQ(peek(&t, "w0.$WSR", 0) >> 4 & 0xF, cases[i].etype);
+        if (cases[i].says) {
+            CHECK_CONTAINS(out(&t), cases[i].says);
+            CHECK_EQ(peek_mem(&t, cases[i].a2), 0);    /* nothing stored */
+        } else {
+            CHECK_EQ(peek(&t, "w0.$a0", 0), 11);
+            CHECK_EQ(peek(&t, "w0.$a3", 0), 22);
+            CHECK_EQ(peek_mem(&t, cases[i].a2), 7);
+            CHECK_EQ(peek_mem(&t, cases[i].a2 + 4), 9);
+            const uint32_t lo = (uint32_t)peek(&t, "w0.$m0", 0), hi = (uint32_t)peek(&t, "w0.$m1", 0);
+            CHECK_EQ(lo & 0x1FFFFF, cases[i].a0 + 8);          /* Strimm 00: one atom */
+            CHECK_EQ(hi & 0x1FFFFF, cases[i].a1 + 2 * 8);      /* 01: s0 = 2 atoms */
+            CHECK_EQ(lo >> 21 | (hi >> 21) << 11, cases[i].a2 - 8);   /* 10: s1 = -1 atom */
+        }
+        close_tile(&t);
+    }
+}
+
 /* Alignment, populated memory, 128-bit loads only from region 1. */
 static void test_addresses(void)
 {
@@ -206,6 +245,7 @@ static void test_other(void)
 int main(void)
 {
     test_conflicts();
+    test_three_addresses();
     test_addresses();
     test_rpt();
     test_other();
