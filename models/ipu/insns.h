@@ -71,6 +71,21 @@ static inline void ipu_store(struct isk_state *S, int64_t src, uint32_t addr)
 
 /* ---- control ---------------------------------------------------------------------------------- */
 
+/* Whether the issuing worker is inside a rpt body ($REPEAT_COUNT != 0 and the PC between
+ * $REPEAT_FIRST and $REPEAT_END): control and system instructions raise INSTR_IN_REPEAT there
+ * (architecture.md 7), and the caller returns. */
+static inline bool ipu_in_rpt(struct isk_state *S, const char *mn)
+{
+    if (!CONTEXT) return false;
+    const int64_t csr = (int64_t)(CONTEXT - 1) * W_NCSR;
+    const uint64_t at = IPU_TMEM_BASE + PC * 4;
+    if (!GET(WCSR, csr + W_REPEAT_COUNT) || at < (uint64_t)GET(WCSR, csr + W_REPEAT_FIRST) << 3 ||
+        at >= (uint64_t)GET(WCSR, csr + W_REPEAT_END) << 3)
+        return false;
+    RAISE(IPU_EXC_IN_RPT, "%s is not allowed in a rpt body (INSTR_IN_REPEAT)", mn);
+    return true;
+}
+
 /* Region 0, the only executable memory: its end. */
 static inline uint32_t ipu_region1(const struct isk_state *S) { return S->ipu2 ? 0x80000u : 0x60000u; }
 
@@ -164,13 +179,13 @@ BEHAVIOUR(st32step_mmmn_si, Src, Base, Delta, Stride)
     ipu_set_m(S, Delta, delta + (uint32_t)Stride * 4);
 }
 
-BEHAVIOUR(br_mmmn, Src) { ipu_jump(S, ipu_m(S, Src), "br"); }
-BEHAVIOUR(bri_mmmn_zi, Target) { ipu_jump(S, (uint32_t)Target * 4, "bri"); }
-BEHAVIOUR(brz_mmmn_zi, Src, Imm) { if (ipu_m(S, Src) == 0) ipu_jump(S, (uint32_t)Imm * 4, "brz"); }
-BEHAVIOUR(brnz_mmmn_zi, Src, Imm) { if (ipu_m(S, Src) != 0) ipu_jump(S, (uint32_t)Imm * 4, "brnz"); }
+BEHAVIOUR(br_mmmn, Src) { if (!ipu_in_rpt(S, "br")) ipu_jump(S, ipu_m(S, Src), "br"); }
+BEHAVIOUR(bri_mmmn_zi, Target) { if (!ipu_in_rpt(S, "bri")) ipu_jump(S, (uint32_t)Target * 4, "bri"); }
+BEHAVIOUR(brz_mmmn_zi, Src, Imm) { if (!ipu_in_rpt(S, "brz") && ipu_m(S, Src) == 0) ipu_jump(S, (uint32_t)Imm * 4, "brz"); }
+BEHAVIOUR(brnz_mmmn_zi, Src, Imm) { if (!ipu_in_rpt(S, "brnz") && ipu_m(S, Src) != 0) ipu_jump(S, (uint32_t)Imm * 4, "brnz"); }
 
-BEHAVIOUR(exitz_mmmn, Src) { ipu_exit(S, ipu_m(S, Src) == 0); }
-BEHAVIOUR(exitnz_mmmn, Src) { ipu_exit(S, ipu_m(S, Src) != 0); }
+BEHAVIOUR(exitz_mmmn, Src) { if (!ipu_in_rpt(S, "exitz")) ipu_exit(S, ipu_m(S, Src) == 0); }
+BEHAVIOUR(exitnz_mmmn, Src) { if (!ipu_in_rpt(S, "exitnz")) ipu_exit(S, ipu_m(S, Src) != 0); }
 
 /* run: the lowest free worker (which one the hardware picks is not public), $VERTEX_BASE
  * relative to region 0; runall: all six, $VERTEX_BASE = VBase + n * VOff * 4, absolute, and

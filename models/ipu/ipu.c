@@ -17,6 +17,7 @@
 
 #include "ipu.h"
 #include "insns.h"
+#include "insns_mem.h"
 
 /* One behaviour per class: insns.h defines the modelled ones, the rest raise (and ignore their
  * operands). */
@@ -38,11 +39,22 @@ static bool ipu_ready(const isk_context *c, uint64_t clock)
     return (c->state == ISK_CTX_RUNNING || c->state == ISK_CTX_BLOCKED) && c->ready_at <= clock;
 }
 
+/* rpt's loop (architecture.md 7): a worker reaching $REPEAT_END with iterations left goes back
+ * to $REPEAT_FIRST at no cost; the last iteration leaves $REPEAT_COUNT 0 and falls through. */
+static void ipu_rpt_next(struct isk_state *S, isk_context *c, uint32_t id)
+{
+    uint32_t *csr = &CELLS(WCSR)[(id - 1) * W_NCSR];
+    if (!csr[W_REPEAT_COUNT] || c->pc != ((uint64_t)csr[W_REPEAT_END] * 8 - IPU_TMEM_BASE) / 4) return;
+    if (--csr[W_REPEAT_COUNT]) c->pc = ((uint64_t)csr[W_REPEAT_FIRST] * 8 - IPU_TMEM_BASE) / 4;
+}
+
 static int barrel_pick(isk_sched *q, uint64_t clock)
 {
-    const struct isk_state *S = (const struct isk_state *)(void *)q->h;
+    struct isk_state *S = (struct isk_state *)(void *)q->h;
     const uint32_t id = S->owner[clock % IPU_WORKERS];
-    return ipu_ready(&q->contexts[id], clock) ? (int)id : -1;
+    if (!ipu_ready(&q->contexts[id], clock)) return -1;
+    if (id) ipu_rpt_next(S, &q->contexts[id], id);
+    return (int)id;
 }
 
 static uint64_t barrel_issued(isk_sched *q, uint32_t id, uint64_t clock)
@@ -80,12 +92,26 @@ static const isk_scheduler ipu_barrel = { "six-slot barrel", barrel_pick, barrel
 static void ipu_exception(isk_hdr *h, int cause, const char *message)
 {
     struct isk_state *S = (struct isk_state *)(void *)h;
-    int etype = cause == IPU_EXC_ADDRESS || cause == IPU_EXC_MISALIGNED ? IPU_ET_INVALID_ADDR
+    /* a misaligned bundle (the engine's group exception) is MISALIGNED_EXEBUNDLE */
+    int etype = cause == IPU_EXC_ADDRESS || cause == IPU_EXC_MISALIGNED || cause == ISK_EXC_GROUP ? IPU_ET_INVALID_ADDR
+                : cause == IPU_EXC_CONFLICT ? IPU_ET_CONFLICT
+                : cause == IPU_EXC_FP ? IPU_ET_FP
+                : cause == IPU_EXC_INVALID_OP ? IPU_ET_INVALID_OP
                 : cause == IPU_EXC_UNMODELLED ? IPU_ET_EXERR : IPU_ET_INVALID_INSTR;
-    if (CONTEXT == 0) SET(SCSR, S_SSR, (GET(SCSR, S_SSR) & ~0xF0u) | (uint32_t)etype << 4);
-    else SET(WCSR, (CONTEXT - 1) * W_NCSR + W_WSR, (GET(WCSR, (CONTEXT - 1) * W_NCSR + W_WSR) & ~0xF0u) | (uint32_t)etype << 4);
+    if (CONTEXT == 0) {
+        SET(SCSR, S_SSR, (GET(SCSR, S_SSR) & ~0xF0u) | (uint32_t)etype << IPU_WSR_ETYPE_SHIFT);
+    } else {
+        /* $WSR.ERPT: the exception happened inside a rpt body ($REPEAT_COUNT != 0) */
+        const int64_t csr = (int64_t)(CONTEXT - 1) * W_NCSR;
+        uint32_t wsr = ((uint32_t)GET(WCSR, csr + W_WSR) & ~(0xF0u | IPU_WSR_ERPT)) | (uint32_t)etype << IPU_WSR_ETYPE_SHIFT;
+        if (GET(WCSR, csr + W_REPEAT_COUNT)) wsr |= IPU_WSR_ERPT;
+        SET(WCSR, csr + W_WSR, wsr);
+    }
     ipu_set_ctxt_sts(S, CONTEXT, IPU_CTXT_EXCEPTED);
-    EXIT_CONTEXT(CONTEXT, 3, message);
+    /* the engine's report gives the PC as a TMEM word index: add the byte address too */
+    char text[320];
+    snprintf(text, sizeof text, "%s [at 0x%llx]", message, (unsigned long long)(IPU_TMEM_BASE + PC * 4));
+    EXIT_CONTEXT(CONTEXT, 3, text);
 }
 
 static void ipu_reset(isk_hdr *h)

@@ -5,61 +5,10 @@
  * INVALID_ADDR, report with context and PC), a worker instruction in the supervisor is an
  * illegal instruction, and exitz with the co-issue bit set does not decode. ipu2 memory: code
  * in region 0 from 0x4C000, data in region 1 from 0x80000. */
-#include "asm/asm.h"
-#include "check.h"
-#include "isekit/sim.h"
+#include "tile.h"
 
-#define TMEM_BASE 0x40000u
 #define CODE 0x4C000u
 #define DATA 0x80000u
-
-typedef struct tile { isk_model *m; isk_system *sys; isk_inst *t; isk_diag d; isk_diag_buffer out; } tile;
-
-/* Assemble `text` and write its words at byte address `at`. */
-static void load_code(tile *t, const char *text, uint32_t at)
-{
-    isk_asm *a = isk_asm_new(t->m, "v.o", NULL, &t->d);
-    isk_asm_text(a, "v.s", text, strlen(text));
-    isk_obj *o = isk_asm_finish(a);
-    isk_asm_free(a);
-    CHECK(o != NULL);
-    uint32_t sec = o ? isk_obj_find_section(o, ".text") : 0;
-    if (sec) {
-        const isk_section *s = &o->secs.data[sec];
-        for (uint64_t off = 0; off + 4 <= s->size; off += 4) {
-            uint32_t w = (uint32_t)s->data[off] | (uint32_t)s->data[off + 1] << 8 | (uint32_t)s->data[off + 2] << 16 |
-                         (uint32_t)s->data[off + 3] << 24;
-            CHECK_EQ(isk_write(t->t, "TMEM", (at - TMEM_BASE + off) / 4, w), ISK_OK);
-        }
-    }
-    isk_obj_free(o);
-}
-
-static void poke(tile *t, uint32_t addr, uint32_t v) { CHECK_EQ(isk_write(t->t, "TMEM", (addr - TMEM_BASE) / 4, v), ISK_OK); }
-
-static int64_t peek(tile *t, const char *name, uint64_t i)
-{
-    int64_t v = -12345;
-    CHECK_EQ(isk_read(t->t, name, i, &v), ISK_OK);
-    return v;
-}
-
-static void open_tile(tile *t)
-{
-    memset(t, 0, sizeof *t);
-    isk_diag_init(&t->d);
-    isk_diag_capture(&t->d, &t->out);
-    t->m = isk_model_load("ipu", &t->d);
-    t->sys = isk_system_new(&(isk_system_options){ .diag = &t->d });
-    t->t = isk_system_add(t->sys, t->m, "tile");
-}
-
-static void close_tile(tile *t)
-{
-    isk_system_free(t->sys);
-    isk_model_release(t->m);
-    isk_diag_buffer_free(&t->out);
-}
 
 /* The supervisor: run the worker at 0x4C040 with its state at DATA (run's base is relative to
  * region 0), wait, spin. */
