@@ -187,8 +187,10 @@ int cmd_info(int argc, char **argv)
     if (m->proc.group_bit > 0) {
         printf("issue groups: a word with bit %d set opens a group of %d words", m->proc.group_bit,
                m->proc.group_words);
-        if (m->proc.group_align != m->proc.group_words)
-            printf(", starting at any multiple of %d word%s", m->proc.group_align, m->proc.group_align == 1 ? "" : "s");
+        if (m->proc.group_align == 1)
+            printf(", at any word");
+        else if (m->proc.group_align != m->proc.group_words)
+            printf(", at a multiple of %d words", m->proc.group_align);
         printf("\n");
     }
     print_params(m);
