@@ -16,7 +16,7 @@ extern "C" {
 /* Bumped whenever the layout of isk_hdr, the ops tables or the declaration structs change
  * (tests/engine/test_abi.c records each version's layout and fails on a change without a new
  * version); the engine refuses a model compiled against another version. */
-#define ISK_ABI_VERSION 6
+#define ISK_ABI_VERSION 7
 
 /* Most operands an instruction format may have (fields passed to a behaviour). */
 #define ISK_MAX_OPS 6
@@ -249,10 +249,11 @@ typedef struct isk_processor_decl {
     int isets;               /* instruction sets (INSTRUCTION .iset = 0..isets-1); 0 means 1 */
     /* Issue groups: a word with bit `group_bit` set (group_bit > 0) issues together with the
      * next `group_words - 1` words, read before any of them writes; the group must start at a
-     * PC that is a multiple of group_words. The bit is not part of any format. group_all = 1:
+     * PC that is a multiple of group_align words (0 means group_words; a divisor of it, e.g. 1
+     * for the IPU's 4-byte aligned bundles). The bit is not part of any format. group_all = 1:
      * the assembler sets the bit on every word of a group, not only on its head (the engine
      * and the disassembler still take a group from its head). */
-    int group_bit, group_words, group_all;
+    int group_bit, group_words, group_all, group_align;
 } isk_processor_decl;
 
 /* The toolchain's view of a processor: its object files, memory map and relocations. */

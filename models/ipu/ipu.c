@@ -223,10 +223,11 @@ MODEL_BEGIN(ipu, "Graphcore IPU tile: a supervisor and six workers (ipu1 Mk1 GC2
 #undef IPU_ALIAS
 
     /* Seven contexts on the barrel; bit 31 joins a main and an aux word into a bundle, and
-     * Graphcore's assembler sets it on both words (golden.tsv). */
+     * Graphcore's assembler sets it on both words (golden.tsv). A bundle needs only 4-byte
+     * alignment (architecture.md 1.3; rpt bodies need 8, checked by rpt). */
     PROCESSOR(.code = "TMEM", .contexts = IPU_CONTEXTS, .issue = ISK_ISSUE_MODEL, .scheduler = &ipu_barrel,
-              .isets = 2, .group_bit = 31, .group_words = 2, .group_all = 1, .code_bytes = 4, .pc_unit_bytes = 1,
-              .reset_pc = 0);
+              .isets = 2, .group_bit = 31, .group_words = 2, .group_all = 1, .group_align = 1, .code_bytes = 4,
+              .pc_unit_bytes = 1, .reset_pc = 0);
     ELF_FORMAT(.machine = 0x100, .elfclass = 32, .big_endian = 0);
     REGION(.name = "TMEM", .base = IPU_TMEM_BASE, .size = IPU_TMEM_WORDS * 4,
            .sections = ".text .text.* .data .data.* .rodata .rodata.* .bss .bss.* COMMON", .storage = "TMEM",

@@ -2,14 +2,16 @@
  * their own, for a model with PROCESSOR .group_bit. Each member is encoded as on its own; when
  * the '}' closes a group of exactly .group_words instructions, the group bit is set on its
  * first word (on every word with .group_all). The assembler does not pad: a group must start
- * at a multiple of its size, and one that does not is an error saying how to align it. */
+ * at a multiple of .group_align words (its size unless the model says less), and one that does
+ * not is an error saying how to align it. */
 #include <inttypes.h>
 #include <string.h>
 
 #include "asm/asm_int.h"
 #include "asm/syntax.h"
 
-static int group_bytes(const isk_asm *a) { return a->m->proc.group_words * a->insn_bytes; }
+/* The alignment of a group's start in bytes (the section is aligned to it too). */
+static int group_bytes(const isk_asm *a) { return a->m->proc.group_align * a->insn_bytes; }
 
 static void open_bundle(isk_asm *a, const char *brace)
 {

@@ -171,13 +171,16 @@ static void print_targets(const isk_model *m, uint64_t word, uint64_t pc, uint64
 }
 
 /* The words of an issue group at off (its head has the group bit, it starts at a multiple of
- * the group's size and fits in the section): how many, else 0. */
+ * group_align words and fits in the section): how many, else 0. The listing walks from the
+ * section's start and steps over a whole group, so a group begins at the first head word after
+ * the previous instruction or group: with .group_all the members carry the bit too, and are
+ * never taken for heads, since they are consumed with theirs. */
 static int group_at(const isk_model *m, const isk_obj *o, const isk_section *s, uint64_t off, uint64_t head,
                     uint64_t *words)
 {
     int unit = isk_asm_insn_bytes(m), n = m->proc.group_words;
-    uint64_t size = (uint64_t)n * (uint64_t)unit;
-    if (!isk_group_head(m, head) || (s->addr + off) % size || off + size > s->size) return 0;
+    uint64_t size = (uint64_t)n * (uint64_t)unit, align = (uint64_t)m->proc.group_align * (uint64_t)unit;
+    if (!isk_group_head(m, head) || (s->addr + off) % align || off + size > s->size) return 0;
     bool whole;
     for (int i = 0; i < n; i++) words[i] = word_at(o, s, off + (uint64_t)i * (uint64_t)unit, unit, &whole);
     return n;

@@ -184,9 +184,15 @@ int cmd_info(int argc, char **argv)
     if (isk_model_slots(m)) printf("accelerator: %d slots\n", isk_model_slots(m));
     if (m->is_processor)
         printf("processor: %d context(s), code in %s\n", m->proc.contexts, m->proc.code);
-    if (m->proc.group_bit > 0)
-        printf("issue groups: a word with bit %d set opens a group of %d words\n", m->proc.group_bit,
+    if (m->proc.group_bit > 0) {
+        printf("issue groups: a word with bit %d set opens a group of %d words", m->proc.group_bit,
                m->proc.group_words);
+        if (m->proc.group_align == 1)
+            printf(", at any word");
+        else if (m->proc.group_align != m->proc.group_words)
+            printf(", at a multiple of %d words", m->proc.group_align);
+        printf("\n");
+    }
     print_params(m);
     print_storage(m);
     if (isk_model_resource_count(m)) {

@@ -231,15 +231,20 @@ ISK_INLINE void run_instruction(isk_system *sys, isk_inst *p, isk_hdr *h, const 
  * latency >= 1 are not visible in this clock anyway) and makes them in order at the group's end.
  * The context continues after the group unless an instruction jumps. An exception or a stop in
  * the group ends it there (the writes made so far, a handler's too, still take effect). A group
- * not at a multiple of its size, or running past the code memory, is the model's exception.
+ * not at a multiple of group_align words, or running past the code memory, is the model's exception.
  * Returns the instructions that ran. */
 static __attribute__((noinline)) uint64_t run_group(isk_system *sys, isk_inst *p, isk_hdr *h, isk_context *c)
 {
     const uint64_t pc = h->pc, words = (uint64_t)p->model->proc.group_words;
-    if (pc % words || pc + words > p->ncode) {
+    const uint64_t align = (uint64_t)p->model->proc.group_align;
+    if (pc % align || pc + words > p->ncode) {
         char message[160];
-        snprintf(message, sizeof message, "issue group at pc 0x%llx is %s", (unsigned long long)pc,
-                 pc % words ? "not aligned to its size" : "cut off by the end of the code memory");
+        if (pc % align)
+            snprintf(message, sizeof message, "issue group at pc 0x%llx is not aligned to %llu words",
+                     (unsigned long long)pc, (unsigned long long)align);
+        else
+            snprintf(message, sizeof message, "issue group at pc 0x%llx is cut off by the end of the code memory",
+                     (unsigned long long)pc);
         isk_engine_exception(h, ISK_EXC_GROUP, message);
         return 1;
     }

@@ -359,6 +359,7 @@ static void b_processor(isk_builder *b, const isk_processor_decl *d)
     }
     if (m->proc.issue == ISK_ISSUE_CPI && m->proc.cpi < 1) m->proc.cpi = 1;
     if (m->proc.issue == ISK_ISSUE_REVOLVER && m->proc.distance < 1) m->proc.distance = 1;
+    if (m->proc.group_align == 0) m->proc.group_align = m->proc.group_words;   /* checked in check_groups */
     m->proc.code = dup_or_null(d->code);
 }
 
@@ -654,10 +655,11 @@ static void check_isets(const isk_model *m, const model_builder *B, isk_diag *di
 }
 
 /* Issue groups: the group bit is a bit of the word that no format uses (the decoder clears it),
- * and a group is 2..4 words. */
+ * a group is 2..4 words and starts at a multiple of group_align words (a divisor of the size). */
 static void check_groups(const isk_model *m, const model_builder *B, isk_diag *diag)
 {
-    int bit = m->proc.group_bit, words = m->proc.group_words, line = B->processor_line;
+    int bit = m->proc.group_bit, words = m->proc.group_words, align = m->proc.group_align;
+    int line = B->processor_line;
     if (bit < 0 || (bit > 0 && bit >= m->word_bits)) {
         line_error(m, diag, line, "model '%s': PROCESSOR(.group_bit = %d): the group bit is one of bits 1..%d of "
                    "the %d-bit word", m->name, bit, m->word_bits - 1, m->word_bits);
@@ -669,10 +671,17 @@ static void check_groups(const isk_model *m, const model_builder *B, isk_diag *d
     if (bit == 0 && m->proc.group_all)
         line_error(m, diag, line, "model '%s': PROCESSOR(.group_all = %d) without .group_bit: name the bit that "
                    "announces a group", m->name, m->proc.group_all);
+    if (bit == 0 && align != words)
+        line_error(m, diag, line, "model '%s': PROCESSOR(.group_align = %d) without .group_bit: name the bit that "
+                   "announces a group", m->name, align);
     if (bit == 0) return;
     if (words < 2 || words > 4)
         line_error(m, diag, line, "model '%s': PROCESSOR(.group_bit = %d, .group_words = %d): an issue group is "
                    "2..4 words", m->name, bit, words);
+    else if (align < 1 || words % align)
+        line_error(m, diag, line, "model '%s': PROCESSOR(.group_words = %d, .group_align = %d): a group starts at a "
+                   "multiple of group_align words, a divisor of group_words (0 means group_words)", m->name, words,
+                   align);
     uint64_t mask = UINT64_C(1) << bit;
     for (size_t i = 0; i < m->patterns.len; i++) {
         const isk_pattern *p = &m->patterns.data[i];

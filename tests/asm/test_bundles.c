@@ -1,6 +1,7 @@
 /* Issue groups in assembly (PROCESSOR .group_bit): "{ a ; b }" on one line or '{', members and
  * '}' on lines of their own; the group bit set on the head (on every word with .group_all); a
- * group not at a multiple of its size, the wrong number of members, a solo instruction inside,
+ * group not at a multiple of its size (of .group_align words when the model says so: then at any
+ * word, and the listing finds each group from its head), the wrong number of members, a solo instruction inside,
  * a directive inside, '}' alone and '{' never closed are errors at file:line:column; the
  * disassembler prints a group back as "{ a ; b }", which assembles to the same words. */
 #define ISK_BUILTIN_MODEL 1
@@ -35,6 +36,13 @@ MODEL_END
 MODEL_BEGIN(all_marked, "the group bit on every word of a group")
     WORD_BITS(16);
     PROCESSOR(.code = "ROM", .contexts = 1, .group_bit = 15, .group_words = 2, .group_all = 1);
+    MEMORY(ROM, "code");
+    BUNDLE_FORMATS
+MODEL_END
+
+MODEL_BEGIN(any_word, "groups at any word, the group bit on every word")
+    WORD_BITS(16);
+    PROCESSOR(.code = "ROM", .contexts = 1, .group_bit = 15, .group_words = 2, .group_all = 1, .group_align = 1);
     MEMORY(ROM, "code");
     BUNDLE_FORMATS
 MODEL_END
@@ -127,22 +135,59 @@ static void test_errors(const isk_model *m, const isk_model *plain)
                  "t.s:1:3: error: instruction bundles '{ ... }' are not supported for model 'no_groups'");
 }
 
+/* .group_align = 1: a group at any word assembles, and the section is aligned to one word; the
+ * default refuses it and aligns the section to the group's size. */
+static void test_alignment(const isk_model *any, const isk_model *all)
+{
+    expect_words(any, "  add 1\n  { add 2 ; enter }\n  { add 3 ; add 4 }\n", "1001 9002 a000 9003 9004");
+    expect_error(all, "  add 1\n  { add 2 ; enter }\n", "t.s:2:3: error: bundle at offset 0x2 of .text is not "
+                 "aligned to 4 bytes");
+    const isk_model *models[] = { any, all };
+    const uint64_t align[] = { 2, 4 };
+    for (int i = 0; i < 2; i++) {
+        result r;
+        assemble(&r, models[i], "{ add 1 ; enter }\n");
+        uint32_t sec = r.o ? isk_obj_find_section(r.o, ".text") : 0;
+        CHECK(sec != 0);
+        if (sec) CHECK_EQ(r.o->secs.data[sec].align, align[i]);
+        done(&r);
+    }
+}
+
+/* The plain listing of `text` assembled for m. */
+static char *listing(const isk_model *m, const char *text)
+{
+    result r;
+    assemble(&r, m, text);
+    CHECK(r.o != NULL);
+    char *out = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&out, &len);
+    if (r.o) isk_disasm_obj(m, r.o, f, &(isk_disasm_options){ .plain = true });
+    fclose(f);
+    done(&r);
+    return out;
+}
+
+/* With groups at any word, the listing walks from the section's start and takes a group from
+ * its head: a member with the group bit (.group_all) is never read as the head of another group,
+ * so "{ add 2 ; add 3 }" then "add 4" is not listed as add 2 then "{ add 3 ; add 4 }". */
+static void test_disassembly_any_word(const isk_model *m)
+{
+    const char *source = "  add 9\n{ add 1 ; enter }\n{ add 2 ; add 3 }\n  add 4\n";
+    char *text = listing(m, source);
+    CHECK_STR(text, "add 9\n{ add 1 ; enter }\n{ add 2 ; add 3 }\nadd 4\n");
+    expect_words(m, text, "1009 9001 a000 9002 9003 1004");
+    free(text);
+}
+
 /* The listing shows a group on one line, and that line assembles to the same words. */
 static void test_disassembly(const isk_model *m)
 {
-    result r;
-    assemble(&r, m, "  add 9\n  enter\n{ add 1 ; enter }\n");
-    CHECK(r.o != NULL);
-    if (!r.o) return;
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    isk_disasm_obj(m, r.o, f, &(isk_disasm_options){ .plain = true });
-    fclose(f);
+    char *text = listing(m, "  add 9\n  enter\n{ add 1 ; enter }\n");
     CHECK_STR(text, "add 9\nenter\n{ add 1 ; enter }\n");
     expect_words(m, text, "1009 2000 9001 a000");
     free(text);
-    done(&r);
 
     char line[64];
     CHECK(isk_disasm_group(m, (const uint64_t[]){ 0x9001, 0xa000 }, 2, 0, line, sizeof line));
@@ -153,18 +198,22 @@ static void test_disassembly(const isk_model *m)
 
 int main(void)
 {
-    loaded head, all, plain;
+    loaded head, all, any, plain;
     load(&head, &isk_model_head_marked);
     load(&all, &isk_model_all_marked);
+    load(&any, &isk_model_any_word);
     load(&plain, &isk_model_no_groups);
-    CHECK(head.m && all.m && plain.m);
-    if (head.m && all.m && plain.m) {
+    CHECK(head.m && all.m && any.m && plain.m);
+    if (head.m && all.m && any.m && plain.m) {
         test_encoding(head.m, all.m);
         test_errors(head.m, plain.m);
+        test_alignment(any.m, all.m);
         test_disassembly(all.m);
+        test_disassembly_any_word(any.m);
     }
     unload(&head);
     unload(&all);
+    unload(&any);
     unload(&plain);
     return CHECK_DONE();
 }

@@ -58,4 +58,14 @@ expect_in "$tmp/wd" "00000005"
 run 1 "$tmp/other" -- "$isekit" as -m example "$tmp/w.S" -o "$tmp/x.o"
 expect_in "$tmp/other" "poplar/TileConstants.hpp"
 
+# a bundle at 4 mod 8, as 129 poplibs files place them (PROCESSOR .group_align = 1): it
+# assembles and objdump lists it from its head, the aux word (bit 31 too) not taken for one
+printf '.text\nnop\n{ nop ; fnop }\n{ add $m1, $m1, 1 ; fnop }\nexitz $m15\n' >"$tmp/b.S"
+run 0 "$tmp/b" -- "$isekit" as -m ipu "$tmp/b.S" -o "$tmp/b.o"
+run 0 "$tmp/bd" -- "$isekit" objdump -d "$tmp/b.o"
+expect_in "$tmp/bd" "       4:	99e00000 9ad00000	{ nop ; fnop }"
+expect_in "$tmp/bd" "       c:	a2110001 9ad00000	{ adds \$m1, \$m1, 1 ; fnop }"
+run 0 "$tmp/info" -- "$isekit" info ipu
+expect_in "$tmp/info" "opens a group of 2 words, at any word"
+
 finish ipu_poplar

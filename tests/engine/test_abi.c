@@ -52,7 +52,7 @@ static uint64_t fingerprint(void)
         O(isk_processor_decl, issue), O(isk_processor_decl, cpi), O(isk_processor_decl, distance),
         O(isk_processor_decl, reset_pc), O(isk_processor_decl, code_bytes), O(isk_processor_decl, pc_unit_bytes),
         O(isk_processor_decl, scheduler), O(isk_processor_decl, isets), O(isk_processor_decl, group_bit),
-        O(isk_processor_decl, group_words), O(isk_processor_decl, group_all),
+        O(isk_processor_decl, group_words), O(isk_processor_decl, group_all), O(isk_processor_decl, group_align),
         S(isk_elf_decl), O(isk_elf_decl, machine), O(isk_elf_decl, elfclass), O(isk_elf_decl, big_endian),
         O(isk_elf_decl, flags), O(isk_elf_decl, abi_mask), O(isk_elf_decl, abi_shift),
         S(isk_region_decl), O(isk_region_decl, name), O(isk_region_decl, base), O(isk_region_decl, size),
@@ -102,6 +102,7 @@ static const struct { int version; uint64_t layout; } versions[] = {
                                          exceptions, exits, breakpoints, wake lines */
     { 5, 0xea75ef4371725cdbull },     /* typed events: the dma operation (DMA_EVENT) */
     { 6, 0x1ea1ca4399a4e767ull },     /* solo instructions (INSTRUCTION .solo), PROCESSOR .group_all */
+    { 7, 0xea8e08086f1e500full },     /* PROCESSOR .group_align: where an issue group may start */
 };
 
 STATE_BEGIN

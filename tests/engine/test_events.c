@@ -2,10 +2,10 @@
  *
  * Groups: a pair whose halves swap two registers (each reads before either writes), counted as
  * one issue; the same two instructions without the group bit copy instead; a group at an odd
- * address is the model's exception. Events: the values a model wrote to a latency-0 and a
- * latency-2 storage arrive as STORE events in the order and clock they take effect, only for
- * watched storages, and watching changes nothing in the run; ISSUE events carry the engine's
- * decoded entry; ports, DMA, notes, exceptions and context changes arrive as such. */
+ * address is the model's exception, unless the model declares .group_align = 1. Events: the
+ * values a model wrote to a latency-0 and a latency-2 storage arrive as STORE events in the
+ * order and clock they take effect, only for watched storages, and watching changes nothing in
+ * the run; ISSUE events carry the engine's decoded entry; ports, DMA, notes, exceptions and context changes arrive as such. */
 #define ISK_BUILTIN_MODEL 1
 #include <string.h>
 
@@ -41,27 +41,31 @@ static void on_exception(isk_hdr *h, int cause, const char *message)
     EXIT_CONTEXT(CONTEXT, 7, "exception");
 }
 
-/* Bit 15 announces a pair: the word and the next one issue together. */
+/* Bit 15 announces a pair: the word and the next one issue together. `pairs` takes the default
+ * alignment (a pair starts at an even PC), `loose_pairs` declares .group_align = 1. */
 #define ANY_GROUP(format) "*-" format
-MODEL_BEGIN(pairs, "a processor with pairs of instructions")
-    WORD_BITS(16);
-    PROCESSOR(.code = "ROM", .contexts = 1, .group_bit = 15, .group_words = 2);
-    ON_EXCEPTION(on_exception);
-    MEMORY(ROM, "code");
-    REGFILE_BEGIN(R, "registers") REGISTERS("r%u"); REGFILE_END()
-    REGFILE_BEGIN(L, "slow registers") REGISTERS("l%u"); REGFILE_END()
-    MEMORY(D, "data");
-    REG(CAUSE, "cause");
-    INSTRUCTION(ANY_GROUP("001-00dd-iiiiiiii"), Ldi, "ldi r{d}, {i}", .fields = "i:s");
-    INSTRUCTION(ANY_GROUP("010-0000-0000-dd-ss"), Mov, "mov r{d}, r{s}");
-    INSTRUCTION(ANY_GROUP("011-000d-iiiiiiii"), Lset, "lset l{d}, {i}", .fields = "i:s");
-    INSTRUCTION(ANY_GROUP("011-1000-0000-dd-ss"), Lget, "lget r{d}, l{s}");
-    INSTRUCTION(ANY_GROUP("100-0000-0aaa-00ss"), St, "st {a}, r{s}");
-    INSTRUCTION(ANY_GROUP("101-0000-pppp-00ss"), Out, "out {p}, r{s}");
-    INSTRUCTION(ANY_GROUP("110-0000-nnnnnnnn"), Dma, "dma {n}");
-    INSTRUCTION(ANY_GROUP("111-0000-0000-0000"), Halt, "halt");
-    INSTRUCTION(ANY_GROUP("000-00dd-iiiiiiii"), Poke, "poke r{d}, {i}", .fields = "i:s");
-MODEL_END
+#define PAIRS_MODEL(name, title, align)                                                                \
+MODEL_BEGIN(name, title)                                                                                \
+    WORD_BITS(16);                                                                                      \
+    PROCESSOR(.code = "ROM", .contexts = 1, .group_bit = 15, .group_words = 2, .group_align = align);          \
+    ON_EXCEPTION(on_exception);                                                                         \
+    MEMORY(ROM, "code");                                                                                \
+    REGFILE_BEGIN(R, "registers") REGISTERS("r%u"); REGFILE_END()                                       \
+    REGFILE_BEGIN(L, "slow registers") REGISTERS("l%u"); REGFILE_END()                                  \
+    MEMORY(D, "data");                                                                                  \
+    REG(CAUSE, "cause");                                                                                \
+    INSTRUCTION(ANY_GROUP("001-00dd-iiiiiiii"), Ldi, "ldi r{d}, {i}", .fields = "i:s");                 \
+    INSTRUCTION(ANY_GROUP("010-0000-0000-dd-ss"), Mov, "mov r{d}, r{s}");                               \
+    INSTRUCTION(ANY_GROUP("011-000d-iiiiiiii"), Lset, "lset l{d}, {i}", .fields = "i:s");               \
+    INSTRUCTION(ANY_GROUP("011-1000-0000-dd-ss"), Lget, "lget r{d}, l{s}");                             \
+    INSTRUCTION(ANY_GROUP("100-0000-0aaa-00ss"), St, "st {a}, r{s}");                                   \
+    INSTRUCTION(ANY_GROUP("101-0000-pppp-00ss"), Out, "out {p}, r{s}");                                 \
+    INSTRUCTION(ANY_GROUP("110-0000-nnnnnnnn"), Dma, "dma {n}");                                        \
+    INSTRUCTION(ANY_GROUP("111-0000-0000-0000"), Halt, "halt");                                         \
+    INSTRUCTION(ANY_GROUP("000-00dd-iiiiiiii"), Poke, "poke r{d}, {i}", .fields = "i:s");               \
+    MODEL_END
+PAIRS_MODEL(pairs, "a processor with pairs of instructions", 0)
+PAIRS_MODEL(loose_pairs, "a processor with pairs at any PC", 1)
 
 typedef struct cpu {
     isk_diag d;
@@ -72,11 +76,11 @@ typedef struct cpu {
 } cpu;
 
 /* program: one instruction per line; a line starting with '{' opens a group (its group bit) */
-static void cpu_open(cpu *c, const char *const *program)
+static void cpu_open_model(cpu *c, const struct isk_model_entry *model, const char *const *program)
 {
     isk_diag_init(&c->d);
     isk_diag_capture(&c->d, &c->out);
-    c->m = isk_model_from_entry(&isk_model_pairs, "test", &c->d);
+    c->m = isk_model_from_entry(model, "test", &c->d);
     if (!c->m) {
         fprintf(stderr, "the test model does not load:\n%s", c->out.text);
         exit(1);
@@ -90,6 +94,8 @@ static void cpu_open(cpu *c, const char *const *program)
         isk_write(c->p, "ROM", pc, (int64_t)word);
     }
 }
+
+static void cpu_open(cpu *c, const char *const *program) { cpu_open_model(c, &isk_model_pairs, program); }
 
 static void cpu_close(cpu *c)
 {
@@ -195,6 +201,29 @@ static void test_group_misaligned(void)
         CHECK_EQ(log.ev[x].from, ISK_CTX_RUNNING);
         CHECK_EQ(log.ev[x].to, ISK_CTX_EXITED);
     }
+    cpu_close(&c);
+}
+
+/* The same program in a model whose pairs may start at any PC: the pair at pc 1 runs as one
+ * issue, both halves reading r0 before either writes. */
+static void test_group_unaligned_allowed(void)
+{
+    static const char *const program[] = { "ldi r0, 1", "{mov r1, r0", "mov r0, r1", "halt", NULL };
+    cpu c;
+    cpu_open_model(&c, &isk_model_loose_pairs, program);
+    CHECK_EQ(isk_run(c.sys, 1000), ISK_STOPPED);
+    CHECK_EQ(reg(&c, "cause"), 0);                    /* no exception */
+    CHECK_EQ(reg(&c, "r1"), 1);
+    CHECK_EQ(reg(&c, "r0"), 0);                       /* read r1 from before the pair */
+    isk_stats st;
+    isk_get_stats(c.sys, &st);
+    CHECK_EQ(st.instructions, 4);
+    CHECK_EQ(st.clocks, 3);                           /* the pair is one issue */
+    CHECK_EQ(isk_context_of(c.p, 0)->pc, 3);
+    cpu_close(&c);
+    cpu_open(&c, program);                            /* the default alignment refuses it */
+    CHECK_EQ(isk_run(c.sys, 1000), ISK_STOPPED);
+    CHECK_EQ(reg(&c, "cause"), ISK_EXC_GROUP);
     cpu_close(&c);
 }
 
@@ -333,6 +362,7 @@ int main(void)
     test_group_swaps();
     test_group_latency();
     test_group_misaligned();
+    test_group_unaligned_allowed();
     test_store_events();
     test_other_events();
     return CHECK_DONE();

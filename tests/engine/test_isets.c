@@ -156,6 +156,19 @@ MODEL_BEGIN(group_words_alone, "group words without a group bit")
     MEMORY(ROM, "code");
 MODEL_END
 
+MODEL_BEGIN(group_align_odd, "groups of four words aligned to three")
+    WORD_BITS(16);
+    declaration_line = __LINE__ + 1;
+    PROCESSOR(.code = "ROM", .contexts = 1, .group_bit = 15, .group_words = 4, .group_align = 3);
+    MEMORY(ROM, "code");
+MODEL_END
+
+MODEL_BEGIN(group_align_alone, "group alignment without a group bit")
+    WORD_BITS(16);
+    declaration_line = __LINE__; PROCESSOR(.code = "ROM", .contexts = 1, .group_align = 1);
+    MEMORY(ROM, "code");
+MODEL_END
+
 MODEL_BEGIN(exception_accelerator, "ON_EXCEPTION without a PROCESSOR")
     WORD_BITS(16);
     SLOTS(1);
@@ -340,6 +353,11 @@ static void test_bad_groups(void)
                "PROCESSOR(.group_words = 2) without .group_bit: name the bit that announces a group");
     refused_at(&isk_model_group_all_alone, 1, &declaration_line,
                "PROCESSOR(.group_all = 1) without .group_bit: name the bit that announces a group");
+    refused_at(&isk_model_group_align_odd, 1, &declaration_line,
+               "PROCESSOR(.group_words = 4, .group_align = 3): a group starts at a multiple of group_align words, "
+               "a divisor of group_words");
+    refused_at(&isk_model_group_align_alone, 1, &declaration_line,
+               "PROCESSOR(.group_align = 1) without .group_bit: name the bit that announces a group");
     lines_of(&isk_model_solo_without_groups);
     snprintf(want, sizeof want, "INSTRUCTION '0-011-0000-0000-0000' (.solo = 1) but the PROCESSOR (line %d) has no "
              "issue groups (.group_bit)", processor_line);
