@@ -26,7 +26,7 @@ bad=0
 classify() {
     sed -n 's/.*error: //p' | sed -E -e "s/[0-9]+/N/g" \
         -e "s/.*refers to symbol 'T(AMP|SLIC|ISTACC|STACC)_.*/AMP, SLIC and STACC flag immediates: values not public/" \
-        -e "s/.*(needs a relocation|declares no .*relocation).*/symbols in operands or data: the IPU model has no relocations/" \
+        -e "s/.*(needs a relocation|declares no .*relocation).*/a symbol where the IPU model declares no relocation/" \
         -e "s/^bundle at offset .* is not aligned to N bytes.*/a bundle at an address that is 4 mod 8 (Graphcore: only rpt bodies need 8)/" \
         -e "s/^(expected [am]p? \(e\.g\.|expected ','|expected 'L').*/an operand form the table lacks (e.g. sub with an immediate)/" \
         -e "s/^unknown instruction '([^']*)'.*/unknown instruction '\\1'/" \

@@ -117,6 +117,9 @@ def imm_flags(token, fkind):
         return '', 'izimm12'
     if t == 'target19' or 'byte_addr' in fkind:
         return '', 'target'
+    if t == 'zimm20':
+        # setzi's immediate: the one field wide enough for a tile address, so a label goes there
+        return '', 'zimm20'
     return '', ''
 
 

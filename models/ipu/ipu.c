@@ -206,7 +206,8 @@ MODEL_BEGIN(ipu, "Graphcore IPU tile: a supervisor and six workers (ipu1 Mk1 GC2
     /* 0 is the zimm12 form's (Graphcore's assembler chooses it), so the zero-tailed form starts
      * at 1 << 20 */
     KIND_INT("izimm12", .scale = 20, .min = 0x100000, .max = 0xFFF00000, .hex = 1);
-    KIND_ABS("target", .scale = 2, .hex = 1);
+    KIND_ABS("target", .scale = 2, .hex = 1, .reloc = "R_IPU_TARGET19");
+    KIND_INT("zimm20", .reloc = "R_IPU_ZIMM20");
 
     /* The instruction table: set 0 is the workers', set 1 the supervisor's; a class of both
      * contexts is declared in each. Bit 31, the co-issue bit, is every format's '*'. */
@@ -232,4 +233,12 @@ MODEL_BEGIN(ipu, "Graphcore IPU tile: a supervisor and six workers (ipu1 Mk1 GC2
     REGION(.name = "TMEM", .base = IPU_TMEM_BASE, .size = IPU_TMEM_WORDS * 4,
            .sections = ".text .text.* .data .data.* .rodata .rodata.* .bss .bss.* COMMON", .storage = "TMEM",
            .code = 1);
+    /* Relocations (architecture.md 1.4, 3): the pack gives neither Graphcore's ELF machine nor
+     * its relocation numbers, so 0x100 and these types are ours, kept stable. A branch or call
+     * target is absolute: the label fixup fills bits 18:0 with the byte address >> 2 (call's
+     * bit 19 stays 0); setzi's 20 bits hold any tile address (ipu2's end 0xE7FFF included);
+     * data holds 32-bit byte addresses. */
+    RELOCATION(.type = 1, .name = "R_IPU_32", .bytes = 4);
+    RELOCATION(.type = 2, .name = "R_IPU_ZIMM20", .bytes = 4, .fields = "v{19:0}=19:0");
+    RELOCATION(.type = 3, .name = "R_IPU_TARGET19", .bytes = 4, .fields = "v{18:0}=18:0", .shift = 2);
 MODEL_END
