@@ -222,6 +222,8 @@ static inline void isk_fault(isk_hdr *h, int code, const char *fmt, ...)
 #define CLOCK (S->isk.clock)
 #define CONTEXT (S->isk.context)
 #define NCONTEXTS (S->isk.ncontexts)
+/* Another context's state (its PC, state, counts). The issuing context's own PC is PC: while a
+ * CPI processor issues back to back its context's pc field is not kept per instruction. */
 #define CONTEXT_OF(id) (S->isk.contexts[(id)])
 /* Contexts change state only through the macros below: they also set isk_hdr.attention, which
  * the engine's fast issue loops test after each instruction.

@@ -48,13 +48,20 @@ static void ipu_rpt_next(struct isk_state *S, isk_context *c, uint32_t id)
     if (--csr[W_REPEAT_COUNT]) c->pc = ((uint64_t)csr[W_REPEAT_FIRST] * 8 - IPU_TMEM_BASE) / 4;
 }
 
+/* The context that owns the slot of `clock`, if it can issue then (no side effect: next() asks
+ * about clocks to come). */
+static int slot_owner_ready(const isk_sched *q, uint64_t clock)
+{
+    const struct isk_state *S = (const struct isk_state *)(const void *)q->h;
+    const uint32_t id = S->owner[clock % IPU_WORKERS];
+    return ipu_ready(&q->contexts[id], clock) ? (int)id : -1;
+}
+
 static int barrel_pick(isk_sched *q, uint64_t clock)
 {
-    struct isk_state *S = (struct isk_state *)(void *)q->h;
-    const uint32_t id = S->owner[clock % IPU_WORKERS];
-    if (!ipu_ready(&q->contexts[id], clock)) return -1;
-    if (id) ipu_rpt_next(S, &q->contexts[id], id);
-    return (int)id;
+    const int id = slot_owner_ready(q, clock);
+    if (id > 0) ipu_rpt_next((struct isk_state *)(void *)q->h, &q->contexts[id], (uint32_t)id);
+    return id;
 }
 
 static uint64_t barrel_issued(isk_sched *q, uint32_t id, uint64_t clock)
@@ -70,7 +77,7 @@ static uint64_t barrel_next(isk_sched *q, uint64_t clock)
     for (uint32_t id = 0; id < q->ncontexts; id++)       /* nothing issues before the first ready_at */
         if ((q->running >> id & 1) && q->contexts[id].ready_at > from) from = q->contexts[id].ready_at;
     for (uint64_t t = clock + 1; t < from + IPU_WORKERS; t++)
-        if (barrel_pick(q, t) >= 0) return t;
+        if (slot_owner_ready(q, t) >= 0) return t;
     return UINT64_MAX;
 }
 

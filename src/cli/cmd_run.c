@@ -218,7 +218,7 @@ static int run_processor(const run_options *o, isk_model *m, isk_diag *diag)
     int rc = EXIT_FAILED;
     if (!proc || !cli_set_params("isekit run", proc, &o->run, &rc) || !cli_load_program(proc, o->program, diag)) goto out;
     if (o->run.trace && cli_trace(sys) != ISK_OK) goto out;
-    if (o->port_log || o->nstop_ports) {
+    if (o->nstop_ports) {
         proc_ports *p = port_wiring_of(w, proc);
         for (int i = 0; i < o->nstop_ports; i++) {
             uint64_t port = 0;

@@ -22,9 +22,12 @@ const sys_port_device *sys_port_device_find(const char *name)
     return NULL;
 }
 
-void port_log_write(FILE *out, uint64_t clock, const char *inst, uint64_t port, uint64_t value)
+/* The port log is a subscriber to the engine's port-write events (every processor's, wired or
+ * not, before its wiring acts). */
+static void log_port_write(void *log, const isk_event *ev)
 {
-    fprintf(out, "%8" PRIu64 "  %-6s out 0x%02" PRIx64 " = 0x%02" PRIx64 "\n", clock, inst, port, value);
+    fprintf(log, "%8" PRIu64 "  %-6s out 0x%02" PRIx64 " = 0x%02" PRIx64 "\n", ev->clock, isk_inst_name(ev->inst),
+            ev->port, (uint64_t)ev->value);
 }
 
 port_route *port_route_find(proc_ports *p, bool out, uint64_t port)
@@ -39,7 +42,6 @@ port_route *port_route_find(proc_ports *p, bool out, uint64_t port)
 static void port_write(void *user, isk_inst *inst, uint64_t port, uint64_t value)
 {
     proc_ports *p = user;
-    if (p->wiring->log) port_log_write(p->wiring->log, isk_clock(p->wiring->sys), isk_inst_name(inst), port, value);
     port_route *r = port_route_find(p, true, port);
     if (!r) {
         if (p->device) p->device->write(p->device_user, inst, port, value);
@@ -84,7 +86,7 @@ port_wiring *port_wiring_new(isk_system *sys, FILE *log)
 {
     port_wiring *w = isk_xcalloc(1, sizeof *w);
     w->sys = sys;
-    w->log = log;
+    if (log) isk_subscribe(sys, ISK_EV_BIT(ISK_EV_PORT_WRITE), log_port_write, log);
     return w;
 }
 
@@ -122,6 +124,8 @@ void port_wiring_apply_stops(void *wiring)
         if (!p->stop) continue;
         p->stop = false;
         isk_context *c;
-        for (int id = 0; (c = isk_context_of(p->proc, id)); id++) c->state = ISK_CTX_STOPPED;
+        for (int id = 0; (c = isk_context_of(p->proc, id)); id++)
+            if (c->state == ISK_CTX_RUNNING || c->state == ISK_CTX_BLOCKED || c->state == ISK_CTX_SLEEPING)
+                isk_stop(p->proc, id, c->pc);       /* an exited or faulted one keeps saying so */
     }
 }

@@ -65,10 +65,11 @@ typedef struct proc_ports {
 
 typedef struct port_wiring {
     isk_system *sys;
-    FILE *log;                       /* every write is logged here; NULL = no port log */
     VEC(proc_ports *) procs;
 } port_wiring;
 
+/* The wiring of a system's processors; with `log`, every port write of the run is logged there
+ * (docs/systems.md: clock, instance, port, value). */
 port_wiring *port_wiring_new(isk_system *sys, FILE *log);
 void port_wiring_free(port_wiring *w);
 /* The ports of processor `proc`, made (and installed with isk_set_ports) on first use. */
@@ -78,8 +79,5 @@ port_route *port_route_find(proc_ports *p, bool out, uint64_t port);
 /* Between two slices of a run: stop the processors that wrote a stop port (their contexts
  * stop; the run ends when nothing else acts). */
 void port_wiring_apply_stops(void *wiring);
-
-/* The port log's line for one write (docs/systems.md): clock, instance, port, value. */
-void port_log_write(FILE *out, uint64_t clock, const char *inst, uint64_t port, uint64_t value);
 
 #endif

@@ -3,21 +3,11 @@
  * the cycle of the uninterrupted run. */
 #include "check.h"
 #include "dpu_harness.h"
+#include "breaker.h"
 
 /* each tasklet sums 10 + 9 + ... + 1 + its id into r0 */
 static const char *const program[] = { "move r0, id", "move r1, 10", "add r0, r0, r1", "sub r1, r1, 1, nz, 2",
                                        "stop", NULL };
-
-typedef struct breaker { uint64_t pc; int stops; } breaker;
-
-static int break_at(void *user, uint64_t clock, isk_inst *proc, uint32_t context, uint64_t pc)
-{
-    breaker *b = user;
-    (void)clock, (void)proc, (void)context;
-    if (pc != b->pc) return 0;
-    b->stops++;
-    return 1;
-}
 
 static void open16(dpu_harness *h, breaker *b)
 {

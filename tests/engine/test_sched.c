@@ -4,6 +4,7 @@
  * before-issue hook that resumes to the uninterrupted run's final state and clock. */
 #define ISK_BUILTIN_MODEL 1
 #include "check.h"
+#include "breaker.h"
 #include "encode.h"
 #include "isekit/model.h"
 #include "isekit/sim.h"
@@ -323,17 +324,6 @@ static void test_routed_interrupt(void)
 }
 
 /* ---- resumable stops -------------------------------------------------------------------------- */
-
-typedef struct breaker { uint64_t pc; int stops; } breaker;
-
-static int break_at(void *user, uint64_t clock, isk_inst *proc, uint32_t context, uint64_t pc)
-{
-    breaker *b = user;
-    (void)clock, (void)proc, (void)context;
-    if (pc != b->pc) return 0;
-    b->stops++;
-    return 1;
-}
 
 static void test_resumable_stops(void)
 {
