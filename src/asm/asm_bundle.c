@@ -48,8 +48,13 @@ static bool is_solo(const isk_model *m, int pattern)
 static void member(isk_asm *a, char *text)
 {
     const isk_model *m = a->m;
+    const size_t n = strcspn(text, " \t,");
+    if (*text == '.' && asm_is_conditional(text, n)) {    /* .if/.else/.endif may choose members */
+        asm_directive(a, text, n, text + n);
+        return;
+    }
     if (*text == '.' || *text == '{') {
-        asm_error(a, text, "only instructions may be in a bundle (a directive, a label or a nested '{' may not)");
+        asm_error(a, text, "only instructions and conditionals (.if, .else, .endif) may be in a bundle (another directive, a label or a nested '{' may not)");
         a->bundle.failed = true;
         return;
     }

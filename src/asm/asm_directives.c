@@ -381,7 +381,9 @@ static void d_type(isk_asm *a, const char *args, int arg)
 {
     const char *p = args, *name;
     size_t n = expect_name(a, &p, &name, "a symbol name");
-    if (!n || !expect_comma(a, &p)) return;
+    if (!n) return;
+    /* the comma may be left out before '@' (".type f @function", as GNU as and LLVM accept) */
+    if (*asm_skip(p) != '@' && !expect_comma(a, &p)) return;
     const char *q = asm_skip(p);
     if (*q == '@' || *q == '%' || *q == '#') q++;
     if (*q == '"') q++;
@@ -422,10 +424,11 @@ static void d_size(isk_asm *a, const char *args, int arg)
         a->syms.data[si].has_size = true;
         return;
     }
-    if (st == EV_ERROR || st == EV_OK) {
-        asm_error(a, at, "%s", st == EV_ERROR ? err : ".size needs an absolute value (e.g. .-f)");
+    if (st == EV_OK) {
+        asm_error(a, at, ".size needs an absolute value (e.g. .-f)");
         return;
     }
+    /* Pending or not computable yet (a label defined further on): settled at the end. */
     asm_fixup f = { .kind = FX_SIZE, .sym = si, .expr = e, .pos = a->pos, .col = asm_col(a, at) };
     f.pos.text = a->pos.text ? isk_xstrndup(a->pos.text, (size_t)a->pos.text_len) : NULL;
     VEC_PUSH(&a->fixups, f);

@@ -5,9 +5,13 @@
  *   ||   &&   == != <> < <= > >=   + -   | & ^ ! (or-not)   * / % << >>
  * then the unary - + ~ ! and parentheses. Comparisons give -1 (true) or 0, as in GNU as.
  * Operands: numbers (decimal, 0x hex, 0b binary, 0 octal, 'c characters), symbols, `.` (the
- * current location) and numeric local labels (1b, 1f). */
+ * current location) and numeric local labels (1b, 1f); half-precision literals `1.5h`, `-2e-3h`,
+ * `infh` as the 16 bits of the IEEE binary16 value (round to nearest even), as Graphcore's
+ * assembler writes them: a unary '-' before one flips its sign bit. */
 #include <ctype.h>
 #include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -96,10 +100,56 @@ int asm_escape(const char **p)
     return c;
 }
 
+/* The binary16 bits of a finite non-negative or infinite value, rounded to nearest even
+ * (subnormals kept; 65520 and above round to infinity). */
+static uint16_t half_bits(double v)
+{
+    if (isinf(v) || v >= 65520.0) return 0x7C00;
+    if (v == 0) return 0;
+    int e;
+    frexp(v, &e);                          /* v in [2^(e-1), 2^e) */
+    int exp = e - 1 < -14 ? -14 : e - 1;   /* subnormals share the smallest normal's quantum */
+    double n = nearbyint(ldexp(v, 10 - exp));
+    if (n >= 2048) n /= 2, exp++;          /* rounded up to the next binade */
+    if (n < 1024) return (uint16_t)n;      /* subnormal */
+    return (uint16_t)((exp + 15) << 10 | ((unsigned)n - 1024));
+}
+
+/* A decimal floating-point literal at s ("1.0h", "3e-2h"): its end, or NULL if s is not one. A
+ * literal without the 'h' is an error (the only floating-point literals are half-precision). */
+static const char *float_literal(parser *ps, const char *s, uint16_t *bits)
+{
+    const char *p = s;
+    while (isdigit((unsigned char)*p)) p++;
+    bool fraction = *p == '.' && isdigit((unsigned char)p[1]);
+    if (fraction)
+        for (p++; isdigit((unsigned char)*p); p++) {}
+    bool exponent = (*p == 'e' || *p == 'E') &&
+                    (isdigit((unsigned char)p[1]) || ((p[1] == '-' || p[1] == '+') && isdigit((unsigned char)p[2])));
+    if (exponent)
+        for (p += 2; isdigit((unsigned char)*p); p++) {}
+    if (!fraction && !exponent) return NULL;
+    if (*p != 'h' || ident_char(p[1])) {
+        fail(ps, s, "a floating-point literal needs the suffix h (IEEE half precision), e.g. 1.0h");
+        return NULL;
+    }
+    *bits = half_bits(strtod(s, NULL));
+    return p + 1;
+}
+
 static int32_t parse_number(parser *ps)
 {
     const char *start = ps->s, *s = start;
     int base = 10;
+    if (s[0] != '0' || isdigit((unsigned char)s[1]) || s[1] == '.' || s[1] == 'e' || s[1] == 'E') {
+        uint16_t bits;
+        const char *end = float_literal(ps, s, &bits);
+        if (ps->failed) return -1;
+        if (end) {
+            ps->s = end;
+            return leaf(ps, (asm_node){ .op = X_NUM, .num = bits, .half = true });
+        }
+    }
     /* Numeric local labels: digits followed by b or f and no other word character. */
     const char *d = s;
     while (isdigit((unsigned char)*d)) d++;
@@ -166,7 +216,10 @@ static int32_t parse_primary(parser *ps)
         ps->s = s + 1;
         int32_t x = parse_primary(ps);
         if (x < 0) goto out;
+        const asm_node *xn = &a->nodes.data[x];
         if (*s == '+') r = x;
+        else if (*s == '-' && xn->op == X_NUM && xn->half)
+            r = leaf(ps, (asm_node){ .op = X_NUM, .num = xn->num ^ 0x8000, .half = true });
         else r = leaf(ps, (asm_node){ .op = *s == '-' ? X_NEG : *s == '~' ? X_COM : X_NOT, .a = x });
     } else if (isdigit((unsigned char)*s)) {
         r = parse_number(ps);
@@ -201,7 +254,11 @@ static int32_t parse_primary(parser *ps)
             }
         }
         ps->s = s;
-        r = leaf(ps, (asm_node){ .op = X_SYM, .ref = asm_sym_ref(a, name, len) });
+        const uint32_t si = len == 4 && !memcmp(name, "infh", 4) ? asm_sym_find(a, name, len) : UINT32_MAX;
+        if (si != UINT32_MAX && !(si && (a->syms.data[si].defined || a->syms.data[si].bind_set)))   /* infh, unless a symbol */
+            r = leaf(ps, (asm_node){ .op = X_NUM, .num = 0x7C00, .half = true });
+        else
+            r = leaf(ps, (asm_node){ .op = X_SYM, .ref = asm_sym_ref(a, name, len) });
     } else {
         fail(ps, s, *s ? "expected an expression" : "expected an expression at the end of the line");
     }

@@ -151,6 +151,12 @@ bool asm_fixup_resolve(isk_asm *a, asm_fixup *f, bool final)
 {
     asm_value v;
     char err[200];
+    const asm_sym *sized = &a->syms.data[f->sym];
+    if (f->kind == FX_SIZE && final && !sized->defined && !sized->common) {
+        /* Nothing to give the size to (LLVM's assembler drops it too; poplibs relies on that). */
+        asm_warning_pos(a, &f->pos, f->col, ".size of '%s', which this file never defines: ignored", sized->name);
+        return true;
+    }
     int st = asm_expr_eval(a, f->expr, final, &v, err, sizeof err);
     if (st == EV_PENDING) return false;
     if (st == EV_ERROR) {

@@ -87,6 +87,7 @@ typedef struct asm_node {
     int32_t a, b;            /* children (unary: a) */
     int64_t num;             /* X_NUM value, X_LOC offset */
     uint32_t ref;            /* X_SYM symbol index, X_LOC section */
+    bool half;               /* X_NUM: the bits of a binary16 literal (1.0h), which '-' negates by its sign bit */
 } asm_node;
 
 enum { VAL_ABS, VAL_SEC, VAL_SYM };

@@ -185,6 +185,11 @@ bool isk_syntax_insert(const isk_model *m, const isk_field *f, int64_t value, ui
                        char *err, size_t errlen)
 {
     const isk_kind *k = f->kind >= 0 ? &m->kinds.data[f->kind] : NULL;
+    /* A range of unsigned 32-bit values reaching 2^31 takes a negative 32-bit value as its two's
+     * complement, as 32-bit assemblers do (`or $m0, $mzero, ~0xFFFFFF`). */
+    if (k && k->d.type == ISK_KIND_INT && k->d.min >= 0 && k->d.min < k->d.max && k->d.max >= INT64_C(1) << 31 &&
+        k->d.max <= UINT32_MAX && value < 0 && value >= INT32_MIN)
+        value += INT64_C(1) << 32;
     int64_t encoded = value;
     if (k && k->d.type == ISK_KIND_PCREL)
         encoded = (int64_t)((uint64_t)value - (pc + (uint64_t)k->d.pc_bias));

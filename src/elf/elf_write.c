@@ -103,7 +103,9 @@ static int validate(const isk_obj *o, isk_diag *d, const isk_loc *loc)
                       i, s->name ? s->name : "", s->shndx, s->bind, s->type, s->vis);
             return -1;
         }
-        if (s->value > max || s->size > max) {
+        /* an absolute symbol may be negative (.equ STRIDE, -3): ELFCLASS32 holds it as 32 bits */
+        const int negative32 = s->shndx == ISK_SHN_ABS && (int64_t)s->value < 0 && (int64_t)s->value >= INT32_MIN;
+        if ((s->value > max && !negative32) || s->size > max) {
             isk_error(d, loc, "cannot write: symbol '%s' (value 0x%llx, size 0x%llx) does not fit ELFCLASS32",
                       s->name, (unsigned long long)s->value, (unsigned long long)s->size);
             return -1;
@@ -369,7 +371,7 @@ static int emit(const isk_obj *o, layout *l, int fd, isk_diag *d, const isk_loc 
                 .st_info = (unsigned char)GELF_ST_INFO(sym_bind(s), s->type),
                 .st_other = (unsigned char)GELF_ST_VISIBILITY(s->vis),
                 .st_shndx = (uint16_t)s->shndx,
-                .st_value = s->value,
+                .st_value = word == 4 ? (uint32_t)s->value : s->value,   /* a negative absolute value in 32 bits */
                 .st_size = s->size,
             };
             if (!gelf_update_sym(dt, (int)k, &gs)) goto libelf_fail;

@@ -376,6 +376,50 @@ static void test_symbols_and_relocations(void)
     done(&r);
 }
 
+/* Half-precision literals are the 16 bits of the binary16 value (round to nearest even,
+ * subnormals, overflow to infinity), '-' sets the sign bit, `infh` is infinity unless a symbol
+ * has that name; a floating-point literal without 'h' is an error. A .size of a symbol the file
+ * never defines is dropped with a warning (LLVM drops it; poplibs' FN_SIZE relies on it);
+ * `.type f @function` needs no comma; a negative absolute symbol fits ELFCLASS32 as 32 bits. */
+static void test_half_literals_and_lenient_directives(void)
+{
+    result r;
+    assemble(&r, tiny, "        .data\n"
+                       "        .short 1.0h, -1.0h, 0.5h, 65504.0h, 65520.0h, 6e-8h, 2.9802322387695312e-8h, infh, -infh\n"
+                       "        .short 1.00048828125h, 1.000732421875h, 1e0h, -0.0h\n");
+    const isk_section *d = section(&r, ".data");
+    CHECK(d != NULL);
+    if (d) {
+        /* 2^-25 is the tie between 0 and the smallest subnormal: even, so 0; 1 + 2^-11 ties to
+         * 1.0 (even), 1 + 3*2^-12 rounds up to 1 + 2^-10 */
+        const uint16_t want[] = { 0x3C00, 0xBC00, 0x3800, 0x7BFF, 0x7C00, 0x0001, 0x0000, 0x7C00, 0xFC00,
+                                  0x3C00, 0x3C01, 0x3C00, 0x8000 };
+        for (size_t i = 0; i < sizeof want / sizeof *want; i++) CHECK_EQ(le(d, 2 * i, 2), want[i]);
+    }
+    CHECK_EQ(r.d.errors, 0);
+    done(&r);
+    assemble(&r, tiny, "        .data\n        .set infh, 5\n        .short infh\n");    /* a symbol named infh wins */
+    CHECK(r.o && le(section(&r, ".data"), 0, 2) == 5);
+    done(&r);
+    assemble(&r, tiny, "        .data\n        .short 1.5\n");
+    CHECK_CONTAINS(messages(&r), "t.s:2:16: error: a floating-point literal needs the suffix h (IEEE half precision)");
+    done(&r);
+
+    assemble(&r, tiny, "        .type f @function\nf_START:\nf:      ret\n        .size f, . - f_START\n"
+                       "        .size g, . - g_START\n        .equ minus, -3\n        .globl minus\n");
+    CHECK(r.o != NULL);
+    CHECK_EQ(r.d.errors, 0);
+    CHECK_CONTAINS(messages(&r), "t.s:5:18: warning: .size of 'g', which this file never defines: ignored");
+    const isk_symbol *f = symbol(&r, "f");
+    CHECK(f && f->type == STT_FUNC && f->size == 4);
+    uint8_t *elf = NULL;
+    size_t size = 0;
+    if (r.o) CHECK_EQ(isk_elf_write_mem(r.o, &elf, &size, &r.d), 0);     /* -3 as 0xfffffffd */
+    CHECK_EQ(r.d.errors, 0);
+    free(elf);
+    done(&r);
+}
+
 /* Register and condition names are not symbols in operands, so the register form is chosen;
  * among forms that fit, the first declared wins. */
 static void test_operand_choice(void)
@@ -672,6 +716,7 @@ int main(void)
     test_repeats_and_conditionals();
     test_sections_and_data();
     test_symbols_and_relocations();
+    test_half_literals_and_lenient_directives();
     test_operand_choice();
     test_alias_with_a_repeated_operand();
     test_many_errors();

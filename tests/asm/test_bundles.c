@@ -2,7 +2,7 @@
  * '}' on lines of their own; the group bit set on the head (on every word with .group_all); a
  * group not at a multiple of its size (of .group_align words when the model says so: then at any
  * word, and the listing finds each group from its head), the wrong number of members, a solo instruction inside,
- * a directive inside, '}' alone and '{' never closed are errors at file:line:column; the
+ * a directive other than a conditional inside, '}' alone and '{' never closed are errors at file:line:column; the
  * disassembler prints a group back as "{ a ; b }", which assembles to the same words. */
 #define ISK_BUILTIN_MODEL 1
 
@@ -113,6 +113,8 @@ static void test_encoding(const isk_model *head, const isk_model *all)
     expect_words(all, "  add 3\n  add 4\nloop: {\n  add 1\n  enter\n}\n  leave\n  add 5\n",
                  "1003 1004 9001 a000 3000 1005");
     expect_words(all, "{\n  add 1 ; enter }\n{ add 2\n add 3\n }\n", "9001 a000 9002 9003");
+    /* conditionals choose members (poplibs: `.ifc \TYPE, half` between the braces) */
+    expect_words(all, ".set half, 1\n{\n.if half\n  add 1\n.else\n  add 2\n.endif\n  enter\n}\n", "9001 a000");
     /* an operand resolved at the end keeps the group bit */
     expect_words(head, "{ add later ; enter }\nlater = 7\n", "9007 2000");
 }
@@ -127,7 +129,7 @@ static void test_errors(const isk_model *m, const isk_model *plain)
     expect_error(m, "{ add 1 }\n", "t.s:1:9: error: a bundle of 1 instruction: model 'head_marked' bundles exactly 2");
     expect_error(m, "{ add 1 ; add 2 ; add 3 }\n",
                  "t.s:1:19: error: a bundle of model 'head_marked' holds 2 instructions: this is instruction 3");
-    expect_error(m, "{\n .word 1\n add 1 }\n", "t.s:2:2: error: only instructions may be in a bundle");
+    expect_error(m, "{\n .word 1\n add 1 }\n", "t.s:2:2: error: only instructions and conditionals (.if, .else, .endif) may be in a bundle");
     expect_error(m, "  add 1\n  }\n", "t.s:2:3: error: '}' without '{'");
     expect_error(m, "  add 1\n  add 2\n  {\n  add 3\n", "t.s:3:3: error: bundle '{' without '}'");
     expect_error(m, "{ add 1 ; enter } add 2\n", "t.s:1:19: error: text after the bundle's '}'");

@@ -14,7 +14,8 @@
  *   "(source ...)"  a row whose text is a note, not assembly
  *
  * Solo classes (exit*, run, runall, sync and the exchange instructions) do not decode with
- * bit 31 set and may not be in a bundle. */
+ * bit 31 set and may not be in a bundle. poplibs' spellings: `~mask` as an izimm12 (a negative
+ * value is its 32 bits), half-precision literals. */
 #include <ctype.h>
 
 #include "asm/asm.h"
@@ -202,6 +203,11 @@ int main(void)
     CHECK_EQ(w3[0], 0x19E00000u);
     CHECK_EQ(w3[1], 0x99E00000u);
     CHECK_EQ(w3[2], 0x9AD00000u);
+    /* poplibs' forms: the complement of a mask as izimm12 (its 32 bits), half literals */
+    CHECK_EQ(assemble(m, "or $m0, $mzero, ~0xFFFFFF\nsetzi $a0, -1.0h\nsetzi $a1, infh", w3, 3, why, sizeof why), 3);
+    CHECK_EQ(w3[0], 0x42F0CFF0u);
+    CHECK_EQ(w3[1], 0x1A00BC00u);
+    CHECK_EQ(w3[2], 0x1A107C00u);
     isk_model_release(m);
     return CHECK_DONE();
 }
