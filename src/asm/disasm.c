@@ -160,7 +160,10 @@ static void print_targets(const isk_model *m, uint64_t word, uint64_t pc, uint64
         const isk_field *fl = &pt->field[f];
         int type = fl->kind >= 0 ? m->kinds.data[fl->kind].d.type : -1;
         if (type != ISK_KIND_PCREL && !(type == ISK_KIND_ABS && exec)) continue;
-        uint64_t target = base + (uint64_t)isk_syntax_operand_value(m, fl, word, pc) * (uint64_t)pcu;
+        uint64_t target = (uint64_t)isk_syntax_operand_value(m, fl, word, pc) * (uint64_t)pcu;
+        /* a PC counts from the region's base (the DPU's instruction index); an absolute operand
+         * already inside the code region is a byte address in it (the IPU's branch targets) */
+        if (type == ISK_KIND_PCREL || !in_code_region(m, target)) target += base;
         if (type == ISK_KIND_ABS && !in_code_region(m, target)) continue;
         uint64_t tkey = exec ? target : target - base;
         const label *l = label_before(labels, nlabels, tkey, si, exec);

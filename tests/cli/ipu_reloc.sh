@@ -43,8 +43,9 @@ expect_in "$tmp/dis" "00040024 l       .text.b"                    # g
 expect_in "$tmp/dis" "40008:	19040024	setzi \$m0, 262180"       # g = 0x40024
 expect_in "$tmp/dis" "4000c:	19140028	setzi \$m1, 262184"       # data = 0x40028
 expect_in "$tmp/dis" "40010:	98a10001 9a140030	{ call \$m10, 0x40004 ; setzi \$a1, 262192 }"
-expect_in "$tmp/dis" "40018:	40810009	bri 0x40024"             # 0x40024 >> 2 = 0x10009
-expect_in "$tmp/dis" "4001c:	13010002	brz \$m0, 0x40008"
+expect_in "$tmp/dis" "40018:	40810009	bri 0x40024 <g>"         # 0x40024 >> 2 = 0x10009
+expect_in "$tmp/dis" "4001c:	13010002	brz \$m0, 0x40008 <f>"
+expect_in "$tmp/dis" "{ call \$m10, 0x40004 ; setzi \$a1, 262192 } <ext>"   # a bundle's targets after it
 expect_in "$tmp/dis" "40028:	00040004"                           # .word ext
 expect_in "$tmp/dis" "4002c:	00040028"                           # .long g + 4
 # isekit build of the sources gives the same image
