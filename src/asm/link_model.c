@@ -154,6 +154,24 @@ void isk_model_link_defsym(isk_model_link *ml, const char *name, int64_t value)
     VEC_PUSH(&ml->symbols, ((isk_link_symdef){ .name = copy, .kind = ISK_LSYM_ABS, .offset = value }));
 }
 
+bool isk_model_link_region_start(isk_model_link *ml, const char *name, uint64_t start, isk_diag *diag)
+{
+    for (size_t i = 0; i < ml->regions.len; i++) {
+        isk_link_region *r = &ml->regions.data[i];
+        if (strcmp(r->name, name) != 0) continue;
+        if (start < r->base || start >= r->base + r->size) {
+            isk_error(diag, NULL, "region %s starts at 0x%" PRIx64 " outside the region (0x%" PRIx64 "-0x%" PRIx64 ")",
+                      name, start, r->base, r->base + r->size - 1);
+            return false;
+        }
+        r->size -= start - r->base;
+        r->base = start;
+        return true;
+    }
+    isk_error(diag, NULL, "model '%s' has no region '%s' that the linker places sections in", ml->m->name, name);
+    return false;
+}
+
 const isk_link_target *isk_model_link_target(const isk_model_link *ml)
 {
     isk_model_link *w = (isk_model_link *)ml;
@@ -166,8 +184,9 @@ const isk_link_target *isk_model_link_target(const isk_model_link *ml)
     return &ml->t;
 }
 
-static void set_entry(const isk_model *m, isk_obj *exe)
+static void set_entry(const isk_model_link *ml, isk_obj *exe)
 {
+    const isk_model *m = ml->m;
     for (size_t i = 1; i < exe->syms.len; i++) {
         const isk_symbol *s = &exe->syms.data[i];
         if (s->bind != STB_LOCAL && s->shndx != ISK_SHN_UNDEF && strcmp(s->name, "_start") == 0) {
@@ -178,6 +197,8 @@ static void set_entry(const isk_model *m, isk_obj *exe)
     for (size_t i = 0; i < m->regions.len; i++)
         if (m->regions.data[i].code) {
             exe->entry = m->regions.data[i].base;
+            for (size_t k = 0; k < ml->regions.len; k++)     /* where --region-start put it */
+                if (strcmp(ml->regions.data[k].name, m->regions.data[i].name) == 0) exe->entry = ml->regions.data[k].base;
             return;
         }
 }
@@ -202,6 +223,6 @@ isk_obj *isk_model_link_objects(isk_model_link *ml, isk_obj *const *objs, size_t
     isk_obj *exe = NULL;
     if (isk_link(isk_model_link_target(ml), objs, nobjs, archives, narchives, output_name, &exe, diag) != 0)
         return NULL;
-    set_entry(m, exe);
+    set_entry(ml, exe);
     return exe;
 }

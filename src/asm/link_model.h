@@ -30,6 +30,11 @@ const isk_link_target *isk_model_link_target(const isk_model_link *ml);
 /* An absolute symbol the linker defines unless an input does (like ld --defsym). */
 void isk_model_link_defsym(isk_model_link *ml, const char *name, int64_t value);
 
+/* Place region `name` from `start` instead of its base (like ld -Ttext): the region shrinks to
+ * [start, base + size), so a program fits a chip whose memory starts higher (the IPU's ipu2
+ * tile memory from 0x4C000). False after an error naming the region and its range. */
+bool isk_model_link_region_start(isk_model_link *ml, const char *name, uint64_t start, isk_diag *diag);
+
 /* Link objects and archives into an executable named output_name; NULL after errors. */
 isk_obj *isk_model_link_objects(isk_model_link *ml, isk_obj *const *objs, size_t nobjs, isk_archive *const *archives,
                                 size_t narchives, const char *output_name, isk_diag *diag);

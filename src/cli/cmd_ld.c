@@ -28,6 +28,7 @@ static void usage(FILE *out, const char *tool)
             "  -O, --format F     elf (default), binary, ihex or mem (flat formats hold one region)\n"
             "  --region NAME      the region a binary or mem output holds (default: the code region)\n"
             "  --defsym NAME=N    define an absolute symbol unless an input defines it\n"
+            "  --region-start NAME=ADDR  place region NAME from ADDR (inside it) instead of its base\n"
             "  -L DIR, -lNAME     look for libNAME.a in DIR\n"
             "  -I DIR             look for .include files of sources in DIR\n"
             "  -D NAME[=VAL]      define a C preprocessor macro for .S sources\n"

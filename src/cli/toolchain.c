@@ -45,7 +45,7 @@ static unsigned tc_option_group(const char *s)
 {
     static const struct { const char *name; unsigned group; bool attached; } options[] = {
         { "-o", TC_OUTPUT, false },    { "-O", TC_LINK, false }, { "--format", TC_LINK, false },
-        { "--region", TC_LINK, false }, { "--defsym", TC_LINK, false },
+        { "--region", TC_LINK, false }, { "--defsym", TC_LINK, false }, { "--region-start", TC_LINK, false },
         { "-L", TC_LINK, true },       { "-l", TC_LINK, true },  { "-I", TC_CPP, true }, { "-D", TC_CPP, true },
     };
     for (size_t i = 0; i < sizeof options / sizeof *options; i++) {
@@ -103,6 +103,15 @@ bool tc_parse(int argc, char **argv, tc_args *a, int (*extra)(void *user, int ar
                 return false;
             }
             VEC_PUSH(&a->defsyms, argv[i]);
+        } else if (strcmp(s, "--region-start") == 0) {
+            if (i + 1 >= argc) goto incomplete;
+            char why[200];
+            int64_t value;
+            if (!parse_defsym(argv[++i], NULL, &value, why, sizeof why)) {
+                fprintf(stderr, "isekit %s: --region-start: %s\n", a->tool, why);
+                return false;
+            }
+            VEC_PUSH(&a->region_starts, argv[i]);
         } else if ((v = option_value(argc, argv, &i, "-I"))) {
             VEC_PUSH(&a->include_dirs, v);
         } else if ((v = option_value(argc, argv, &i, "-D"))) {
@@ -131,6 +140,7 @@ void tc_free(tc_args *a)
     VEC_FREE(&a->include_dirs);
     VEC_FREE(&a->defines);
     VEC_FREE(&a->defsyms);
+    VEC_FREE(&a->region_starts);
     VEC_FREE(&a->lib_dirs);
     VEC_FREE(&a->libs);
 }
@@ -263,6 +273,18 @@ int tc_build(const tc_args *a, isk_model *m, isk_diag *diag)
         }
         isk_model_link_defsym(ml, name, v);
         free(name);
+    }
+    for (size_t i = 0; i < a->region_starts.len; i++) {
+        char *name;
+        int64_t v;
+        char why[200];
+        if (!parse_defsym(a->region_starts.data[i], &name, &v, why, sizeof why)) {
+            isk_error(diag, NULL, "--region-start: %s", why);
+            goto out;
+        }
+        bool ok = isk_model_link_region_start(ml, name, (uint64_t)v, diag);
+        free(name);
+        if (!ok) goto out;
     }
     for (size_t i = 0; i < a->inputs.len; i++) {
         const char *in = a->inputs.data[i];

@@ -52,6 +52,15 @@ expect_in "$tmp/dis" "4002c:	00040028"                           # .long g + 4
 run 0 "$tmp/build" -- "$isekit" build -m ipu "$tmp/main.S" "$tmp/lib.s" -o "$tmp/q.elf"
 cmp -s "$tmp/p.elf" "$tmp/q.elf" || fail "isekit build and as + ld differ"
 
+# ipu2's memory starts at 0x4C000: --region-start moves the region (and the entry point)
+run 0 "$tmp/ld2" -- "$isekit" ld -m ipu --region-start TMEM=0x4C000 "$tmp/main.o" "$tmp/lib.o" -o "$tmp/p2.elf"
+run 0 "$tmp/dis2" -- "$isekit" objdump -D "$tmp/p2.elf"
+expect_in "$tmp/dis2" "4c018:	40813009	bri 0x4c024 <g>"          # 0x4c024 >> 2
+od -An -tx4 -j24 -N4 "$tmp/p2.elf" >"$tmp/entry2"                    # e_entry of ELFCLASS32
+expect_in "$tmp/entry2" "0004c000"
+run 1 "$tmp/ld3" -- "$isekit" ld -m ipu --region-start TMEM=0x1000 "$tmp/main.o" -o "$tmp/p3.elf"
+expect_in "$tmp/ld3" "region TMEM starts at 0x1000 outside the region (0x40000-0xe7fff)"
+
 # errors at link time, naming the section offset and the relocation
 printf '.text\nf: bri f + 2\n   setzi $m0, f + 0x100000\n' >"$tmp/bad.s"
 run 0 "$tmp/asbad" -- "$isekit" as -m ipu "$tmp/bad.s" -o "$tmp/bad.o"
