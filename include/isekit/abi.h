@@ -16,7 +16,7 @@ extern "C" {
 /* Bumped whenever the layout of isk_hdr, the ops tables or the declaration structs change
  * (tests/engine/test_abi.c records each version's layout and fails on a change without a new
  * version); the engine refuses a model compiled against another version. */
-#define ISK_ABI_VERSION 7
+#define ISK_ABI_VERSION 8
 
 /* Most operands an instruction format may have (fields passed to a behaviour). */
 #define ISK_MAX_OPS 6
@@ -226,6 +226,9 @@ typedef struct isk_insn_decl {
     /* 1 = may not be in an issue group (PROCESSOR .group_bit): a word with the group bit set
      * does not decode as it, and the assembler refuses it inside `{ }`. */
     int solo;
+    /* 1..group_words: the member of an issue group the instruction must be (the IPU's main
+     * pipe first, aux second); the assembler refuses it elsewhere in `{ }`. 0: any. */
+    int group_slot;
 } isk_insn_decl;
 
 /* Processor models: how instructions are fetched and issued. */

@@ -80,6 +80,7 @@ typedef struct isk_instruction_info {
     int iset;                /* the processor's instruction set it belongs to (INSTRUCTION .iset) */
     uint64_t mask, match;    /* fixed bits of the format and their values */
     int solo;                /* INSTRUCTION .solo: never in an issue group */
+    int group_slot;          /* INSTRUCTION .group_slot: the member of a group it must be (0 any) */
 } isk_instruction_info;
 int isk_model_instruction_count(const isk_model *m);
 const isk_instruction_info *isk_model_instruction(const isk_model *m, int i);

@@ -39,22 +39,24 @@ static void open_bundle(isk_asm *a, const char *brace)
     }
 }
 
-static bool is_solo(const isk_model *m, int pattern)
+/* An alias has the options of the instruction it spells. */
+static const isk_instruction_info *declared(const isk_model *m, int pattern)
 {
     const isk_pattern *p = &m->patterns.data[pattern];
-    return p->info.solo || (p->alias && p->base >= 0 && m->patterns.data[p->base].info.solo);
+    return p->alias && p->base >= 0 ? &m->patterns.data[p->base].info : &p->info;
 }
 
 static void member(isk_asm *a, char *text)
 {
     const isk_model *m = a->m;
-    const size_t n = strcspn(text, " \t,");
-    if (*text == '.' && asm_is_conditional(text, n)) {    /* .if/.else/.endif may choose members */
-        asm_directive(a, text, n, text + n);
+    const size_t word = strcspn(text, " \t,");
+    if (*text == '.' && asm_is_conditional(text, word)) {    /* .if/.else/.endif may choose members */
+        asm_directive(a, text, word, text + word);
         return;
     }
     if (*text == '.' || *text == '{') {
-        asm_error(a, text, "only instructions and conditionals (.if, .else, .endif) may be in a bundle (another directive, a label or a nested '{' may not)");
+        asm_error(a, text, "only instructions and conditionals (.if, .else, .endif) may be in a bundle (another "
+                  "directive, a label or a nested '{' may not)");
         a->bundle.failed = true;
         return;
     }
@@ -67,10 +69,16 @@ static void member(isk_asm *a, char *text)
     int pattern = asm_emit_instruction(a, text);
     if (pattern < 0) {
         a->bundle.failed = true;
-    } else if (is_solo(m, pattern)) {
-        const char *mn;
-        size_t n = isk_syntax_mnemonic(m->patterns.data[pattern].info.syntax, &mn);
-        asm_error(a, text, "'%.*s' may not be in a bundle: it issues alone (INSTRUCTION .solo)", (int)n, mn);
+        return;
+    }
+    const char *mn;
+    const int n = (int)isk_syntax_mnemonic(m->patterns.data[pattern].info.syntax, &mn);
+    const isk_instruction_info *d = declared(m, pattern);
+    if (d->solo) {
+        asm_error(a, text, "'%.*s' may not be in a bundle: it issues alone (INSTRUCTION .solo)", n, mn);
+        a->bundle.failed = true;
+    } else if (d->group_slot && d->group_slot != a->bundle.members) {
+        asm_error(a, text, "'%.*s' must be instruction %d of a bundle, not %d (INSTRUCTION .group_slot)", n, mn, d->group_slot, a->bundle.members);
         a->bundle.failed = true;
     }
 }

@@ -324,7 +324,7 @@ static void b_instruction(isk_builder *b, const isk_insn_decl *d)
         .format = isk_xstrdup(d->format), .behaviour = d->behaviour->name, .syntax = dup_or_null(d->syntax),
         .fields = dup_or_null(d->fields), .relocs = dup_or_null(d->relocs), .priority = d->priority,
         .alias = d->alias, .iset = d->iset,
-        .mask = p.mask, .match = p.match, .solo = d->solo,
+        .mask = p.mask, .match = p.match, .solo = d->solo, .group_slot = d->group_slot,
     };
     VEC_PUSH(&m->patterns, p);
 }
@@ -703,6 +703,11 @@ static void apply_solo(isk_model *m, const model_builder *B, isk_diag *diag)
     uint64_t bit = m->proc.group_bit > 0 ? UINT64_C(1) << m->proc.group_bit : 0;
     for (size_t i = 0; i < m->patterns.len; i++) {
         isk_pattern *p = &m->patterns.data[i];
+        const int slot = p->info.group_slot;
+        if (slot && (!bit || p->info.solo || slot < 0 || slot > m->proc.group_words))
+            line_error(m, diag, p->line, "model '%s': INSTRUCTION '%s' (.group_slot = %d) needs issue groups of at "
+                       "least that many members (PROCESSOR .group_bit, .group_words) and no .solo", m->name,
+                       p->info.format, slot);
         if (!p->info.solo) continue;
         if (!bit) {
             line_error(m, diag, p->line, "model '%s': INSTRUCTION '%s' (.solo = 1) but the PROCESSOR (line %d) has "

@@ -2,7 +2,7 @@
  * '}' on lines of their own; the group bit set on the head (on every word with .group_all); a
  * group not at a multiple of its size (of .group_align words when the model says so: then at any
  * word, and the listing finds each group from its head), the wrong number of members, a solo instruction inside,
- * a directive other than a conditional inside, '}' alone and '{' never closed are errors at file:line:column; the
+ * an instruction in a member it may not be (INSTRUCTION .group_slot), a directive other than a conditional inside, '}' alone and '{' never closed are errors at file:line:column; the
  * disassembler prints a group back as "{ a ; b }", which assembles to the same words. */
 #define ISK_BUILTIN_MODEL 1
 
@@ -19,12 +19,14 @@ STATE_END
 BEHAVIOUR(Add, i) { (void)i; }
 BEHAVIOUR(Enter) {}
 BEHAVIOUR(Leave) {}
+BEHAVIOUR(Tail) {}
 
-/* Bit 15 announces a group of two words; 'leave' issues alone. */
+/* Bit 15 announces a group of two words; 'leave' issues alone, 'tail' only second in a group. */
 #define BUNDLE_FORMATS \
     INSTRUCTION("*-001-0000-iiiiiiii", Add, "add {i}"); \
     INSTRUCTION("*-010-0000-0000-0000", Enter, "enter"); \
-    INSTRUCTION("*-011-0000-0000-0000", Leave, "leave", .solo = 1);
+    INSTRUCTION("*-011-0000-0000-0000", Leave, "leave", .solo = 1); \
+    INSTRUCTION("*-100-0000-0000-0000", Tail, "tail", .group_slot = 2);
 
 MODEL_BEGIN(head_marked, "the group bit on a group's head")
     WORD_BITS(16);
@@ -126,6 +128,9 @@ static void test_errors(const isk_model *m, const isk_model *plain)
                  "insert padding; put an instruction before it or '.align 4'");
     expect_error(m, "{ add 1 ; leave }\n", "t.s:1:11: error: 'leave' may not be in a bundle: it issues alone "
                  "(INSTRUCTION .solo)");
+    expect_words(m, "{ add 1 ; tail }\n  tail\n", "9001 4000 4000");
+    expect_error(m, "{ tail ; add 1 }\n", "t.s:1:3: error: 'tail' must be instruction 2 of a bundle, not 1 "
+                 "(INSTRUCTION .group_slot)");
     expect_error(m, "{ add 1 }\n", "t.s:1:9: error: a bundle of 1 instruction: model 'head_marked' bundles exactly 2");
     expect_error(m, "{ add 1 ; add 2 ; add 3 }\n",
                  "t.s:1:19: error: a bundle of model 'head_marked' holds 2 instructions: this is instruction 3");

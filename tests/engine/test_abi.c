@@ -47,7 +47,7 @@ static uint64_t fingerprint(void)
         O(isk_kind_decl, hex), O(isk_kind_decl, pc_bias), O(isk_kind_decl, reloc),
         S(isk_insn_decl), O(isk_insn_decl, format), O(isk_insn_decl, behaviour), O(isk_insn_decl, syntax),
         O(isk_insn_decl, fields), O(isk_insn_decl, priority), O(isk_insn_decl, alias), O(isk_insn_decl, iset),
-        O(isk_insn_decl, relocs), O(isk_insn_decl, solo),
+        O(isk_insn_decl, relocs), O(isk_insn_decl, solo), O(isk_insn_decl, group_slot),
         S(isk_processor_decl), O(isk_processor_decl, code), O(isk_processor_decl, contexts),
         O(isk_processor_decl, issue), O(isk_processor_decl, cpi), O(isk_processor_decl, distance),
         O(isk_processor_decl, reset_pc), O(isk_processor_decl, code_bytes), O(isk_processor_decl, pc_unit_bytes),
@@ -103,6 +103,7 @@ static const struct { int version; uint64_t layout; } versions[] = {
     { 5, 0xea75ef4371725cdbull },     /* typed events: the dma operation (DMA_EVENT) */
     { 6, 0x1ea1ca4399a4e767ull },     /* solo instructions (INSTRUCTION .solo), PROCESSOR .group_all */
     { 7, 0xea8e08086f1e500full },     /* PROCESSOR .group_align: where an issue group may start */
+    { 8, 0x191c21a949249613ull },     /* INSTRUCTION .group_slot: the member of a group an instruction must be */
 };
 
 STATE_BEGIN
