@@ -61,7 +61,9 @@ static inline bool ipu_fp_end(struct isk_state *S, const char *mn, const ipu_fp 
 
 /* The issue cost of a multi-cycle aux instruction (architecture.md 10.2): the worker's next
  * issue comes n x 6 tile cycles after this one (its own slot n turns later). In a bundle the
- * main instruction costs 1, so the bundle costs the aux's n. */
+ * main instruction costs 1, so the bundle costs the aux's n (an exception in the main ends the
+ * bundle before the aux). Only after the instruction succeeded: BLOCK_FOR would make a context
+ * its exception stopped runnable again. */
 static inline void ipu_fp_cycles(struct isk_state *S, unsigned n)
 {
     if (n > 1 && CONTEXT) BLOCK_FOR(6u * n);
@@ -99,11 +101,11 @@ static inline uint32_t ipu_lane_op(ipu_fp *e, bool half, enum ipu_fop op, uint32
  * IPU_FCLAMP: Src1 holds [lo, hi] (the two halves of one register for f16, a pair for f32),
  * Dst = min(max(Src0, lo), hi). */
 enum { IPU_FCLAMP = IPU_FCMPGE + 1 };
-static inline void ipu_fbin(struct isk_state *S, const char *mn, int op, bool half, int n, int64_t dst, int64_t src0,
+static inline bool ipu_fbin(struct isk_state *S, const char *mn, int op, bool half, int n, int64_t dst, int64_t src0,
                             int bcast, int64_t src1)
 {
     ipu_fp e;
-    if (!ipu_fp_begin(S, mn, &e, op <= IPU_FABSADD)) return;
+    if (!ipu_fp_begin(S, mn, &e, op <= IPU_FABSADD)) return false;
     uint32_t x[4], y[4], r[4];
     ipu_lanes(S, half, n, src0, bcast, x);
     if (op == IPU_FCLAMP) ipu_lanes(S, half, 2, src1, 0, y);
@@ -113,7 +115,9 @@ static inline void ipu_fbin(struct isk_state *S, const char *mn, int op, bool ha
         if (op == IPU_FCLAMP) r[i] = ipu_lane_op(&e, half, IPU_FMIN, ipu_lane_op(&e, half, IPU_FMAX, x[i], y[0]), y[1]);
         else r[i] = ipu_lane_op(&e, half, (enum ipu_fop)op, x[i], y[i]);
     }
-    if (ipu_fp_end(S, mn, &e)) ipu_set_lanes(S, half, n, dst, r);
+    if (!ipu_fp_end(S, mn, &e)) return false;
+    ipu_set_lanes(S, half, n, dst, r);
+    return true;
 }
 
 /* The forms of one binary row: f16 with :BL and :BU, f32v2 with :B, f32 alone. */
@@ -154,8 +158,8 @@ IPU_FBIN_PLAIN(IPU_FCLAMP, f16v2clamp, f16v4clamp, f32v2clamp, f32clamp)
 BEHAVIOUR(f32div_aaan, Dst, Src0, Src1)
 {
     const uint32_t d = ipu_a(S, Src1), exp = d >> 23 & 0xFF;
-    ipu_fbin(S, "f32div", IPU_FDIV, false, 1, Dst, Src0, 0, Src1);
-    ipu_fp_cycles(S, (d & 0x7FFFFFu) == 0 && exp && exp != 0xFF ? 1 : 3);
+    if (ipu_fbin(S, "f32div", IPU_FDIV, false, 1, Dst, Src0, 0, Src1))
+        ipu_fp_cycles(S, (d & 0x7FFFFFu) == 0 && exp && exp != 0xFF ? 1 : 3);
 }
 
 /* ---- one-operand rows ------------------------------------------------------------------------------ */
