@@ -397,6 +397,14 @@ static void test_instructions(void)
     CHECK_EQ(run_insn(&t, "  setzi $a5, 0x80000\n  uput 2, $a5\n", "  f32cmpgt $a4, $a0, $a2", f, out), 0);
     CHECK_EQ(out[0], 0xFFFFFFFF);
     close_tile(&t);
+    /* $FP_CTL.RND other than 0: its encodings are not public, so refused likewise */
+    CHECK_EQ(run_insn(&t, "  setzi $a5, 0x10000\n  uput 2, $a5\n", "  f16v2mul $a4, $a0, $a0", f, out), 13);
+    CHECK_CONTAINS(out_text(&t), "not modelled yet: f16v2mul with $FP_CTL.RND = 1");
+    close_tile(&t);
+    /* f32int of a mode the pack does not give */
+    CHECK_EQ(run_insn(&t, NULL, "  f32int $a4, $a0, 7", f, out), 9);
+    CHECK_CONTAINS(out_text(&t), "f32int: rounding mode 7 is not one of 0-4");
+    close_tile(&t);
     /* a row that depends on unpublished facts says why */
     CHECK_EQ(run_insn(&t, NULL, "  f16v4sisoamp $a4:5, $a0:1, $a2:3, 0", f, out), 13);
     CHECK_CONTAINS(out_text(&t), "not modelled yet: f16v4sisoamp (the AMP/SLIC engine");
