@@ -8,9 +8,10 @@
 
 #include "ipu.h"
 
-/* A class without a behaviour yet: the issuing context raises "not modelled yet: MNEMONIC". */
+/* A class without a behaviour yet: the issuing context raises "not modelled yet: MNEMONIC" and,
+ * for rows that depend on unpublished facts, why (ipu_why_unmodelled, insns_fp.h). */
 #define IPU_UNMODELLED(v, mn, ...) \
-    BEHAVIOUR(v, __VA_ARGS__) { RAISE(IPU_EXC_UNMODELLED, "not modelled yet: %s", mn); }
+    BEHAVIOUR(v, __VA_ARGS__) { RAISE(IPU_EXC_UNMODELLED, "not modelled yet: %s%s", mn, ipu_why_unmodelled(mn)); }
 
 /* ---- registers ------------------------------------------------------------------------------- */
 

@@ -1,11 +1,9 @@
 /* The tile's memory side and what the seed chapter's examples execute (architecture.md 3, 4,
  * 6, 7, 9): 64/128-bit ARF loads and stores with the step, pace and tapack forms, the bank
- * conflict rule, rpt, the CSR moves, the MRF arithmetic of the division tricks and the f32
- * arithmetic of the loops. Included from ipu.c after insns.h. */
+ * conflict rule, rpt, the CSR moves and the MRF arithmetic of the division tricks (floating
+ * point is insns_fp.h's). Included from ipu.c after insns.h. */
 #ifndef ISEKIT_MODEL_IPU_INSNS_MEM_H
 #define ISEKIT_MODEL_IPU_INSNS_MEM_H
-
-#include <math.h>
 
 #include "ipu.h"
 
@@ -138,61 +136,6 @@ static inline uint32_t ipu_pace_step(uint32_t stride, uint32_t strimm2)
     if (!strimm2) return 8;
     const uint32_t f = stride >> (10 * (strimm2 - 1)) & 0x3FF;
     return (uint32_t)((int32_t)(f ^ 0x200) - 0x200) * 8;
-}
-
-/* ---- floating point (f32, IEEE round-to-nearest-even with denormals, as the host's float) ------- */
-
-static inline float ipu_f32(uint32_t w)
-{
-    float f;
-    memcpy(&f, &w, 4);
-    return f;
-}
-
-static inline uint32_t ipu_bits(float f)
-{
-    uint32_t w;
-    memcpy(&w, &f, 4);
-    return w;
-}
-
-/* $FP_STS's sticky flags for a result of finite or non-NaN inputs: INV for a NaN made from
- * non-NaNs, OFLO for an infinity made from finite values. An enabled flag in $FP_CTL traps
- * (FP exception); false then. Stochastic rounding ($FP_CTL.ESR) is not modelled. */
-static inline bool ipu_fp_flags(struct isk_state *S, const char *mn, float r, float x, float y)
-{
-    uint32_t flags = 0;
-    if (isnan(r) && !isnan(x) && !isnan(y)) flags |= 1;
-    if (isinf(r) && isfinite(x) && isfinite(y)) flags |= 4;
-    const uint32_t ctl = ipu_wcsr(S, W_FP_CTL);
-    if (ctl >> 19 & 1) {
-        RAISE(IPU_EXC_UNMODELLED, "not modelled yet: %s with stochastic rounding ($FP_CTL.ESR)", mn);
-        return false;
-    }
-    if (!flags) return true;
-    ipu_set_wcsr(S, W_FP_STS, ipu_wcsr(S, W_FP_STS) | flags);
-    if (ctl & flags) {
-        RAISE(IPU_EXC_FP, "%s: floating-point exception (%s)", mn, flags & 1 ? "INV" : "OFLO");
-        return false;
-    }
-    return true;
-}
-
-/* Two f32 lanes: Dst pair = op(Src0 lane, Src1 lane); b0 == b1 for a broadcast Src0. */
-typedef float ipu_f32_op(float, float);
-static inline float ipu_fadd(float x, float y) { return x + y; }
-
-static inline void ipu_f32v2(struct isk_state *S, const char *mn, int64_t dst, uint32_t a0, uint32_t a1, int64_t src1,
-                             ipu_f32_op *op)
-{
-    const float x[2] = { ipu_f32(a0), ipu_f32(a1) }, y[2] = { ipu_f32(ipu_a(S, src1)), ipu_f32(ipu_a(S, src1 + 1)) };
-    float r[2];
-    for (int i = 0; i < 2; i++) {
-        r[i] = op(x[i], y[i]);
-        if (!ipu_fp_flags(S, mn, r[i], x[i], y[i])) return;
-    }
-    ipu_set_a(S, dst, ipu_bits(r[0]));
-    ipu_set_a(S, dst + 1, ipu_bits(r[1]));
 }
 
 /* ---- rpt (architecture.md 7) -------------------------------------------------------------------- */
@@ -447,44 +390,6 @@ BEHAVIOUR(uput_aaan_zi, Csr, Src)
         ipu_set_wcsr(S, i, v);
     }
 }
-
-/* ---- f32 arithmetic of the seed's loops (architecture.md 9) ------------------------------------- */
-
-BEHAVIOUR(f32v2add_aaan, Dst, Src0, Src1) { ipu_f32v2(S, "f32v2add", Dst, ipu_a(S, Src0), ipu_a(S, Src0 + 1), Src1, ipu_fadd); }
-BEHAVIOUR(f32v2add_aaat, Dst, Src0, Src1) { ipu_f32v2(S, "f32v2add", Dst, ipu_a(S, Src0), ipu_a(S, Src0), Src1, ipu_fadd); }
-
-/* f32v2axpy: Dst gets the accumulator pair as it was, the pair becomes $TAS * Src0 + Src1 per
- * lane (the product and the sum rounded once each, to nearest even). Which accumulators it
- * uses is not public: $AACC0/1 here. */
-BEHAVIOUR(f32v2axpy_aaan, Dst, Src0, Src1)
-{
-    const int64_t acc = (int64_t)(CONTEXT - 1) * 16;
-    const uint32_t old0 = (uint32_t)GET(AACC, acc), old1 = (uint32_t)GET(AACC, acc + 1);
-    const float tas = ipu_f32(ipu_wcsr(S, W_TAS));
-    float r[2];
-    for (int i = 0; i < 2; i++) {
-        const float x = ipu_f32(ipu_a(S, Src0 + i)), y = ipu_f32(ipu_a(S, Src1 + i)), p = tas * x;
-        r[i] = p + y;
-        if (!ipu_fp_flags(S, "f32v2axpy", p, tas, x) || !ipu_fp_flags(S, "f32v2axpy", r[i], p, y)) return;
-    }
-    SET(AACC, acc, ipu_bits(r[0]));
-    SET(AACC, acc + 1, ipu_bits(r[1]));
-    ipu_set_a(S, Dst, old0);
-    ipu_set_a(S, Dst + 1, old1);
-}
-
-/* The constant idioms of the seed (architecture.md 10.2): of $azero, f16v2exp gives [1.0h, 1.0h]
- * and f16v2sigm [0.5h, 0.5h] in one issue; other inputs are not modelled yet. */
-static inline void ipu_f16_const(struct isk_state *S, const char *mn, int64_t dst, int64_t src, uint32_t value)
-{
-    if (ipu_a(S, src) != 0) {
-        RAISE(IPU_EXC_UNMODELLED, "not modelled yet: %s of a non-zero operand", mn);
-        return;
-    }
-    ipu_set_a(S, dst, value);
-}
-BEHAVIOUR(f16v2exp_aaan, Dst, Src) { ipu_f16_const(S, "f16v2exp", Dst, Src, 0x3C003C00u); }
-BEHAVIOUR(f16v2sigm_aaan, Dst, Src) { ipu_f16_const(S, "f16v2sigm", Dst, Src, 0x38003800u); }
 
 BEHAVIOUR(exitpos_mmmn, Src) { if (!ipu_in_rpt(S, "exitpos")) ipu_exit(S, (int32_t)ipu_m(S, Src) >= 0); }
 BEHAVIOUR(exitneg_mmmn, Src) { if (!ipu_in_rpt(S, "exitneg")) ipu_exit(S, (int32_t)ipu_m(S, Src) < 0); }

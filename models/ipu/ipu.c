@@ -18,6 +18,7 @@
 #include "ipu.h"
 #include "insns.h"
 #include "insns_mem.h"
+#include "insns_fp.h"
 
 /* One behaviour per class: insns.h defines the modelled ones, the rest raise (and ignore their
  * operands). */
@@ -139,7 +140,8 @@ static void ipu_reset(isk_hdr *h)
 
 /* ---- the description ------------------------------------------------------------------------------ */
 
-MODEL_BEGIN(ipu, "Graphcore IPU tile: a supervisor and six workers (ipu1 Mk1 GC2, ipu2 Mk2 GC200)")
+MODEL_BEGIN(ipu, "Graphcore IPU tile: a supervisor and six workers (ipu1 Mk1 GC2, ipu2 Mk2 GC200); "
+                 "f16/f32 IEEE, nearest even; exp, ln, sigm, tanh from the host's libm, not bit-exact to hardware")
     WORD_BITS(32);
     PARAM_ENUM("chip", "ipu2", "ipu1 ipu2", "ipu1: Mk1 GC2, 256 KiB at 0x40000; ipu2: Mk2 GC200, 624 KiB at 0x4C000");
     ON_RESET(ipu_reset);
