@@ -227,11 +227,13 @@ static inline void isk_fault(isk_hdr *h, int code, const char *fmt, ...)
 #define CONTEXT_OF(id) (S->isk.contexts[(id)])
 /* Contexts change state only through the macros below: they also set isk_hdr.attention, which
  * the engine's fast issue loops test after each instruction.
- * Block the issuing context for n clocks (e.g. a DMA); it issues again at clock + n. */
+ * Block the issuing context for n clocks (e.g. a DMA); it issues again at clock + n. A context
+ * the same behaviour already stopped or exited (an exception before the cost) stays so. */
 #define BLOCK_FOR(n) isk_block_for(&S->isk, (uint64_t)(n))
 ISK_INLINE void isk_block_for(isk_hdr *h, uint64_t n)
 {
     isk_context *c = &h->contexts[h->context];
+    if (c->state != ISK_CTX_RUNNING && c->state != ISK_CTX_BLOCKED) return;
     c->state = ISK_CTX_BLOCKED;
     c->ready_at = h->clock + n;
     h->attention = 1;

@@ -29,6 +29,8 @@ BEHAVIOUR(Halt)         { STOP_CONTEXT(CONTEXT); }
 BEHAVIOUR(Bad)          { RAISE(ISK_EXC_MODEL, "bad instruction"); }
 BEHAVIOUR(Sleep)        { SLEEP_CONTEXT(CONTEXT); }
 BEHAVIOUR(Ack, n)       { SET(A, CONTEXT, PENDING_LINES); ACK_LINE(n); }
+/* an exit, then a cost for the same instruction: the exit stands (BLOCK_FOR does not revive) */
+BEHAVIOUR(Quit)         { EXIT_CONTEXT(CONTEXT, 5, "quit"); BLOCK_FOR(12); }
 /* run w, t: start worker w at t in the first free slot */
 BEHAVIOUR(Run, w, target)
 {
@@ -101,6 +103,7 @@ MODEL_BEGIN(tile, "a supervisor and six workers in six issue slots")
     INSTRUCTION("1000-0000-0000-0000", Bad, "bad");
     INSTRUCTION("1001-0000-0000-0000", Sleep, "sleep");
     INSTRUCTION("1010-0000-0000-nnnn", Ack, "ack {n}");
+    INSTRUCTION("1011-0000-0000-0000", Quit, "quit");
 MODEL_END
 
 typedef struct tile {
@@ -256,6 +259,20 @@ static void test_exceptions(void)
     tile_close(&t);
 }
 
+/* BLOCK_FOR after the issuing context exited (a model charging a cost after an exception) leaves
+ * it exited, not blocked and runnable again. */
+static void test_block_after_exit(void)
+{
+    static const char *const program[] = { "run 1, 10", "halt", "10: quit", "ldi 5", "st d2", "halt", NULL };
+    tile t;
+    tile_open(&t, program, NULL);
+    CHECK_EQ(isk_run(t.sys, 1000), ISK_STOPPED);
+    CHECK_EQ(isk_context_of(t.p, 1)->state, ISK_CTX_EXITED);
+    CHECK_EQ(isk_context_of(t.p, 1)->exit_status, 5);
+    CHECK_EQ(read_d(&t, 2), 0);
+    tile_close(&t);
+}
+
 /* ---- interrupt lines -------------------------------------------------------------------------- */
 
 typedef struct raiser { isk_inst *p; uint64_t at; } raiser;
@@ -364,6 +381,7 @@ int main(void)
 {
     test_model_scheduler();
     test_exceptions();
+    test_block_after_exit();
     test_interrupt_lines();
     test_routed_interrupt();
     test_resumable_stops();
