@@ -165,6 +165,15 @@ static int run(tile *t, const char *chip, const char *text)
 
 static uint32_t reg(tile *t, const char *name) { return (uint32_t)peek(t, name, 0); }
 
+/* A worker program that raises: its ETYPE and a piece of the report (NULL: not checked). */
+static void expect_raise(const char *chip, const char *text, int etype, const char *says)
+{
+    tile t;
+    CHECK_EQ(run(&t, chip, text), etype);
+    if (says) CHECK_CONTAINS(out(&t), says);
+    close_tile(&t);
+}
+
 /* Immediate forms, movz, atom, the ARF pair forms and the broadcast operands. */
 static void test_forms(void)
 {
@@ -211,17 +220,10 @@ static void test_forms(void)
     close_tile(&t);
 
     /* another chip's instructions are illegal, the PRNG is not modelled */
-    CHECK_EQ(run(&t, "ipu2", "  roll8l $a0, $a1, $a2\n  exitz $m15\n"), ET_INVALID_INSTR);
-    CHECK_CONTAINS(out(&t), "roll8l is not an ipu2 instruction (ipu21 only)");
-    close_tile(&t);
-    CHECK_EQ(run(&t, "ipu1", "  sort4x16hi $a7, $a1:BL, $a3\n  exitz $m15\n"), ET_INVALID_INSTR);
-    CHECK_CONTAINS(out(&t), "not an ipu1 instruction (ipu2 and later)");
-    close_tile(&t);
-    CHECK_EQ(run(&t, "ipu2", "  setzi $m2, 0x80000\n  ldb8 $a0, $m2, $m15, 0\n  exitz $m15\n"), ET_INVALID_INSTR);
-    close_tile(&t);
-    CHECK_EQ(run(&t, "ipu2", "  urand64 $a0:1\n  exitz $m15\n"), ET_EXERR);
-    CHECK_CONTAINS(out(&t), "the PRNG algorithm is not public");
-    close_tile(&t);
+    expect_raise("ipu2", "  roll8l $a0, $a1, $a2\n  exitz $m15\n", ET_INVALID_INSTR, "roll8l is not an ipu2 instruction (ipu21 only)");
+    expect_raise("ipu1", "  sort4x16hi $a7, $a1:BL, $a3\n  exitz $m15\n", ET_INVALID_INSTR, "not an ipu1 instruction (ipu2 and later)");
+    expect_raise("ipu2", "  setzi $m2, 0x80000\n  ldb8 $a0, $m2, $m15, 0\n  exitz $m15\n", ET_INVALID_INSTR, "ldb8 is not an ipu2");
+    expect_raise("ipu2", "  urand64 $a0:1\n  exitz $m15\n", ET_EXERR, "the PRNG algorithm is not public");
 }
 
 /* ---- loads and stores ------------------------------------------------------------------------------ */
@@ -420,20 +422,12 @@ static void test_control(void)
     }
 
     /* brnzdec inside a rpt body is refused; trap codes; trap in a body */
-    tile t;
-    CHECK_EQ(run(&t, "ipu2", "  setzi $m3, 2\n  nop\n  { rpt $m3, 0 ; fnop }\n  { brnzdec $m3, 0x4c100 ; fnop }\n  exitz $m15\n"),
-             ET_INVALID_INSTR);
-    CHECK_CONTAINS(out(&t), "brnzdec is not allowed in a rpt body");
-    close_tile(&t);
-    CHECK_EQ(run(&t, "ipu2", "  trap 0\n  exitz $m15\n"), ET_PBRK0);
-    CHECK_CONTAINS(out(&t), "trap 0 (PBRK0)");
-    close_tile(&t);
-    CHECK_EQ(run(&t, "ipu1", "  trap 15\n  exitz $m15\n"), ET_PBRK1);
-    close_tile(&t);
-    CHECK_EQ(run(&t, "ipu2", "  setzi $m3, 2\n  nop\n  { rpt $m3, 0 ; fnop }\n  { trap 1 ; fnop }\n  exitz $m15\n"),
-             ET_INVALID_INSTR);
-    CHECK_CONTAINS(out(&t), "trap is not allowed in a rpt body");
-    close_tile(&t);
+    expect_raise("ipu2", "  setzi $m3, 2\n  nop\n  { rpt $m3, 0 ; fnop }\n  { brnzdec $m3, 0x4c100 ; fnop }\n  exitz $m15\n",
+                 ET_INVALID_INSTR, "brnzdec is not allowed in a rpt body");
+    expect_raise("ipu2", "  trap 0\n  exitz $m15\n", ET_PBRK0, "trap 0 (PBRK0)");
+    expect_raise("ipu1", "  trap 15\n  exitz $m15\n", ET_PBRK1, "trap 15 (PBRK1)");
+    expect_raise("ipu2", "  setzi $m3, 2\n  nop\n  { rpt $m3, 0 ; fnop }\n  { trap 1 ; fnop }\n  exitz $m15\n",
+                 ET_INVALID_INSTR, "trap is not allowed in a rpt body");
 }
 
 /* $COUNT_L counts tile cycles (a worker's next issue is 6 later), $DBG_DATA, undefined CSRs in
@@ -450,12 +444,9 @@ static void test_csrs(void)
     CHECK_EQ(reg(&t, "w0.$m4"), 0xABC);
     CHECK_EQ(reg(&t, "$DBG_DATA"), 0xABC);
     close_tile(&t);
-    CHECK_EQ(run(&t, "ipu2", "  put 0x60, $m0\n  exitz $m15\n"), ET_INVALID_INSTR);
-    CHECK_CONTAINS(out(&t), "put: CSR 0x60 is not writable in the worker (INVALID_CSR)");
-    close_tile(&t);
-    CHECK_EQ(run(&t, "ipu2", "  uput 9, $a0\n  exitz $m15\n"), ET_INVALID_INSTR);
-    CHECK_CONTAINS(out(&t), "uput: no upper CSR 9 (INVALID_CSR)");
-    close_tile(&t);
+    expect_raise("ipu2", "  put 0x60, $m0\n  exitz $m15\n", ET_INVALID_INSTR,
+                 "put: CSR 0x60 is not writable in the worker (INVALID_CSR)");
+    expect_raise("ipu2", "  uput 9, $a0\n  exitz $m15\n", ET_INVALID_INSTR, "uput: no upper CSR 9 (INVALID_CSR)");
 
     /* the supervisor: its own undefined CSRs, delay, $SCOUNT_L, the CCCS loads */
     static const struct { const char *text; int etype; const char *says; } sup[] = {
