@@ -456,8 +456,8 @@ static void test_csrs(void)
         { "  setzi $m0, 0x60000\n  put 0x50, $m0\n  ld128putcs 2\n", ET_INVALID_ADDR, "ld128putcs: 128-bit load at 0x60000: only region 1" },
         { "  setzi $m0, 0x80004\n  put 0x50, $m0\n  ld64putcs 2\n", ET_INVALID_ADDR, "ld64putcs: load at 0x80004 is not 8-byte aligned" },
         /* worker-only instructions are not in the supervisor's set: illegal where they stand */
-        { "  uget $a0, 0\n", ET_INVALID_INSTR, "at pc 0x3000: illegal instruction 0x51000800 [at 0x4c000]" },
-        { "  get $m0, 0x70\n  exitz $m15\n", ET_INVALID_INSTR, "illegal instruction 0x43f04000 [at 0x4c004]" },
+        { "  uget $a0, 0\n", ET_INVALID_INSTR, "at pc 0x3000: illegal instruction 0x51000800 (uget is an instruction of set 0; this context decodes set 1) [at 0x4c000]" },
+        { "  get $m0, 0x70\n  exitz $m15\n", ET_INVALID_INSTR, "illegal instruction 0x43f04000 (exitz is an instruction of set 0; this context decodes set 1) [at 0x4c004]" },
     };
     for (size_t i = 0; i < sizeof sup / sizeof sup[0]; i++) {
         char text[256];
