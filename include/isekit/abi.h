@@ -210,7 +210,8 @@ typedef struct isk_insn_decl {
     const char *syntax;      /* assembly template, e.g. "move gr{GREG:gr}, lr{LREG:lr}" */
     /* Explicit field maps, ';'-separated, in the notation name{H:L}=h:l name{b}=d (value bits
      * H..L come from word bits h..l); a name may carry flags at its first mention:
-     * "imm:s{7:4}=19:16 imm{3:0}=23:20" (s = signed, <<N = scaled by 2^N). The letters of the
+     * "imm:s{7:4}=19:16 imm{3:0}=23:20" (s = signed, <<N = scaled by 2^N, n = negated: the operand
+     * is minus the field, for sugar such as sub $d, $s, imm = add $d, $s, -imm). The letters of the
      * format then only mark which bits are operand bits. Also "name:s" alone flags a field of
      * the format string. */
     const char *fields;

@@ -34,6 +34,7 @@ typedef struct isk_field {
     int value_bits;          /* 1 + the highest value bit (sign bit position + 1 when signed) */
     bool is_signed;
     int scale;               /* the operand is the field value << scale */
+    bool negate;             /* flag 'n': the operand is minus that (sugar: sub $d, $s, imm = add $d, $s, -imm) */
     uint64_t word_bits;      /* the word bits the field occupies */
     int kind;                /* index into the model's kinds (from the syntax), -1 if none */
 } isk_field;

@@ -328,6 +328,17 @@ for row in ROWS:
             ident(row['mnemonic'] + '_' + str(len(lines))), ident(base), SETS[row['context']],
             c_str(format_string(brow, mask, match, bfields)), c_str(syn), c_str(spec)))
 
+# `sub $d, $s, imm` = `add $d, $s, -imm` (architecture.md 11.1): the simm16 form of add with the
+# immediate negated (field flag n), so -imm must fit simm16. After adds in the table, so the
+# disassembler keeps printing add words as Graphcore's tools do.
+for row in ROWS:
+    if row['kind'] != 'alias/pseudo' or row['mnemonic'] != 'sub':
+        continue
+    brow, mask, match, bfields, bsyn, bspec = isa['add_mmmn_si']
+    lines.append('IPU_ALIAS(%s, add_mmmn_si, %d, %s, %s, %s)' % (
+        ident('sub_imm_' + str(len(lines))), SETS[brow['context']], c_str(format_string(brow, mask, match, bfields)),
+        c_str(bsyn.replace('add ', 'sub ', 1)), c_str(bspec.replace('Imm:s{', 'Imm:sn{'))))
+
 # The memory shorthand: a load or store written without its delta register uses $m15.
 for v, (row, mask, match, fields, syn, spec) in list(isa.items()):
     if not re.search(r'\{Base:m\}, \{Delta:m\}, ', syn):

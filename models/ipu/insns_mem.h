@@ -327,6 +327,10 @@ BEHAVIOUR(get_mmmn_zi, Dst, Csr)
         ipu_set_m(S, Dst, (uint32_t)(Csr == 0x60 ? CLOCK : CLOCK >> 32));
         return;
     }
+    if (Csr == 0x70) {                                   /* $DBG_DATA, one for the tile */
+        ipu_set_m(S, Dst, (uint32_t)GET(DBG_DATA, 0));
+        return;
+    }
     const int i = ipu_lower_csr(S, Csr);
     if (i < 0) {
         RAISE(IPU_EXC_CSR, "get: no CSR 0x%x in the %s (INVALID_CSR)", (unsigned)Csr, CONTEXT ? "worker" : "supervisor");
@@ -339,6 +343,10 @@ BEHAVIOUR(get_mmmn_zi, Dst, Csr)
 BEHAVIOUR(put_mmmn_zi, Csr, Src)
 {
     if (ipu_in_rpt(S, "put")) return;
+    if (Csr == 0x70) {
+        SET(DBG_DATA, 0, ipu_m(S, Src));
+        return;
+    }
     const int i = ipu_lower_csr(S, Csr);
     if (i < 0 || (CONTEXT && i < W_REPEAT_COUNT) || (!CONTEXT && (i == S_CTXT_STS || i == S_TILE_ID))) {
         RAISE(IPU_EXC_CSR, "put: CSR 0x%x is not writable in the %s (INVALID_CSR)", (unsigned)Csr,

@@ -19,6 +19,7 @@
 #include "insns.h"
 #include "insns_mem.h"
 #include "insns_fp.h"
+#include "insns_int.h"
 
 /* One behaviour per class: insns.h defines the modelled ones, the rest raise (and ignore their
  * operands). */
@@ -105,7 +106,9 @@ static void ipu_exception(isk_hdr *h, int cause, const char *message)
                 : cause == IPU_EXC_CONFLICT ? IPU_ET_CONFLICT
                 : cause == IPU_EXC_FP ? IPU_ET_FP
                 : cause == IPU_EXC_INVALID_OP ? IPU_ET_INVALID_OP
-                : cause == IPU_EXC_UNMODELLED ? IPU_ET_EXERR : IPU_ET_INVALID_INSTR;
+                : cause == IPU_EXC_UNMODELLED ? IPU_ET_EXERR
+                : cause == IPU_EXC_PBRK0 ? IPU_ET_PBRK0
+                : cause == IPU_EXC_PBRK1 ? IPU_ET_PBRK1 : IPU_ET_INVALID_INSTR;
     if (CONTEXT == 0) {
         SET(SCSR, S_SSR, (GET(SCSR, S_SSR) & ~0xF0u) | (uint32_t)etype << IPU_WSR_ETYPE_SHIFT);
     } else {
@@ -188,6 +191,16 @@ MODEL_BEGIN(ipu, "Graphcore IPU tile: a supervisor and six workers (ipu1 Mk1 GC2
                 snprintf(name, sizeof name, "w%d.$AACC%d", w, i);
                 REGISTER((uint64_t)(w * 16 + i), name);
             }
+        REGFILE_END()
+        REGFILE_BEGIN(DBG_DATA, "Debug data (worker and supervisor)")
+        REGISTER(0, "$DBG_DATA");
+        REGFILE_END()
+        /* slot n is words 2n (low) and 2n + 1: our layout, the hardware's is not public */
+        REGFILE_BEGIN(CCCS, "CCCS slots written by ld64putcs/ld128putcs (AMP/SLIC weights)")
+        for (int i = 0; i < IPU_CCCS_SLOTS * 2; i++) {
+            snprintf(name, sizeof name, "$CCCS%d.%s", i / 2, i & 1 ? "hi" : "lo");
+            REGISTER((uint64_t)i, name);
+        }
         REGFILE_END()
         REGFILE_BEGIN(EXIT_STATUS, "Exit status of each worker's last vertex (simulator record)")
         for (int w = 0; w < IPU_WORKERS; w++) {

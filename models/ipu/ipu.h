@@ -30,6 +30,9 @@ enum { IPU_ET_FP = 5, IPU_ET_CONFLICT = 6, IPU_ET_INVALID_ADDR = 8, IPU_ET_INVAL
        IPU_ET_EXERR = 13 };
 enum { IPU_EXC_UNMODELLED = ISK_EXC_MODEL, IPU_EXC_ADDRESS, IPU_EXC_MISALIGNED, IPU_EXC_SOLO, IPU_EXC_RUN,
        IPU_EXC_CONFLICT, IPU_EXC_FP, IPU_EXC_INVALID_OP, IPU_EXC_CSR, IPU_EXC_IN_RPT };
+/* trap's breakpoints (ETYPE PBRK0 2, PBRK1 3) and an instruction of another chip (insns_int.h) */
+enum { IPU_EXC_PBRK0 = IPU_EXC_IN_RPT + 1, IPU_EXC_PBRK1, IPU_EXC_ILLEGAL };
+enum { IPU_ET_PBRK0 = 2, IPU_ET_PBRK1 = 3, IPU_CCCS_SLOTS = 256 };
 /* $WSR fields */
 enum { IPU_WSR_ETYPE_SHIFT = 4, IPU_WSR_ERPT = 1u << 9 };
 /* $CTXT_STS: 2 bits per context (0 inactive, 1 active, 3 excepted) */
@@ -42,6 +45,9 @@ STATE_BEGIN
     DECLARE_REGISTERS_FILE(UINT(32, 0), IPU_WORKERS * W_NCSR) WCSR;
     DECLARE_REGISTERS_FILE(UINT(32, 0), S_NCSR) SCSR;
     DECLARE_REGISTERS_FILE(UINT(32, 0), IPU_WORKERS * 16) AACC;
+    /* $DBG_DATA (one for the tile) and the CCCS slots ld64putcs/ld128putcs write (insns_int.h) */
+    DECLARE_REGISTERS_FILE(UINT(32, 0), 1) DBG_DATA;
+    DECLARE_REGISTERS_FILE(UINT(32, 0), IPU_CCCS_SLOTS * 2) CCCS;
     /* The simulator's record of each worker's last vertex (not architectural): its exit status
      * (1 success, 0 failure, -1 none yet) and its tile cycles from run/runall to the exit. */
     DECLARE_REGISTERS_FILE(INT(32, 0), IPU_WORKERS) EXIT_STATUS;

@@ -179,6 +179,11 @@ void isk_syntax_field_range(const isk_model *m, const isk_field *f, int64_t *lo,
         *lo = (int64_t)((uint64_t)*lo << f->scale);
         *hi = (int64_t)((uint64_t)*hi << f->scale);
     }
+    if (f->negate && *lo > INT64_MIN) {          /* the operand is minus what the field holds */
+        const int64_t lo0 = *lo;
+        *lo = -*hi;
+        *hi = -lo0;
+    }
 }
 
 bool isk_syntax_insert(const isk_model *m, const isk_field *f, int64_t value, uint64_t pc, uint64_t *word,

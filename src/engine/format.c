@@ -38,12 +38,14 @@ int64_t isk_field_extract(const isk_field *f, uint64_t word)
         v |= ((word >> s->word_lo) & low_mask(s->width)) << s->value_lo;
     }
     int64_t x = isk_wrap((int64_t)v, f->value_bits, f->is_signed);
-    return (int64_t)((uint64_t)x << f->scale);
+    const uint64_t operand = (uint64_t)x << f->scale;
+    return (int64_t)(f->negate ? 0 - operand : operand);
 }
 
 bool isk_field_insert(const isk_field *f, int64_t value, uint64_t *word)
 {
-    int64_t raw = value >> f->scale;            /* arithmetic: GCC/Clang define it so */
+    /* arithmetic shift: GCC/Clang define it so */
+    int64_t raw = (f->negate ? (int64_t)(0 - (uint64_t)value) : value) >> f->scale;
     uint64_t u = (uint64_t)raw;
     uint64_t w = *word & ~f->word_bits;
     for (int i = 0; i < f->nseg; i++) {
@@ -146,18 +148,19 @@ static bool parse_bits(isk_model *m, isk_pattern *p, const char *fmt, bool runs_
     return true;
 }
 
-/* Flags after "name:": 's' signed, 'u' unsigned, "<<N" scale. Returns the end of the flags. */
+/* Flags after "name:": 's' signed, 'u' unsigned, 'n' negated, "<<N" scale. Returns the end of the flags. */
 static const char *parse_flags(isk_field *f, const char *s, const char *fmt, isk_diag *diag, bool *ok)
 {
     while (*s && *s != '{' && !isspace((unsigned char)*s) && *s != ';') {
         if (*s == 's') f->is_signed = true, s++;
         else if (*s == 'u') f->is_signed = false, s++;
+        else if (*s == 'n') f->negate = true, s++;
         else if (s[0] == '<' && s[1] == '<' && isdigit((unsigned char)s[2])) {
             char *end;
             f->scale = (int)strtol(s + 2, &end, 10);
             s = end;
         } else {
-            isk_error(diag, NULL, "fields of '%s': unknown flag '%c' (s = signed, u = unsigned, <<N = scale)", fmt, *s);
+            isk_error(diag, NULL, "fields of '%s': unknown flag '%c' (s = signed, u = unsigned, n = negated, <<N = scale)", fmt, *s);
             *ok = false;
             return s + 1;
         }

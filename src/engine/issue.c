@@ -117,9 +117,20 @@ void isk_decode_miss(isk_hdr *h, const int64_t *op)
     isk_inst *p = h->engine;
     const uint32_t iset = p->contexts[h->context].iset;
     if (!decode_entry(p, iset, h->pc)) {
-        char message[120];
-        snprintf(message, sizeof message, "illegal instruction 0x%0*llx", (p->model->word_bits + 3) / 4,
-                 (unsigned long long)code_word(p, h->pc));
+        const uint64_t word = code_word(p, h->pc);
+        char message[200];
+        int n = snprintf(message, sizeof message, "illegal instruction 0x%0*llx", (p->model->word_bits + 3) / 4,
+                         (unsigned long long)word);
+        /* A word of another set (an IPU worker instruction the supervisor issues) says which. */
+        for (int s = 0; s < p->model->isets && n > 0 && (size_t)n < sizeof message; s++) {
+            int64_t ops[ISK_MAX_OPS];
+            const int pattern = (uint32_t)s == iset ? -1 : isk_model_decode_iset(p->model, s, word, ops);
+            const char *syntax = pattern >= 0 ? p->model->patterns.data[pattern].info.syntax : NULL;
+            if (!syntax) continue;
+            snprintf(message + n, sizeof message - (size_t)n, " (%.*s is an instruction of set %d; this context decodes set %u)",
+                     (int)strcspn(syntax, " "), syntax, s, iset);
+            break;
+        }
         isk_engine_exception(h, ISK_EXC_ILLEGAL, message);
         return;
     }

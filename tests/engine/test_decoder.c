@@ -181,6 +181,16 @@ static void test_split_signed_scaled_permuted(void)
     CHECK(!isk_field_insert(&l.m->patterns.data[1].field[0], 6, &w));   /* not a multiple of 4 */
     unload(&l);
 
+    /* flag n: the operand is minus the field (scaled first), both ways */
+    isk_field neg;
+    CHECK(isk_parse_field_map("v:sn<<1{7:0}=7:0", 16, &neg, NULL));
+    CHECK(neg.negate && neg.is_signed && neg.scale == 1);
+    w = 0;
+    CHECK(isk_field_insert(&neg, 10, &w));
+    CHECK_EQ(w, 0xfb);                                   /* -10 >> 1 = -5 */
+    CHECK_EQ(isk_field_extract(&neg, w), 10);
+    CHECK_EQ(isk_field_extract(&neg, 0x80), 256);        /* -(-128 << 1) */
+
     load(&l, &isk_model_wide);
     CHECK(l.m != NULL);
     CHECK_EQ(decode(l.m, UINT64_C(0xafffffffffffffff), ops), 0);

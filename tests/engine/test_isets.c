@@ -257,6 +257,30 @@ static void test_one_encoding_two_sets(void)
     unload(&l);
 }
 
+/* A word that only another set decodes is illegal where it stands, and the message says which
+ * set has it (the IPU supervisor issuing a worker instruction). */
+static void test_illegal_in_this_set(void)
+{
+    loaded l;
+    load(&l, &isk_model_two_sets);
+    CHECK(l.m != NULL);
+    if (!l.m) return;
+    static const struct { uint16_t word; const char *says; } cases[] = {
+        { 0x3000, "pc 0x0: illegal instruction 0x3000 (leave is an instruction of set 1; this context decodes set 0)" },
+        { 0x4000, "pc 0x0: illegal instruction 0x4000" },                      /* no set has it */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        isk_system *sys = isk_system_new(&(isk_system_options){ .diag = &l.d });
+        isk_inst *cpu = isk_system_add(sys, l.m, "cpu");
+        CHECK_EQ(isk_write(cpu, "ROM", 0, cases[i].word), ISK_OK);
+        CHECK_EQ(isk_run(sys, 10), ISK_FAULT);
+        CHECK_CONTAINS(isk_last_error(sys), cases[i].says);
+        if (i) CHECK(strstr(isk_last_error(sys), "(") == NULL);
+        isk_system_free(sys);
+    }
+    unload(&l);
+}
+
 static void test_overlap_within_a_set(void)
 {
     refused_at(&isk_model_overlap_in_set, 1, &declaration_line,
@@ -375,6 +399,7 @@ static void test_processor_only_declarations(void)
 int main(void)
 {
     test_one_encoding_two_sets();
+    test_illegal_in_this_set();
     test_overlap_within_a_set();
     test_bad_iset();
     test_group_bit_cleared();
