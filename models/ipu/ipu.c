@@ -18,6 +18,7 @@
 #include "ipu.h"
 #include "insns.h"
 #include "insns_mem.h"
+#include "insns_call.h"
 
 /* One behaviour per class: insns.h defines the modelled ones, the rest raise (and ignore their
  * operands). */
