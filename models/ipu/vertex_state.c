@@ -26,6 +26,13 @@ const char *ipu_field_kind_name(ipu_field_kind k) { return k < IPU_NFIELD_KINDS 
 
 static bool dtype_float(ipu_dtype t) { return t == IPU_F32 || t == IPU_F16; }
 
+/* The length of the line at t (n bytes left): texts here are not NUL-terminated. */
+static int line_len(const char *t, size_t n)
+{
+    const char *nl = memchr(t, '\n', n);
+    return (int)(nl ? (size_t)(nl - t) : n);
+}
+
 /* The range of an integer type. */
 static void dtype_range(ipu_dtype t, int64_t *lo, int64_t *hi)
 {
@@ -45,11 +52,12 @@ uint16_t ipu_f16_from_double(double x)
     const uint16_t sign = signbit(x) ? 0x8000u : 0;
     if (isnan(x)) return sign | 0x7E00u;
     x = fabs(x);
+    if (isinf(x)) return sign | 0x7C00u;
     if (x < 0x1p-14) return sign | (uint16_t)nearbyint(x * 0x1p24);   /* subnormal; 1024 is the least normal */
     int e;
     double m = nearbyint(ldexp(frexp(x, &e), 11));                        /* 1024..2048, exact before rounding */
     if (m == 2048) m = 1024, e++;
-    if (e - 1 > 15) return sign | 0x7C00u;                                /* inf (also of inf) */
+    if (e - 1 > 15) return sign | 0x7C00u;                                /* overflow: inf */
     return sign | (uint16_t)((e - 1 + 15) << 10 | ((int)m - 1024));
 }
 
@@ -250,7 +258,7 @@ static int read_csv(const char *path, const char *t, size_t n, ipu_dtype type, u
         int64_t iv;
         double fv;
         char why[160];
-        isk_loc loc = { path, line, (int)(i - line_at) + 1, t + line_at, -1 };
+        isk_loc loc = { path, line, (int)(i - line_at) + 1, t + line_at, line_len(t + line_at, n - line_at) };
         if (!parse_number(t + i, e - i, &isf, &iv, &fv, why, sizeof why) ||
             (*count && k >= *count && snprintf(why, sizeof why, "more than the tensor's %llu elements",
                                                 (unsigned long long)*count) > 0)) {
@@ -378,7 +386,7 @@ static void fail_at(reader *r, size_t at, const char *fmt, const char *arg)
         for (size_t k = 0; k < at; k++)
             if (r->t[k] == '\n') line++, line_at = k + 1;
     }
-    isk_loc loc = { r->file, line, (int)(at - line_at) + 1, r->t + line_at, -1 };
+    isk_loc loc = { r->file, line, (int)(at - line_at) + 1, r->t + line_at, line_len(r->t + line_at, r->n - line_at) };
     isk_error(r->diag, &loc, fmt, arg);
     r->failed = true;
 }
@@ -474,7 +482,10 @@ static bool parse_value(reader *r, tval *v, int depth)
             skip_space(r);
             if (r->i < r->n && r->t[r->i] == ']') { r->i++; return true; }
             if (v->n == cap) v->items = realloc(v->items, (cap = cap ? 2 * cap : 8) * sizeof *v->items);
-            if (!parse_value(r, &v->items[v->n], depth + 1)) return false;
+            if (!parse_value(r, &v->items[v->n], depth + 1)) {
+                free_value(&v->items[v->n]);        /* what the failed item had read */
+                return false;
+            }
             v->n++;
             skip_space(r);
             if (r->i < r->n && r->t[r->i] == ',') { r->i++; continue; }
@@ -636,7 +647,7 @@ static void key_error(reader *r, const tkey *k, const tval *v, const char *fmt, 
     size_t at = 0;
     for (int l = 1; l < line && at < r->n; at++)
         if (r->t[at] == '\n') l++;
-    isk_loc loc = { r->file, line, col, r->t + at, -1 };
+    isk_loc loc = { r->file, line, col, r->t + at, line_len(r->t + at, r->n - at) };
     char msg[400];
     snprintf(msg, sizeof msg, fmt, arg);
     isk_error(r->diag, &loc, "%s: %s", k->key, msg);
@@ -706,6 +717,10 @@ static bool fill_values(reader *r, tkey *k, ipu_tensor *t)
         return false;
     }
     if (!t->count) t->count = n;
+    if (t->count > (1u << 20) / dtype_sizes[t->type]) {
+        key_error(r, k, v, "%s", "more values than a tile's memory holds");
+        return false;
+    }
     t->data = calloc((size_t)t->count + 1, dtype_sizes[t->type]);
     for (uint64_t i = 0; i < t->count; i++) {
         const tval *e = v->type == V_ARRAY ? &v->items[i] : v;   /* a single value fills the tensor */
@@ -738,7 +753,8 @@ static void read_tensor(reader *r, ipu_state_desc *d, ttable *tt, const char *na
     if (type < 0) return;
     t->type = (ipu_dtype)type;
     int64_t v;
-    if (get_int(r, tt, "size", 1, 1 << 22, &v)) t->count = (uint64_t)v;
+    /* no tensor is larger than a tile's memory (624 KiB on ipu2) */
+    if (get_int(r, tt, "size", 1, (1 << 20) / dtype_sizes[t->type], &v)) t->count = (uint64_t)v;
     if (get_int(r, tt, "region", 0, 1, &v)) t->region = (int)v;
     if (get_int(r, tt, "align", 1, 1 << 16, &v)) {
         if (v & (v - 1)) key_error(r, get_key(tt, "align"), NULL, "%s", "must be a power of two");
@@ -888,6 +904,7 @@ ipu_state_desc *ipu_state_parse(const char *file, const char *text, size_t len, 
             d->stack = (uint32_t)v;
         }
         check_unused(&r, root, "the description (vertex, kind, chip, stack, [tensor.NAME], [[field]])");
+        uint64_t bytes = 0;
         for (size_t k = 1; k < r.ntables && !r.failed; k++) {
             ttable *t = &r.tables[k];
             isk_loc loc = { file, t->line, t->col, NULL, 0 };
@@ -899,6 +916,12 @@ ipu_state_desc *ipu_state_parse(const char *file, const char *text, size_t len, 
                         r.failed = true;
                     }
                 if (!r.failed) read_tensor(&r, d, t, t->name + 7);
+                /* checked as they come, so that a description cannot make us allocate much */
+                bytes += d->tensors[d->ntensors - 1].count * dtype_sizes[d->tensors[d->ntensors - 1].type];
+                if (!r.failed && bytes > 1u << 20) {
+                    isk_error(diag, &loc, "the tensors take %llu bytes, more than a tile's memory", (unsigned long long)bytes);
+                    r.failed = true;
+                }
             } else {
                 isk_error(diag, &loc, "[%s%s%s]: not a section of a vertex state ([tensor.NAME] or [[field]])",
                           t->array ? "[" : "", t->name, t->array ? "]" : "");
