@@ -8,6 +8,7 @@
 
 #include "asm/asm.h"
 #include "asm/link_model.h"
+#include "base/file.h"
 #include "elf/elf_file.h"
 #include "isekit/ipu_vertex.h"
 #include "ipu.h"
@@ -24,15 +25,6 @@ struct ipu_program {
     bool ipu2;
     uint32_t code_end;         /* the first byte after the program's sections */
 };
-
-static bool is_elf(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    unsigned char m[4] = { 0 };
-    size_t n = f ? fread(m, 1, 4, f) : 0;
-    if (f) fclose(f);
-    return n == 4 && m[0] == 0x7f && m[1] == 'E' && m[2] == 'L' && m[3] == 'F';
-}
 
 static int chip_of(const char *chip, isk_diag *diag)
 {
@@ -112,8 +104,16 @@ ipu_program *ipu_program_build(const isk_model *m, const char *const *paths, siz
     isk_obj **objs = calloc(n, sizeof *objs);
     bool ok = true;
     for (size_t i = 0; i < n; i++) {
-        if (is_elf(paths[i])) {
-            objs[i] = isk_elf_read_file(paths[i], diag);
+        uint8_t *bytes;
+        size_t len;
+        if (isk_file_read_all(paths[i], &bytes, &len, diag) != 0) {
+            ok = false;
+            continue;
+        }
+        const bool elf = len >= 4 && memcmp(bytes, "\x7f" "ELF", 4) == 0;
+        if (elf) objs[i] = isk_elf_read_mem(bytes, len, paths[i], diag);
+        free(bytes);
+        if (elf) {
             if (objs[i] && objs[i]->type == ET_EXEC && n > 1) {
                 isk_error(diag, NULL, "%s is an executable: give it alone, or objects and sources", paths[i]);
                 ok = false;
