@@ -710,6 +710,10 @@ static bool fill_values(reader *r, tkey *k, ipu_tensor *t)
 {
     const tval *v = &k->v;
     const size_t n = v->type == V_ARRAY ? v->n : 1;
+    if (!n) {
+        key_error(r, k, v, "%s", "is empty");
+        return false;
+    }
     if (t->count && n != t->count && v->type == V_ARRAY) {
         char msg[80];
         snprintf(msg, sizeof msg, "%zu values for %llu elements", n, (unsigned long long)t->count);

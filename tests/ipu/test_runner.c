@@ -379,6 +379,8 @@ static void test_errors(void)
     expect_error("[[field]]\nkind = \"u32\"\n", "a u32 field needs a value");
     expect_error("t = { a = 1 }\n", "inline tables are not supported");
     expect_error("n = 0x\n", "state.toml:1:5: error:");
+    expect_error("[tensor.a]\ntype = \"u8\"\nvalues = []\n", "state.toml:3:10: error: values: is empty");
+    expect_error("[tensor.a]\ntype = \"f32\"\nsize = 300000\n", "size: must be an integer from 1 to 262144");
 }
 
 int main(void)
