@@ -134,6 +134,7 @@ static char *folder(const char *path)
     return s;
 }
 
+/* --param, checked before (cli_check_param) */
 static void setup(void *user, isk_system *sys, isk_inst *tile)
 {
     (void)sys;
@@ -151,6 +152,11 @@ static int cmd_run_ipu(int argc, char **argv)
     isk_model *m = isk_model_load("ipu", &diag);
     if (!m) return EXIT_FAILED;
     int rc = EXIT_FAILED;
+    for (int i = 0; i < o.run.nparams; i++)
+        if (!cli_check_param("isekit run ipu", m, o.run.params[i])) {
+            isk_model_release(m);
+            return EXIT_USAGE;
+        }
     ipu_program *p = NULL;
     char *dir = folder(o.state);
     ipu_state_desc *d = ipu_state_read(o.state, &diag);

@@ -76,5 +76,7 @@ bounded 2 "$tmp/us" -- "$isekit" run ipu "$ex/add_f32.S"
 expect_in "$tmp/us" "need --state STATE.toml"
 bounded 2 "$tmp/ch" -- "$isekit" run ipu "$ex/add_f32.S" --state "$tmp/f.toml" --chip ipu3
 expect_in "$tmp/ch" "--chip: 'ipu3' is not ipu1 or ipu2"
+bounded 2 "$tmp/pa" -- "$isekit" run ipu "$ex/add_f32.S" --state "$tmp/f.toml" --param chips=ipu1
+expect_in "$tmp/pa" "--param chips=ipu1: model 'ipu' has no parameter 'chips'"
 
 finish ipu_run
