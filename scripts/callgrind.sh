@@ -62,3 +62,14 @@ figure "example CONV" clock 1200600 2401200 \
 e1=$(sed -n 's/.*(\([0-9]*\) clocks per run).*/\1/p' "$tmp/e1")
 e2=$(sed -n 's/.*(\([0-9]*\) clocks per run).*/\1/p' "$tmp/e2")
 figure "edkdsp BCE" clock $((3 * e1)) $((3 * e2)) "$b/bench_edkdsp" 50 -- "$b/bench_edkdsp" 100
+# bench_ipu ITERATIONS CASE: best of 3 runs of the vertex runner; worker bundles per run printed
+ipu() {
+    name=$1 case=$2
+    "$b/bench_ipu" 20000 "$case" >"$tmp/i1"
+    "$b/bench_ipu" 40000 "$case" >"$tmp/i2"
+    u1=$(sed -n 's/.*(\([0-9]*\) bundles in.*/\1/p' "$tmp/i1")
+    u2=$(sed -n 's/.*(\([0-9]*\) bundles in.*/\1/p' "$tmp/i2")
+    figure "$name" bundle $((3 * u1)) $((3 * u2)) "$b/bench_ipu" 20000 "$case" -- "$b/bench_ipu" 40000 "$case"
+}
+ipu "ipu one worker (runner, worker bundles)" 1
+ipu "ipu six workers (runner, worker bundles)" 2

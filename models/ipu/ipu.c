@@ -20,6 +20,7 @@
 #include "insns_mem.h"
 #include "insns_fp.h"
 #include "insns_int.h"
+#include "insns_call.h"
 
 /* One behaviour per class: insns.h defines the modelled ones, the rest raise (and ignore their
  * operands). */
