@@ -306,10 +306,13 @@ static int read_symbols(reader *r, isk_obj *o)
                 return fail(r, "symbol %zu '%s': defined in section [%u] '%s', which has no contents of its own", k,
                             name, shndx, secname(r, shndx));
             const GElf_Shdr *home = &r->sh[shndx];
-            if (r->type == ET_REL && (g.st_value > home->sh_size || g.st_size > home->sh_size - g.st_value))
-                return fail(r, "symbol %zu '%s': value 0x%llx, size 0x%llx extends past the end of section [%u] '%s' "
-                            "(size 0x%llx)", k, name, (unsigned long long)g.st_value, (unsigned long long)g.st_size,
-                            shndx, secname(r, shndx), (unsigned long long)home->sh_size);
+            if (r->type == ET_REL && g.st_value > home->sh_size)
+                return fail(r, "symbol %zu '%s': value 0x%llx lies past the end of section [%u] '%s' (size 0x%llx)", k,
+                            name, (unsigned long long)g.st_value, shndx, secname(r, shndx),
+                            (unsigned long long)home->sh_size);
+            /* A size running past the section's end is cut there: poplibs' FN_SIZE measures from
+             * a label before the symbol (`.size f, . - f_START`), and GNU and LLVM tools take it. */
+            if (r->type == ET_REL && g.st_size > home->sh_size - g.st_value) g.st_size = home->sh_size - g.st_value;
             shndx = r->map[shndx];
         } else if (shndx == SHN_COMMON && !is_pow2(g.st_value)) {
             return fail(r, "symbol %zu '%s': common alignment %llu is not a power of two", k, name,

@@ -379,7 +379,8 @@ static void test_symbols_and_relocations(void)
 /* Half-precision literals are the 16 bits of the binary16 value (round to nearest even,
  * subnormals, overflow to infinity), '-' sets the sign bit, `infh` is infinity unless a symbol
  * has that name; a floating-point literal without 'h' is an error. A .size of a symbol the file
- * never defines is dropped with a warning (LLVM drops it; poplibs' FN_SIZE relies on it);
+ * never defines is dropped with a warning (LLVM drops it; poplibs' FN_SIZE relies on it), and
+ * one that runs past its section's end is cut there when the object is read back;
  * `.type f @function` needs no comma; a negative absolute symbol fits ELFCLASS32 as 32 bits. */
 static void test_half_literals_and_lenient_directives(void)
 {
@@ -405,17 +406,23 @@ static void test_half_literals_and_lenient_directives(void)
     CHECK_CONTAINS(messages(&r), "t.s:2:16: error: a floating-point literal needs the suffix h (IEEE half precision)");
     done(&r);
 
-    assemble(&r, tiny, "        .type f @function\nf_START:\nf:      ret\n        .size f, . - f_START\n"
+    assemble(&r, tiny, "        .type f @function\nf_START: ret\nf:      ret\n        .size f, . - f_START\n"
                        "        .size g, . - g_START\n        .equ minus, -3\n        .globl minus\n");
     CHECK(r.o != NULL);
     CHECK_EQ(r.d.errors, 0);
     CHECK_CONTAINS(messages(&r), "t.s:5:18: warning: .size of 'g', which this file never defines: ignored");
     const isk_symbol *f = symbol(&r, "f");
-    CHECK(f && f->type == STT_FUNC && f->size == 4);
+    CHECK(f && f->type == STT_FUNC && f->value == 4 && f->size == 8);     /* poplibs' FN_SIZE after a nop */
     uint8_t *elf = NULL;
     size_t size = 0;
     if (r.o) CHECK_EQ(isk_elf_write_mem(r.o, &elf, &size, &r.d), 0);     /* -3 as 0xfffffffd */
     CHECK_EQ(r.d.errors, 0);
+    /* read back: the size that runs past .text's end is cut at it */
+    isk_obj *back = elf ? isk_elf_read_mem(elf, size, "t.o", &r.d) : NULL;
+    CHECK(back != NULL);
+    for (size_t i = 1; back && i < back->syms.len; i++)
+        if (!strcmp(back->syms.data[i].name, "f")) CHECK_EQ(back->syms.data[i].size, 4);
+    isk_obj_free(back);
     free(elf);
     done(&r);
 }

@@ -174,8 +174,8 @@ static void symbol_cases(int c64, int be)
     EXPECT(c64, be, ET_REL, set_st(&im, find_sym(&im, "main"), ST_SHNDX, find_sec(&im, ".strtab")),
            "which has no contents of its own");
     EXPECT(c64, be, ET_REL, set_st(&im, find_sym(&im, "main"), ST_SHNDX, SHN_XINDEX), "SHN_XINDEX");
-    EXPECT(c64, be, ET_REL, set_st(&im, find_sym(&im, "main"), ST_VALUE, 12),
-           "symbol 2 'main': value 0xc, size 0x8 extends past the end of section [1] '.text' (size 0x10)");
+    EXPECT(c64, be, ET_REL, set_st(&im, find_sym(&im, "main"), ST_VALUE, 20),
+           "symbol 2 'main': value 0x14 lies past the end of section [1] '.text' (size 0x10)");
     EXPECT(c64, be, ET_REL, set_st(&im, find_sym(&im, "main"), ST_INFO, 0x42), "unsupported binding 4");
     EXPECT(c64, be, ET_REL, set_st(&im, find_sym(&im, "loop"), ST_INFO, 0x10), "global symbol on the wrong side");
 }
