@@ -45,7 +45,8 @@ static int check_placement(ipu_program *p, isk_diag *diag)
         if (s->addr < cm.r0 || s->addr + s->size > cm.r1) {
             isk_error(diag, NULL, "%s: section %s at 0x%" PRIx64 "-0x%" PRIx64 " is not in %s's region 0 (0x%x-0x%x)%s",
                       p->exe->filename, s->name, s->addr, s->addr + s->size - 1, p->ipu2 ? "ipu2" : "ipu1", cm.r0,
-                      cm.r1 - 1, p->exe->type == ET_EXEC ? ": give the objects or sources, and the runner links them for the chip" : "");
+                      cm.r1 - 1, p->exe->type == ET_EXEC ? ": give the objects or sources, and the runner links them for the chip (or link with "
+                      "isekit ld --region-start TMEM=0x4C000 for ipu2)" : "");
             return -1;
         }
         if (s->addr + s->size > p->code_end) p->code_end = (uint32_t)(s->addr + s->size);
@@ -53,20 +54,17 @@ static int check_placement(ipu_program *p, isk_diag *diag)
     return 0;
 }
 
-/* Link for the chip: the model's target with one region, region 0 of this chip (`isekit ld -m
- * ipu` starts at ipu1's 0x40000, which ipu2 does not populate). */
+/* Link for the chip: from region 0 of this chip (the model's TMEM starts at ipu1's 0x40000,
+ * which ipu2 does not populate), as `isekit ld --region-start TMEM=0x4C000` does;
+ * check_placement then keeps the program in region 0. */
 static isk_obj *link_for_chip(const isk_model *m, isk_obj *const *objs, size_t n, bool ipu2, const char *name,
                               isk_diag *diag)
 {
     isk_model_link *ml = isk_model_link_new(m, diag);
     if (!ml) return NULL;
-    isk_link_target t = *isk_model_link_target(ml);
-    const chip_map cm = map_of(ipu2);
-    const isk_link_region region = { "TMEM", cm.r0, cm.r1 - cm.r0, t.regions[0].sections };
-    t.regions = &region;
-    t.nregions = 1;
-    isk_obj *exe = NULL;
-    isk_link(&t, objs, n, NULL, 0, name, &exe, diag);
+    isk_obj *exe = isk_model_link_region_start(ml, "TMEM", map_of(ipu2).r0, diag)
+                       ? isk_model_link_objects(ml, objs, n, NULL, 0, name, diag)
+                       : NULL;
     isk_model_link_free(ml);
     return exe;
 }

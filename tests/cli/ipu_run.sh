@@ -27,12 +27,16 @@ expect_in "$tmp/va1" "entry 0x40000, state 0x6"
 head -c 8 "$tmp/o1/vector_add_out.npy" | od -c | grep -q 'N   U   M   P   Y 001' || fail "no .npy v1 written"
 [ "$(wc -c <"$tmp/o1/vector_add_out.npy")" -eq 208 ] || fail ".npy: 128 bytes of header and 80 of data"
 
-# an executable linked by isekit ld starts at ipu1's 0x40000: it runs on ipu1, not on ipu2
+# an executable linked by isekit ld starts at ipu1's 0x40000: it runs on ipu1, not on ipu2;
+# linked with --region-start TMEM=0x4C000, it runs on ipu2
 run 0 "$tmp/b" -- "$isekit" build -m ipu "$ex/vector_add.S" -o "$tmp/va.elf"
 bounded 0 "$tmp/e1" -- "$isekit" run ipu "$tmp/va.elf" --state "$tmp/va.toml" --chip ipu1
 expect_in "$tmp/e1" "vertex: success"
 bounded 1 "$tmp/e2" -- "$isekit" run ipu "$tmp/va.elf" --state "$tmp/va.toml"
 expect_in "$tmp/e2" "is not in ipu2's region 0 (0x4c000-0x7ffff): give the objects or sources"
+run 0 "$tmp/b2" -- "$isekit" build -m ipu --region-start TMEM=0x4C000 "$ex/vector_add.S" -o "$tmp/va2.elf"
+bounded 0 "$tmp/e3" -- "$isekit" run ipu "$tmp/va2.elf" --state "$tmp/va.toml"
+expect_in "$tmp/e3" "vertex: success"
 
 # Vertex, f32: RNE sums, overflow to inf, a denormal; CSV in, CSV out
 sed 's/add_f32_out.npy/f.csv/' "$ex/add_f32.toml" >"$tmp/f.toml"
