@@ -108,6 +108,23 @@ static inline void ipu_jump(struct isk_state *S, uint32_t addr, const char *what
 
 /* The end of a worker's vertex: its status ($m == 0 for exitz) and cycles are recorded, its
  * context becomes inactive and its slot goes back to the supervisor. */
+static inline bool ipu_worker_active(const struct isk_state *S, uint32_t w)
+{
+    uint32_t st = S->isk.contexts[w + 1].state;
+    return st == ISK_CTX_RUNNING || st == ISK_CTX_BLOCKED;
+}
+
+/* A worker has ended (exit or exception): a supervisor asleep in `sync 2` wakes once none is
+ * left, and issues its sync again (re-issuing it in every free slot meanwhile would cost host
+ * time and nothing else: the slots are the supervisor's anyway). */
+static inline void ipu_worker_ended(struct isk_state *S)
+{
+    if (S->isk.contexts[0].state != ISK_CTX_SLEEPING) return;
+    for (uint32_t w = 0; w < IPU_WORKERS; w++)
+        if (ipu_worker_active(S, w)) return;
+    WAKE_CONTEXT(0);
+}
+
 static inline void ipu_exit(struct isk_state *S, bool success)
 {
     const uint32_t w = CONTEXT - 1;       /* exits are in the workers' set only */
@@ -115,6 +132,7 @@ static inline void ipu_exit(struct isk_state *S, bool success)
     SET(CYCLES, w, CLOCK - S->started[w]);
     ipu_set_ctxt_sts(S, CONTEXT, IPU_CTXT_INACTIVE);
     STOP_CONTEXT(CONTEXT);
+    ipu_worker_ended(S);
 }
 
 /* Start worker w at the code address entry with $VERTEX_BASE = vbase, in slot w of the barrel:
@@ -138,11 +156,6 @@ static inline void ipu_start_worker(struct isk_state *S, uint32_t w, uint32_t en
     START_CONTEXT(ctx, pc);
 }
 
-static inline bool ipu_worker_active(const struct isk_state *S, uint32_t w)
-{
-    uint32_t st = S->isk.contexts[w + 1].state;
-    return st == ISK_CTX_RUNNING || st == ISK_CTX_BLOCKED;
-}
 
 /* ---- the behaviours --------------------------------------------------------------------------- */
 
@@ -213,8 +226,9 @@ BEHAVIOUR(runall_mmmn_zi, Entry, VBase, VOff)
         ipu_start_worker(S, w, ipu_m(S, Entry), ipu_m(S, VBase) + w * (uint32_t)VOff * 4);
 }
 
-/* sync 2 (TEXCH_SYNCZONE_LOCAL): the supervisor waits until no worker is active, issuing the
- * sync again in its next slot. The other zones are exchange and not modelled yet. */
+/* sync 2 (TEXCH_SYNCZONE_LOCAL): the supervisor waits until no worker is active: it sleeps at the
+ * sync, and the last worker to end wakes it to issue the sync again in its next slot. The other
+ * zones are exchange and not modelled yet. */
 BEHAVIOUR(sync_x, Zone)
 {
     if (Zone != 2) {
@@ -224,6 +238,7 @@ BEHAVIOUR(sync_x, Zone)
     for (uint32_t w = 0; w < IPU_WORKERS; w++)
         if (ipu_worker_active(S, w)) {
             JUMP(PC);
+            SLEEP_CONTEXT(CONTEXT);
             return;
         }
 }

@@ -124,6 +124,7 @@ static void ipu_exception(isk_hdr *h, int cause, const char *message)
     char text[320];
     snprintf(text, sizeof text, "%s [at 0x%llx]", message, (unsigned long long)(IPU_TMEM_BASE + PC * 4));
     EXIT_CONTEXT(CONTEXT, 3, text);
+    if (CONTEXT) ipu_worker_ended(S);
 }
 
 static void ipu_reset(isk_hdr *h)
