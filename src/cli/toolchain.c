@@ -94,24 +94,15 @@ bool tc_parse(int argc, char **argv, tc_args *a, int (*extra)(void *user, int ar
         } else if (strcmp(s, "--region") == 0) {
             if (i + 1 >= argc) goto incomplete;
             a->region = argv[++i];
-        } else if (strcmp(s, "--defsym") == 0) {
+        } else if (strcmp(s, "--defsym") == 0 || strcmp(s, "--region-start") == 0) {
             if (i + 1 >= argc) goto incomplete;
             char why[200];
             int64_t value;
-            if (!parse_defsym(argv[++i], NULL, &value, why, sizeof why)) {
-                fprintf(stderr, "isekit %s: --defsym: %s\n", a->tool, why);
+            if (!parse_defsym(argv[++i], NULL, &value, why, sizeof why)) {      /* NAME=NUMBER, both */
+                fprintf(stderr, "isekit %s: %s: %s\n", a->tool, s, why);
                 return false;
             }
-            VEC_PUSH(&a->defsyms, argv[i]);
-        } else if (strcmp(s, "--region-start") == 0) {
-            if (i + 1 >= argc) goto incomplete;
-            char why[200];
-            int64_t value;
-            if (!parse_defsym(argv[++i], NULL, &value, why, sizeof why)) {
-                fprintf(stderr, "isekit %s: --region-start: %s\n", a->tool, why);
-                return false;
-            }
-            VEC_PUSH(&a->region_starts, argv[i]);
+            VEC_PUSH(s[2] == 'd' ? &a->defsyms : &a->region_starts, argv[i]);
         } else if ((v = option_value(argc, argv, &i, "-I"))) {
             VEC_PUSH(&a->include_dirs, v);
         } else if ((v = option_value(argc, argv, &i, "-D"))) {
@@ -263,26 +254,15 @@ int tc_build(const tc_args *a, isk_model *m, isk_diag *diag)
     isk_asm_options opt = { .include_dirs = a->include_dirs.data, .ninclude_dirs = a->include_dirs.len,
                             .defines = a->defines.data, .ndefines = a->defines.len };
     int rc = EXIT_FAILED;
-    for (size_t i = 0; i < a->defsyms.len; i++) {
-        char *name;
-        int64_t v;
-        char why[200];
-        if (!parse_defsym(a->defsyms.data[i], &name, &v, why, sizeof why)) {
-            isk_error(diag, NULL, "--defsym: %s", why);
-            goto out;
-        }
-        isk_model_link_defsym(ml, name, v);
-        free(name);
-    }
-    for (size_t i = 0; i < a->region_starts.len; i++) {
-        char *name;
-        int64_t v;
-        char why[200];
-        if (!parse_defsym(a->region_starts.data[i], &name, &v, why, sizeof why)) {
-            isk_error(diag, NULL, "--region-start: %s", why);
-            goto out;
-        }
-        bool ok = isk_model_link_region_start(ml, name, (uint64_t)v, diag);
+    /* --defsym and --region-start, NAME=NUMBER both (tc_parse has checked their form) */
+    for (size_t i = 0; i < a->defsyms.len + a->region_starts.len; i++) {
+        const bool defsym = i < a->defsyms.len;
+        char *name = NULL, why[200];
+        int64_t v = 0;
+        parse_defsym(defsym ? a->defsyms.data[i] : a->region_starts.data[i - a->defsyms.len], &name, &v, why, sizeof why);
+        bool ok = name != NULL;
+        if (ok && defsym) isk_model_link_defsym(ml, name, v);
+        else if (ok) ok = isk_model_link_region_start(ml, name, (uint64_t)v, diag);
         free(name);
         if (!ok) goto out;
     }
