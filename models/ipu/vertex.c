@@ -9,6 +9,7 @@
 #include "asm/asm.h"
 #include "asm/link_model.h"
 #include "base/file.h"
+#include "base/half.h"
 #include "elf/elf_file.h"
 #include "isekit/ipu_vertex.h"
 #include "ipu.h"
@@ -373,7 +374,7 @@ static int write_state(layout *l, ipu_state_desc *d, isk_ref mem, uint32_t *size
                     float x = (float)f->fvalues[k];
                     memcpy(&v, &x, 4);
                 } else if (f->kind == IPU_FIELD_F16) {
-                    v = ipu_f16_from_double(f->fvalues[k]);
+                    v = isk_half_from_double(f->fvalues[k]);
                 }
                 put_bytes(at + k * s, v, s);
             }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/file.h"
+#include "base/half.h"
 #include "base/num.h"
 #include "isekit/ipu_vertex.h"
 
@@ -47,27 +48,6 @@ static void dtype_range(ipu_dtype t, int64_t *lo, int64_t *hi)
     }
 }
 
-uint16_t ipu_f16_from_double(double x)
-{
-    const uint16_t sign = signbit(x) ? 0x8000u : 0;
-    if (isnan(x)) return sign | 0x7E00u;
-    x = fabs(x);
-    if (isinf(x)) return sign | 0x7C00u;
-    if (x < 0x1p-14) return sign | (uint16_t)nearbyint(x * 0x1p24);   /* subnormal; 1024 is the least normal */
-    int e;
-    double m = nearbyint(ldexp(frexp(x, &e), 11));                        /* 1024..2048, exact before rounding */
-    if (m == 2048) m = 1024, e++;
-    if (e - 1 > 15) return sign | 0x7C00u;                                /* overflow: inf */
-    return sign | (uint16_t)((e - 1 + 15) << 10 | ((int)m - 1024));
-}
-
-static double f16_to_double(uint16_t h)
-{
-    const int e = h >> 10 & 0x1F, m = h & 0x3FF;
-    double v = e == 0 ? ldexp(m, -24) : e == 31 ? (m ? NAN : INFINITY) : ldexp(1024 + m, e - 25);
-    return h & 0x8000 ? -v : v;
-}
-
 double ipu_tensor_value(ipu_dtype type, const uint8_t *data, uint64_t i)
 {
     const uint8_t *p = data + i * ipu_dtype_size(type);
@@ -75,7 +55,7 @@ double ipu_tensor_value(ipu_dtype type, const uint8_t *data, uint64_t i)
                        (ipu_dtype_size(type) > 2 ? (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24 : 0);
     switch (type) {
     case IPU_F32: { float f; memcpy(&f, &u, 4); return f; }
-    case IPU_F16: return f16_to_double((uint16_t)u);
+    case IPU_F16: return isk_half_to_double((uint16_t)u);
     case IPU_I32: return (int32_t)u;
     case IPU_I16: return (int16_t)u;
     case IPU_I8: return (int8_t)u;
@@ -91,7 +71,7 @@ static bool store_number(ipu_dtype type, uint8_t *data, uint64_t i, bool is_floa
     if (dtype_float(type)) {
         const double v = is_float ? fv : (double)iv;
         if (type == IPU_F16) {
-            u = ipu_f16_from_double(v);
+            u = isk_half_from_double(v);
         } else {
             float f = (float)v;
             memcpy(&u, &f, 4);

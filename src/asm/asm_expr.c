@@ -10,12 +10,12 @@
  * assembler writes them: a unary '-' before one flips its sign bit. */
 #include <ctype.h>
 #include <inttypes.h>
-#include <math.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "asm/asm_int.h"
+#include "base/half.h"
 
 #define MAX_DEPTH 256        /* nesting of parentheses and unary operators */
 #define MAX_NODES_PER_EXPR 100000
@@ -100,21 +100,6 @@ int asm_escape(const char **p)
     return c;
 }
 
-/* The binary16 bits of a finite non-negative or infinite value, rounded to nearest even
- * (subnormals kept; 65520 and above round to infinity). */
-static uint16_t half_bits(double v)
-{
-    if (isinf(v) || v >= 65520.0) return 0x7C00;
-    if (v == 0) return 0;
-    int e;
-    frexp(v, &e);                          /* v in [2^(e-1), 2^e) */
-    int exp = e - 1 < -14 ? -14 : e - 1;   /* subnormals share the smallest normal's quantum */
-    double n = nearbyint(ldexp(v, 10 - exp));
-    if (n >= 2048) n /= 2, exp++;          /* rounded up to the next binade */
-    if (n < 1024) return (uint16_t)n;      /* subnormal */
-    return (uint16_t)((exp + 15) << 10 | ((unsigned)n - 1024));
-}
-
 /* A decimal floating-point literal at s ("1.0h", "3e-2h"): its end, or NULL if s is not one. A
  * literal without the 'h' is an error (the only floating-point literals are half-precision). */
 static const char *float_literal(parser *ps, const char *s, uint16_t *bits)
@@ -133,7 +118,7 @@ static const char *float_literal(parser *ps, const char *s, uint16_t *bits)
         fail(ps, s, "a floating-point literal needs the suffix h (IEEE half precision), e.g. 1.0h");
         return NULL;
     }
-    *bits = half_bits(strtod(s, NULL));
+    *bits = isk_half_from_double(strtod(s, NULL));
     return p + 1;
 }
 

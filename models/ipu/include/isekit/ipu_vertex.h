@@ -102,9 +102,8 @@ int ipu_state_write_outputs(const ipu_state_desc *d, const char *dir, isk_diag *
  * anything else raw little-endian. *count: the elements expected (0 = any), then read. */
 int ipu_tensor_read(const char *path, ipu_dtype type, uint64_t *count, uint8_t **data, isk_diag *diag);
 int ipu_tensor_write(const char *path, ipu_dtype type, uint64_t count, const uint8_t *data, isk_diag *diag);
-/* One element as a double (f16 and f32 exactly), and a decimal number rounded to an f16 (RNE). */
+/* One element as a double (f16 and f32 exactly). */
 double ipu_tensor_value(ipu_dtype type, const uint8_t *data, uint64_t i);
-uint16_t ipu_f16_from_double(double x);
 
 /* ---- the program ------------------------------------------------------------------------- */
 
