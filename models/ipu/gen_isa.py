@@ -7,15 +7,16 @@
 Input: one row per instruction class (the IPU reference pack's table, copied unchanged):
 mnemonic, variant, syntax, context (worker/supervisor/both), pipe, archs, mask/match (bit 31,
 the co-issue bit, excluded), fields (Name=hi:lo(kind), split fields Name=hi:lo=v[a:b]+...),
-attrs, kind. And data/behaviours.tsv: the classes that have a behaviour in insns.h.
+attrs, kind. And data/behaviours.tsv: the classes that have a behaviour in insns.h; and
+data/unmodelled.tsv: for each mnemonic without one, why (the facts it needs are not public).
 
 Output: one line per instruction of ipu.c's table:
 
-    IPU_ISA(variant, "mnemonic", sets, "format", "syntax", "fields", flags, modelled, operands...)
+    IPU_ISA(variant, "mnemonic", sets, "format", "syntax", "fields", flags, modelled, "why", operands...)
     IPU_ALIAS(variant, base, sets, "format", "syntax", "fields")              sugar of `base`
 
 sets: 1 = worker set, 2 = supervisor set, 3 = both. flags: IPU_SOLO, IPU_AUX, IPU_CONTROL,
-IPU_SYSTEM; modelled 1 if insns.h defines its behaviour. The format marks bit 31 '*' (the group bit belongs to no format),
+IPU_SYSTEM; modelled 1 if insns.h defines its behaviour, else why is the reason its exception gives. The format marks bit 31 '*' (the group bit belongs to no format),
 the mask bits with their match values and every operand bit 'f'; the fields string maps each
 operand, in the order the syntax writes them, onto its word bits. Nothing about what an
 instruction does lives here.
@@ -32,6 +33,7 @@ DATA = os.path.join(HERE, 'data')
 ARGS = argparse.ArgumentParser(description='Generate models/ipu/isa_instructions.inc from the TSV table.')
 ARGS.add_argument('--tsv', default=os.path.join(DATA, 'instructions.tsv'))
 ARGS.add_argument('--behaviours', default=os.path.join(DATA, 'behaviours.tsv'))
+ARGS.add_argument('--unmodelled', default=os.path.join(DATA, 'unmodelled.tsv'))
 ARGS.add_argument('--out', default=HERE)
 OPTS = ARGS.parse_args()
 
@@ -50,7 +52,20 @@ def fail(row, message):
 
 ROWS = read_tsv(OPTS.tsv)
 MODELLED = {r['variant'] for r in read_tsv(OPTS.behaviours)} if os.path.exists(OPTS.behaviours) else set()
+WHY = {r['mnemonic']: r['why'] for r in read_tsv(OPTS.unmodelled)}
 SETS = {'worker': 1, 'supervisor': 2, 'both': 3}
+
+
+def modelled_and_why(row, variant):
+    """'1, ""' for a class with a behaviour, '0, "reason"' for one without: every class has
+    exactly one of the two."""
+    if variant in MODELLED:
+        if row['mnemonic'] in WHY:
+            fail(row, 'has a behaviour and a reason in unmodelled.tsv')
+        return '1, ""'
+    if row['mnemonic'] not in WHY:
+        fail(row, 'has neither a behaviour (behaviours.tsv) nor a reason (unmodelled.tsv)')
+    return '0, %s' % c_str(WHY[row['mnemonic']])
 
 # ---- fields -------------------------------------------------------------------------------------
 
@@ -242,10 +257,10 @@ for row in sorted(ROWS, key=lambda r: 'izimm12' in r['syntax']):
     if 'store' in attrs:
         flags.append('IPU_STORE')
     isa[row['variant']] = (row, mask, match, fields, syn, spec)
-    lines.append('IPU_ISA(%s, %s, %d, %s, %s, %s, %s, %d%s)' % (
+    lines.append('IPU_ISA(%s, %s, %d, %s, %s, %s, %s, %s%s)' % (
         ident(row['variant']), c_str(row['mnemonic']), SETS[row['context']],
         c_str(format_string(row, mask, match, fields)), c_str(syn), c_str(spec), ' | '.join(flags) or '0',
-        row['variant'] in MODELLED, operand_list(syn)))
+        modelled_and_why(row, row['variant']), operand_list(syn)))
 
 # Exchange and sync rows (third-party formulas, supervisor): those whose match has bit 31 clear
 # decode like ISA classes; sendpicp (bit 31 set, two words) cannot be told from sendoff once the
@@ -273,10 +288,10 @@ for row in ROWS:
         spec = ' '.join('%s{%d:%d}=%d:%d' % (n, *seg) for n in re.findall(r'\{(\w+)\}', syn) for seg in fields[n][0])
     else:
         syn, spec = template(row, fields)
-    lines.append('IPU_ISA(%s, %s, %d, %s, %s, %s, %s, %d%s)' % (
+    lines.append('IPU_ISA(%s, %s, %d, %s, %s, %s, %s, %s%s)' % (
         ident(mn + '_x'), c_str(mn), SETS[row['context']], c_str(format_string(row, mask, match, fields)),
         c_str(syn), c_str(spec), 'IPU_SOLO | IPU_SYSTEM' if 'solo' in row['attrs'] else 'IPU_SYSTEM',
-        mn + '_x' in MODELLED, operand_list(syn)))
+        modelled_and_why(row, mn + '_x'), operand_list(syn)))
 
 
 def base_of(row, mask, match, context):

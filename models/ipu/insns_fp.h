@@ -10,25 +10,6 @@
 #include "ipu.h"
 #include "ipu_float.h"
 
-/* Why a class has no behaviour, for the "not modelled yet" exception (insns.h): the rows that
- * depend on unpublished facts. */
-static inline bool ipu_ends(const char *s, const char *suffix)
-{
-    const size_t n = strlen(s), k = strlen(suffix);
-    return n >= k && !strcmp(s + n - k, suffix);
-}
-static inline const char *ipu_why_unmodelled(const char *mn)
-{
-    if ((ipu_ends(mn, "amp") && !ipu_ends(mn, "clamp")) || ipu_ends(mn, "slic"))
-        return " (the AMP/SLIC engine and its flag immediates are not public)";
-    if (strstr(mn, "stacc")) return " (the TISTACC/TSTACC immediates are not public)";
-    if (strstr(mn, "aop")) return " (the meaning of f32v2aop's immediate is not public)";
-    if (strstr(mn, "rand") || strstr(mn, "rmask")) return " (the PRNG's algorithm is not public)";
-    if (strstr(mn, "sufromui")) return " (the exact mapping to [-1/2, 1/2] is not public)";
-    if (!strncmp(mn, "f8", 2) || strstr(mn, "tof8")) return " (f8 is ipu21 only)";
-    return "";
-}
-
 /* ---- flags, traps, rounding control --------------------------------------------------------------- */
 
 /* Start an instruction: $FP_CTL.NANOO, and the rounding controls we cannot honour for an

@@ -178,9 +178,6 @@ BEHAVIOUR(sort4x32lo_aaan, Dst, Src0, Src1) { ipu_pair_op(S, IPU_P_SORTLO, Dst, 
 BEHAVIOUR(sort4x32hi_aaan, Dst, Src0, Src1) { ipu_pair_op(S, IPU_P_SORTHI, Dst, Src0, Src1); }
 BEHAVIOUR(roll32_aaan, Dst, Src0, Src1) { ipu_pair_op(S, IPU_P_ROLL, Dst, Src0, Src1); }
 
-/* The PRNG's algorithm is not public: no made-up random numbers. */
-BEHAVIOUR(urand32_aaan, Dst) { RAISE(IPU_EXC_UNMODELLED, "not modelled: urand32 (the PRNG algorithm is not public)"); }
-BEHAVIOUR(urand64_aaan, Dst) { RAISE(IPU_EXC_UNMODELLED, "not modelled: urand64 (the PRNG algorithm is not public)"); }
 
 /* ---- branches, trap, delay ---------------------------------------------------------------------- */
 

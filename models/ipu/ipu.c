@@ -26,9 +26,9 @@
  * operands). */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wunused-parameter"
-#define IPU_DEFINE_0(v, mn, ...) IPU_UNMODELLED(v, mn, __VA_ARGS__)
-#define IPU_DEFINE_1(v, mn, ...)
-#define IPU_ISA(v, mn, sets, fmt, syn, map, flags, modelled, ...) IPU_DEFINE_##modelled(v, mn, __VA_ARGS__)
+#define IPU_DEFINE_0(v, mn, why, ...) IPU_UNMODELLED(v, mn, why, __VA_ARGS__)
+#define IPU_DEFINE_1(v, mn, why, ...)
+#define IPU_ISA(v, mn, sets, fmt, syn, map, flags, modelled, why, ...) IPU_DEFINE_##modelled(v, mn, why, __VA_ARGS__)
 #define IPU_ALIAS(...)
 #include "isa_instructions.inc"
 #undef IPU_ISA
@@ -240,7 +240,7 @@ MODEL_BEGIN(ipu, "Graphcore IPU tile: a supervisor and six workers (ipu1 Mk1 GC2
         if ((sets) & 1) INSTRUCTION(fmt, v, syn, .fields = (map), .iset = 0, __VA_ARGS__); \
         if ((sets) & 2) INSTRUCTION(fmt, v, syn, .fields = (map), .iset = 1, __VA_ARGS__); \
     } while (0)
-#define IPU_ISA(v, mn, sets, fmt, syn, map, flags, modelled, ...) \
+#define IPU_ISA(v, mn, sets, fmt, syn, map, flags, modelled, why, ...) \
     IPU_DECLARE(v, sets, fmt, syn, map, .alias = 0, .solo = ((flags) & IPU_SOLO) != 0, \
                 .group_slot = ((flags) & IPU_SOLO) ? 0 : ((flags) & IPU_AUX) ? 2 : 1);
 #define IPU_ALIAS(v, base, sets, fmt, syn, map) IPU_DECLARE(base, sets, fmt, syn, map, .alias = 1);
