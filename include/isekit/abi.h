@@ -16,7 +16,7 @@ extern "C" {
 /* Bumped whenever the layout of isk_hdr, the ops tables or the declaration structs change
  * (tests/engine/test_abi.c records each version's layout and fails on a change without a new
  * version); the engine refuses a model compiled against another version. */
-#define ISK_ABI_VERSION 8
+#define ISK_ABI_VERSION 9
 
 /* Most operands an instruction format may have (fields passed to a behaviour). */
 #define ISK_MAX_OPS 6
@@ -203,6 +203,9 @@ typedef struct isk_kind_decl {
     const char *reloc;       /* relocation the assembler emits for symbolic values */
 } isk_kind_decl;
 
+/* INSTRUCTION .solo: the value the format fixes the group bit to, plus one (0: not solo). */
+enum isk_solo { ISK_SOLO = 1, ISK_SOLO_BIT_SET = 2 };
+
 /* Options of INSTRUCTION after the format, the behaviour and the syntax. */
 typedef struct isk_insn_decl {
     const char *format;      /* the article's format string, e.g. "11-**-0000-0000-0001-LREG-GREG" */
@@ -224,8 +227,10 @@ typedef struct isk_insn_decl {
     /* Relocations the assembler emits for symbolic operands, "imm=R_DPU_IMM24 pc=R_DPU_PC";
      * an operand not listed uses its kind's `reloc`. */
     const char *relocs;
-    /* 1 = may not be in an issue group (PROCESSOR .group_bit): a word with the group bit set
-     * does not decode as it, and the assembler refuses it inside `{ }`. */
+    /* Issues alone, never in an issue group (PROCESSOR .group_bit); the assembler refuses it
+     * inside `{ }`. ISK_SOLO: the format's group bit is a fixed 0, so a word with the bit set
+     * does not decode as it. ISK_SOLO_BIT_SET: the bit is a fixed 1, and a word that decodes
+     * as this format is not a group's head although it has the bit (the IPU's sendpicp). */
     int solo;
     /* 1..group_words: the member of an issue group the instruction must be (the IPU's main
      * pipe first, aux second); the assembler refuses it elsewhere in `{ }`. 0: any. */

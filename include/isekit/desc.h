@@ -147,7 +147,8 @@ struct isk_model {
     bool is_processor;
     isk_processor_decl proc;
     int isets;                        /* instruction sets: proc.isets, at least 1 (one decoder each) */
-    bool has_solo;                    /* some format is INSTRUCTION .solo (fixes the group bit to 0) */
+    bool has_solo;                    /* some format is INSTRUCTION .solo (fixes the group bit) */
+    bool has_solo_bit_set;            /* some format is .solo = ISK_SOLO_BIT_SET (fixes it to 1) */
     /* Processors: ON_EXCEPTION's handler of architectural exceptions, or NULL. */
     void (*on_exception)(isk_hdr *h, int cause, const char *message);
     int code_storage;                 /* processors: index of the code memory */
@@ -162,15 +163,19 @@ struct isk_model {
 
 /* Decoding, fields and kinds. */
 /* The pattern index for `word` in instruction set `iset` alone (INSTRUCTION .iset; 0 for a model
- * with one set), or -1 (also for a set the model does not have). The group bit is cleared first.
- * Fills ops when not NULL. The simulator decodes with this and the issuing context's set; the
+ * with one set), or -1 (also for a set the model does not have). The group bit is cleared first
+ * (kept when some format is INSTRUCTION .solo, which fixes it). Fills ops when not NULL. The simulator decodes with this and the issuing context's set; the
  * tools use isk_model_decode (sim.h), which tries every set. */
 int isk_model_decode_iset(const isk_model *m, int iset, uint64_t word, int64_t ops[ISK_MAX_OPS]);
-/* Does `word` open an issue group (PROCESSOR .group_bit set in it)? The group is it and the
- * next proc.group_words - 1 words. Always false for a model without groups. */
+/* Does `word` decode, in some instruction set, as a format declared .solo = ISK_SOLO_BIT_SET? */
+bool isk_decodes_solo_bit_set(const isk_model *m, uint64_t word);
+/* Does `word` open an issue group (PROCESSOR .group_bit set in it, and not an instruction whose
+ * format fixes the bit to 1)? The group is it and the next proc.group_words - 1 words. Always
+ * false for a model without groups. */
 static inline bool isk_group_head(const isk_model *m, uint64_t word)
 {
-    return m->proc.group_bit > 0 && (word >> m->proc.group_bit & 1);
+    return m->proc.group_bit > 0 && (word >> m->proc.group_bit & 1) &&
+           !(m->has_solo_bit_set && isk_decodes_solo_bit_set(m, word));
 }
 int64_t isk_field_extract(const isk_field *f, uint64_t word);
 /* Place an operand value into a word (the inverse of extract); false if it does not fit. */

@@ -104,7 +104,7 @@ void isk_model_coverage(const isk_model *m, isk_coverage *out);
 
 /* Decode one instruction word: the index of the instruction (see isk_model_instruction) and the
  * operand values, or -1 if no format accepts the word. A processor's group bit (PROCESSOR
- * .group_bit) is cleared first. With several instruction sets (PROCESSOR .isets) set 0 is tried
+ * .group_bit) is cleared first, unless a format fixes it (INSTRUCTION .solo). With several instruction sets (PROCESSOR .isets) set 0 is tried
  * first, then set 1, 2, ... in order, so that a disassembler finds the instructions of every set;
  * the instruction's `iset` tells which set accepted the word. The simulator decodes with the
  * issuing context's own set only (isk_model_decode_iset, isekit/desc.h). */

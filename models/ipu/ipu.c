@@ -241,8 +241,9 @@ MODEL_BEGIN(ipu, "Graphcore IPU tile: a supervisor and six workers (ipu1 Mk1 GC2
         if ((sets) & 2) INSTRUCTION(fmt, v, syn, .fields = (map), .iset = 1, __VA_ARGS__); \
     } while (0)
 #define IPU_ISA(v, mn, sets, fmt, syn, map, flags, modelled, why, ...) \
-    IPU_DECLARE(v, sets, fmt, syn, map, .alias = 0, .solo = ((flags) & IPU_SOLO) != 0, \
-                .group_slot = ((flags) & IPU_SOLO) ? 0 : ((flags) & IPU_AUX) ? 2 : 1);
+    IPU_DECLARE(v, sets, fmt, syn, map, .alias = 0, \
+                .solo = ((flags) & IPU_SOLO) ? ISK_SOLO : ((flags) & IPU_SOLO_BIT_SET) ? ISK_SOLO_BIT_SET : 0, \
+                .group_slot = ((flags) & (IPU_SOLO | IPU_SOLO_BIT_SET)) ? 0 : ((flags) & IPU_AUX) ? 2 : 1);
 #define IPU_ALIAS(v, base, sets, fmt, syn, map) IPU_DECLARE(base, sets, fmt, syn, map, .alias = 1);
 #include "isa_instructions.inc"
 #undef IPU_ISA

@@ -105,6 +105,7 @@ static void print_instructions(const isk_model *m)
         if (p->priority) printf("   [priority %d]", p->priority);
         if (p->alias) printf("   [alias]");
         if (m->isets > 1) printf("   [set %d]", p->iset);
+        if (p->solo) printf("   [solo%s]", p->solo == ISK_SOLO_BIT_SET ? ", group bit 1" : "");
         printf("\n");
     }
     print_isets(m);

@@ -276,7 +276,7 @@ static void build_node(builder *b, uint32_t at, int *set, int n, uint64_t known_
 
 /* One tree per instruction set, each over its own formats only: overlaps and ambiguities are
  * a matter within a set. The group bit is in no format (model.c refuses one that uses it), so
- * the trees never test it, except for solo formats (INSTRUCTION .solo), which fix it to 0:
+ * the trees never test it, except for solo formats (INSTRUCTION .solo), which fix it to 0 or 1:
  * then the decoder keeps the bit and the others match either value. */
 isk_decoder *isk_decoder_build(isk_model *m, isk_diag *diag)
 {
@@ -319,6 +319,15 @@ void isk_decoder_free(isk_decoder *d)
     VEC_FREE(&d->candidates);
     VEC_FREE(&d->roots);
     free(d);
+}
+
+bool isk_decodes_solo_bit_set(const isk_model *m, uint64_t word)
+{
+    for (int iset = 0; iset < m->isets; iset++) {
+        const int pattern = isk_model_decode_iset(m, iset, word, NULL);
+        if (pattern >= 0 && m->patterns.data[pattern].info.solo == ISK_SOLO_BIT_SET) return true;
+    }
+    return false;
 }
 
 int isk_model_decode_iset(const isk_model *m, int iset, uint64_t word, int64_t ops[ISK_MAX_OPS])

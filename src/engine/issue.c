@@ -105,7 +105,9 @@ static bool decode_entry(const isk_inst *p, uint32_t iset, uint64_t pc)
     int pattern = isk_model_decode_iset(p->model, (int)iset, word, d->op);
     if (pattern < 0) return false;
     d->pattern = pattern;
-    d->fn = p->groups && isk_group_head(p->model, word) ? run_group_entry : p->model->patterns.data[pattern].beh->fn;
+    const isk_pattern *pat = &p->model->patterns.data[pattern];
+    const bool head = p->groups && (word >> p->model->proc.group_bit & 1) && pat->info.solo != ISK_SOLO_BIT_SET;
+    d->fn = head ? run_group_entry : pat->beh->fn;
     return true;
 }
 

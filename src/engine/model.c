@@ -695,9 +695,10 @@ static void check_groups(const isk_model *m, const model_builder *B, isk_diag *d
     }
 }
 
-/* INSTRUCTION .solo: the format's group bit becomes a fixed 0, so a word with the group bit set
- * does not decode as it (the decoder keeps the bit in the words it looks at). After the aliases
- * are linked: their formats are compared with the base's as written. */
+/* INSTRUCTION .solo: the format's group bit becomes a fixed 0 (ISK_SOLO: a word with the group
+ * bit set does not decode as it) or 1 (ISK_SOLO_BIT_SET: a word with the bit decodes as it and
+ * is not a group's head); the decoder then keeps the bit in the words it looks at. After the
+ * aliases are linked: their formats are compared with the base's as written. */
 static void apply_solo(isk_model *m, const model_builder *B, isk_diag *diag)
 {
     uint64_t bit = m->proc.group_bit > 0 ? UINT64_C(1) << m->proc.group_bit : 0;
@@ -709,13 +710,24 @@ static void apply_solo(isk_model *m, const model_builder *B, isk_diag *diag)
                        "least that many members (PROCESSOR .group_bit, .group_words) and no .solo", m->name,
                        p->info.format, slot);
         if (!p->info.solo) continue;
+        if (p->info.solo != ISK_SOLO && p->info.solo != ISK_SOLO_BIT_SET) {
+            line_error(m, diag, p->line, "model '%s': INSTRUCTION '%s' (.solo = %d): .solo is ISK_SOLO (1, the "
+                       "group bit a fixed 0) or ISK_SOLO_BIT_SET (2, a fixed 1)", m->name, p->info.format,
+                       p->info.solo);
+            continue;
+        }
         if (!bit) {
-            line_error(m, diag, p->line, "model '%s': INSTRUCTION '%s' (.solo = 1) but the PROCESSOR (line %d) has "
-                       "no issue groups (.group_bit)", m->name, p->info.format, B->processor_line);
+            line_error(m, diag, p->line, "model '%s': INSTRUCTION '%s' (.solo = %d) but the PROCESSOR (line %d) has "
+                       "no issue groups (.group_bit)", m->name, p->info.format, p->info.solo, B->processor_line);
             continue;
         }
         p->mask |= bit;
+        if (p->info.solo == ISK_SOLO_BIT_SET) {
+            p->match |= bit;
+            m->has_solo_bit_set = true;
+        }
         p->info.mask = p->mask;
+        p->info.match = p->match;
         m->has_solo = true;
     }
 }

@@ -1,6 +1,6 @@
 #!/bin/sh
 # A processor of two instruction sets and issue groups, seen from the command line: `isekit
-# info` counts each set's instructions and names the group bit; a .iset past the sets is a load
+# info` counts each set's instructions, names the group bit and marks solo instructions; a .iset past the sets is a load
 # error at its line of the user's description.
 # usage: isets.sh ISEKIT SOURCE_DIR
 isekit=$1
@@ -26,8 +26,8 @@ MODEL_BEGIN(two, "a supervisor set and a worker set")
     INSTRUCTION("*-001-0000-iiiiiiii", Add, "add {i}");
     INSTRUCTION("*-010-0000-0000-0000", Enter, "enter");
     INSTRUCTION("*-001-0000-iiiiiiii", Sub, "sub {i}", .iset = 1);
-    INSTRUCTION("*-011-0000-0000-0000", Leave, "leave", .iset = 1);
-    INSTRUCTION("*-100-0000-0000-0000", Leave, "stop", .iset = 1);
+    INSTRUCTION("*-011-0000-0000-0000", Leave, "leave", .iset = 1, .solo = ISK_SOLO);
+    INSTRUCTION("*-100-0000-0000-0000", Leave, "stop", .iset = 1, .solo = ISK_SOLO_BIT_SET);
 MODEL_END
 MODEL
 run 0 "$tmp/info" -- "$isekit" info "$tmp/two.c"
@@ -36,6 +36,8 @@ expect_in "$tmp/info" 'instruction sets (2):'
 expect_in "$tmp/info" '  set 0: 2 instructions'
 expect_in "$tmp/info" '  set 1: 3 instructions'
 expect_in "$tmp/info" 'sub {i}   [set 1]'
+expect_in "$tmp/info" 'leave   [set 1]   [solo]'
+expect_in "$tmp/info" 'stop   [set 1]   [solo, group bit 1]'
 expect_in "$tmp/info" 'undecodable in instruction set 0'
 
 sed 's/"stop", .iset = 1/"stop", .iset = 2/' "$tmp/two.c" >"$tmp/bad.c"

@@ -81,6 +81,7 @@ static uint64_t fingerprint(void)
         ISK_EXC_ILLEGAL, ISK_EXC_FETCH, ISK_EXC_GROUP, ISK_EXC_MODEL,
         ISK_KIND_INT, ISK_KIND_NAMES, ISK_KIND_PCREL, ISK_KIND_ABS,
         ISK_PARAM_TEXT, ISK_PARAM_INT, ISK_PARAM_ENUM, ISK_PARAM_BOOL,
+        ISK_SOLO, ISK_SOLO_BIT_SET,
     };
 #undef S
 #undef O
@@ -104,6 +105,7 @@ static const struct { int version; uint64_t layout; } versions[] = {
     { 6, 0x1ea1ca4399a4e767ull },     /* solo instructions (INSTRUCTION .solo), PROCESSOR .group_all */
     { 7, 0xea8e08086f1e500full },     /* PROCESSOR .group_align: where an issue group may start */
     { 8, 0x191c21a949249613ull },     /* INSTRUCTION .group_slot: the member of a group an instruction must be */
+    { 9, 0x9f684bf88ff73650ull },     /* INSTRUCTION .solo = ISK_SOLO_BIT_SET: the group bit a fixed 1 */
 };
 
 STATE_BEGIN

@@ -104,6 +104,23 @@ MODEL_BEGIN(groups_solo, "issue groups and a solo instruction")
     INSTRUCTION("*-011-0000-0000-0000", Leave, "leave", .solo = 1);
 MODEL_END
 
+/* A solo instruction whose format fixes the group bit to 1 (the IPU's sendpicp): a word with
+ * the bit that decodes as it is that instruction, not a group's head. */
+MODEL_BEGIN(groups_solo_bit_set, "issue groups and a solo instruction with the group bit set")
+    WORD_BITS(16);
+    PROCESSOR(.code = "ROM", .contexts = 1, .group_bit = 15, .group_words = 2, .group_align = 1);
+    MEMORY(ROM, "code");
+    GROUP_FORMATS
+    INSTRUCTION("*-011-0000-iiiiiiii", Add, "long {i}", .solo = ISK_SOLO_BIT_SET);
+MODEL_END
+
+MODEL_BEGIN(solo_unknown, "a .solo value that is neither ISK_SOLO nor ISK_SOLO_BIT_SET")
+    WORD_BITS(16);
+    PROCESSOR(.code = "ROM", .contexts = 1, .group_bit = 15, .group_words = 2);
+    MEMORY(ROM, "code");
+    declaration_line = __LINE__; INSTRUCTION("*-011-0000-0000-0000", Leave, "leave", .solo = 3);
+MODEL_END
+
 MODEL_BEGIN(solo_without_groups, "a solo instruction in a processor without groups")
     WORD_BITS(16);
     processor_line = __LINE__; PROCESSOR(.code = "ROM", .contexts = 1);
@@ -358,6 +375,44 @@ static void test_solo(void)
     unload(&l);
 }
 
+/* .solo = ISK_SOLO_BIT_SET: the word with the bit decodes as the instruction, alone; without
+ * the bit it is illegal; a group's head that decodes as another format still opens a group
+ * (isk_group_head, which the disassembler's listing asks); the engine issues the word alone. */
+static void test_solo_bit_set(void)
+{
+    loaded l;
+    load(&l, &isk_model_groups_solo_bit_set);
+    CHECK(l.m != NULL);
+    if (!l.m) {
+        fprintf(stderr, "%s\n", l.out.text);
+        return;
+    }
+    const isk_model *m = l.m;
+    int64_t ops[ISK_MAX_OPS];
+    CHECK_EQ(isk_model_decode(m, 0xb005, ops), 2);
+    CHECK_EQ(ops[0], 5);
+    CHECK_EQ(isk_model_decode(m, 0x3005, NULL), -1);
+    CHECK_EQ(isk_model_instruction(m, 2)->solo, ISK_SOLO_BIT_SET);
+    CHECK_EQ(isk_model_instruction(m, 2)->match, 0xb000u);
+    CHECK(!isk_group_head(m, 0xb005));
+    CHECK(isk_group_head(m, 0x9007));
+    char text[64];
+    CHECK(isk_disasm_word(m, 0xb005, 0, text, sizeof text));
+    CHECK_STR(text, "long 5");
+
+    /* At run time: the first issue runs `long 5` alone (PC 0 -> 1), then the group at 1..2. */
+    isk_system *sys = isk_system_new(&(isk_system_options){ .diag = &l.d });
+    isk_inst *cpu = isk_system_add(sys, l.m, "cpu");
+    const uint16_t program[] = { 0xb005, 0x9001, 0x1002, 0x1003 };
+    for (int i = 0; i < 4; i++) CHECK_EQ(isk_write(cpu, "ROM", (uint64_t)i, program[i]), ISK_OK);
+    CHECK_EQ(isk_step(sys, 1), ISK_OK);
+    CHECK_EQ(isk_context_of(cpu, 0)->pc, 1u);
+    CHECK_EQ(isk_step(sys, 1), ISK_OK);
+    CHECK_EQ(isk_context_of(cpu, 0)->pc, 3u);
+    isk_system_free(sys);
+    unload(&l);
+}
+
 static void test_bad_groups(void)
 {
     lines_of(&isk_model_group_bit_fixed);
@@ -386,6 +441,9 @@ static void test_bad_groups(void)
     snprintf(want, sizeof want, "INSTRUCTION '0-011-0000-0000-0000' (.solo = 1) but the PROCESSOR (line %d) has no "
              "issue groups (.group_bit)", processor_line);
     refused_at(&isk_model_solo_without_groups, 1, &declaration_line, want);
+    refused_at(&isk_model_solo_unknown, 1, &declaration_line,
+               "INSTRUCTION '*-011-0000-0000-0000' (.solo = 3): .solo is ISK_SOLO (1, the group bit a fixed 0) "
+               "or ISK_SOLO_BIT_SET (2, a fixed 1)");
 }
 
 static void test_processor_only_declarations(void)
@@ -404,6 +462,7 @@ int main(void)
     test_bad_iset();
     test_group_bit_cleared();
     test_solo();
+    test_solo_bit_set();
     test_bad_groups();
     test_processor_only_declarations();
     return CHECK_DONE();
