@@ -137,7 +137,7 @@ typedef struct isk_system_options {
      * isk_step/isk_run return ISK_BREAK, and the next one issues that very instruction first
      * (without asking the hook again), so the pieces of a run add up to the uninterrupted run. */
     int (*before_issue)(void *user, uint64_t clock, isk_inst *proc, uint32_t context, uint64_t pc);
-    void *before_issue_user;
+    void *before_issue_user;   /* also set later with isk_set_before_issue */
     /* SIGSEGV, SIGBUS, SIGFPE, SIGILL and SIGABRT raised on the simulating thread while a
      * behaviour runs (a NULL dereference, a division by zero, a stack overflow into a guard
      * region, abort()) are reported through diag with the clock, the instance, the slot and
@@ -182,6 +182,12 @@ const char *isk_inst_name(const isk_inst *inst);
 const isk_model *isk_inst_model(const isk_inst *inst);
 /* The instance's state (struct isk_state of its model), for host code that includes the model. */
 isk_hdr *isk_inst_state(isk_inst *inst);
+/* Data a tool keeps with an instance under a key of its own (the address of something the tool
+ * owns): the loader keeps the program it loaded (symbols, lines), for a debugger or a profile.
+ * Setting a key again releases the old data; the instance releases what it holds when freed.
+ * At most 8 keys per instance: ISK_FAILED (reported) beyond. */
+isk_status isk_inst_set_data(isk_inst *inst, const void *key, void *data, void (*release)(void *data));
+void *isk_inst_data(const isk_inst *inst, const void *key);
 
 /* Set a model parameter of an instance before its first clock (the instance is reset). A name
  * the model does not declare, or a value its declaration does not accept, is an error naming
@@ -209,6 +215,11 @@ void isk_set_driver(isk_system *sys, isk_driver_fn fn, void *user);
 typedef void (*isk_port_write_fn)(void *user, isk_inst *inst, uint64_t port, uint64_t value);
 typedef uint64_t (*isk_port_read_fn)(void *user, isk_inst *inst, uint64_t port);
 void isk_set_ports(isk_inst *inst, isk_port_read_fn rd, isk_port_write_fn wr, void *user);
+
+/* Install (or, with NULL, remove) the before-issue hook of isk_system_options on a system that
+ * exists already (a debugger attaching): it takes effect at the next isk_step/isk_run. */
+void isk_set_before_issue(isk_system *sys, int (*fn)(void *user, uint64_t clock, isk_inst *proc, uint32_t context,
+                                                     uint64_t pc), void *user);
 
 /* Run exactly `clocks` clocks, idle ones included (a finished system goes on clocking: isk_run
  * is the call that stops at the end), unless an error, a stop request or a deadlock ends the run

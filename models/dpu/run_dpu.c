@@ -213,7 +213,7 @@ static int cmd_run_dpu(int argc, char **argv)
     if (dpu_program_load(dpu, &prog, &diag) != 0) goto out;
 
     cli_run r;
-    cli_run_begin(&r, "isekit run dpu", sys, o.run.max_clocks);
+    cli_run_begin(&r, "isekit run dpu", sys, &o.run, o.run.max_clocks);
     if (o.run.trace) {
         /* the registers and flags change visibly; WRAM, MRAM and IRAM are too large to compare
          * after every instruction (their DMAs are events of their own) */

@@ -153,7 +153,7 @@ static int cmd_run_edkdsp(int argc, char **argv)
         return EXIT_FAILED;
     }
     cli_run r;
-    cli_run_begin(&r, "isekit run edkdsp", edk_system(bce), o.run.max_clocks);
+    cli_run_begin(&r, "isekit run edkdsp", edk_system(bce), &o.run, o.run.max_clocks);
     int rc = edk_set_firmware_file(bce, EDK_SLOT_P0, o.firmware) == EDK_OK ? EXIT_OK : EXIT_FAILED;
     if (rc == EXIT_OK && o.host) {
         rc = run_host(&o, bce, &diag);

@@ -7,6 +7,7 @@
 
 #include "asm/asm.h"
 #include "asm/link_model.h"
+#include "asm/loaded.h"
 #include "base/file.h"
 #include "elf/elf_file.h"
 #include "elf/image.h"
@@ -108,6 +109,7 @@ int isk_load_obj(isk_inst *inst, const isk_obj *exe, isk_load_info *info, isk_di
         load_section(inst, exe, s, info, diag);
     }
     if (diag->errors != errors) return -1;
+    isk_loaded_keep(inst, exe);
     info->entry = exe->entry;
     if (m->is_processor && isk_addr_to_pc(m, exe->entry, &info->entry_pc) && isk_start(inst, 0, info->entry_pc) == ISK_OK)
         info->started = true;

@@ -166,7 +166,7 @@ static int run_launch_list(const run_options *o, isk_model *m, isk_diag *diag)
                              : launch_list_load(o->program, sys, acc, diag);
     if (!l) goto out;
     cli_run r;
-    cli_run_begin(&r, "isekit run", sys, o->run.max_clocks);
+    cli_run_begin(&r, "isekit run", sys, &o->run, o->run.max_clocks);
     if (launch_list_start(l, r.limit) == ISK_OK) {
         isk_status st = cli_run_go(&r, 0);
         print_summary(sys, acc);
@@ -227,7 +227,7 @@ static int run_processor(const run_options *o, isk_model *m, isk_diag *diag)
         }
     }
     cli_run r;
-    cli_run_begin(&r, "isekit run", sys, o->run.max_clocks);
+    cli_run_begin(&r, "isekit run", sys, &o->run, o->run.max_clocks);
     r.between = port_wiring_apply_stops;
     r.between_user = w;
     isk_status st = cli_run_go(&r, 0);
@@ -280,7 +280,7 @@ static int run_system_file(const run_options *o, isk_diag *diag)
         cli_run r;
         /* the file's clock limit unless the command line gives one */
         uint64_t limit = o->run.max_clocks != CLI_DEFAULT_MAX_CLOCKS || !f->max_clocks ? o->run.max_clocks : f->max_clocks;
-        cli_run_begin(&r, "isekit run", sys, limit);
+        cli_run_begin(&r, "isekit run", sys, &o->run, limit);
         r.between = port_wiring_apply_stops;
         r.between_user = w;
         isk_status st = cli_run_go(&r, 0);

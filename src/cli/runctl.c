@@ -34,6 +34,7 @@ bool cli_run_option(cli_args *a, cli_run_opts *o, const char *alias)
     } else if (cli_value(a, "--show", &v)) {
         if (v && o->nshows == CLI_MAX_LIST) cli_usage_error(a, "at most %d --show options", CLI_MAX_LIST);
         else if (v) o->shows[o->nshows++] = v;
+    } else if (cli_traces_option(a, o) || cli_profile_option(a, o) || cli_debug_option(a, o)) {
     } else {
         return false;
     }
@@ -105,11 +106,12 @@ static double now_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-void cli_run_begin(cli_run *r, const char *cmd, isk_system *sys, uint64_t max_clocks)
+void cli_run_begin(cli_run *r, const char *cmd, isk_system *sys, const cli_run_opts *o, uint64_t max_clocks)
 {
     memset(r, 0, sizeof *r);
     r->cmd = cmd;
     r->sys = sys;
+    r->opts = o;
     uint64_t now = isk_clock(sys);
     r->limit = max_clocks > UINT64_MAX - now ? UINT64_MAX : now + max_clocks;
     r->slice = 4096;
@@ -124,6 +126,7 @@ void cli_run_begin(cli_run *r, const char *cmd, isk_system *sys, uint64_t max_cl
     sigemptyset(&sa.sa_mask);
     sa.sa_flags = SA_RESTART;
     sigaction(SIGINT, &sa, &previous_sigint);
+    r->observers_failed = !cli_traces_begin(r, o) || !cli_profile_begin(r, o) || !cli_debug_begin(r, o);
 }
 
 /* Every second on a terminal: where the run is and how fast it goes. */
@@ -149,6 +152,7 @@ static void clear_progress(cli_run *r)
 
 isk_status cli_run_go(cli_run *r, uint64_t clocks)
 {
+    if (r->observers_failed) return ISK_FAILED;
     uint64_t now = isk_clock(r->sys);
     uint64_t end = clocks && clocks < r->limit - now ? now + clocks : r->limit;
     isk_status st = ISK_OK;
@@ -183,6 +187,9 @@ bool cli_run_at_limit(const cli_run *r) { return isk_clock(r->sys) >= r->limit; 
 
 void cli_run_end(cli_run *r)
 {
+    cli_debug_end(r);
+    cli_profile_end(r);
+    cli_traces_end(r);
     clear_progress(r);
     interrupted_sys = NULL;
     sigaction(SIGINT, &previous_sigint, NULL);

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "cli/options.h"
+#include "cli/run_observe.h"
 #include "isekit/sim.h"
 
 enum { EXIT_LIMIT = 3, EXIT_INTERRUPTED = 130 };
@@ -31,11 +32,15 @@ typedef struct cli_run_opts {
     int nparams;
     const char *shows[CLI_MAX_LIST];
     int nshows;
+    cli_traces_opts traces;          /* run_observe.h */
+    cli_profile_opts profile;
+    cli_debug_opts debug;
 } cli_run_opts;
 
 void cli_run_opts_init(cli_run_opts *o, uint64_t default_max_clocks);
 /* Claim an option every runner takes: --max-clocks N (also spelt `alias` if not NULL),
- * --watchdog SECONDS, --behaviour-stack BYTES, --max-errors N, --trace, --param K=V, --show NAME. */
+ * --watchdog SECONDS, --behaviour-stack BYTES, --max-errors N, --trace, --param K=V, --show NAME,
+ * and those of the trace files, the profile and the debugger (run_observe.h). */
 bool cli_run_option(cli_args *a, cli_run_opts *o, const char *alias);
 /* Their --help lines. */
 #define CLI_RUN_OPTIONS_HELP                                                                        \
@@ -46,6 +51,7 @@ bool cli_run_option(cli_args *a, cli_run_opts *o, const char *alias);
     "  --behaviour-stack BYTES  the stack of each multi-clock behaviour (default 256K)\n"            \
     "  --param KEY=VALUE   set a model parameter\n"                                                   \
     "  --show NAME         print a register or cell after the run (e.g. GR0, LDM[5], R[2])\n"        \
+    CLI_TRACES_HELP CLI_PROFILE_HELP CLI_DEBUG_HELP                                                   \
     CLI_MAX_ERRORS_HELP
 #define CLI_EXIT_HELP                                                                                \
     "Exit status: 0 on success; 1 on an error, a fault, a crash in model code, a deadlock or a\n"   \
@@ -75,10 +81,17 @@ typedef struct cli_run {
      * what its port handlers asked for with isk_stop_after_clock (ports.h: stop ports). */
     void (*between)(void *user);
     void *between_user;
+    const cli_run_opts *opts;
+    struct cli_traces *traces;       /* run_observe.h: NULL unless asked for */
+    struct cli_profile *profile;
+    struct cli_debugger *debugger;
+    bool observers_failed;           /* one of them could not start (reported) */
 } cli_run;
 
-/* Install the Ctrl-C handler for this system. */
-void cli_run_begin(cli_run *r, const char *cmd, isk_system *sys, uint64_t max_clocks);
+/* Install the Ctrl-C handler for this system, and start what the options ask for beyond the
+ * run (trace files, a profile, the debugger: run_observe.h); if one of those fails (reported),
+ * r->observers_failed is set and cli_run_go does not run. */
+void cli_run_begin(cli_run *r, const char *cmd, isk_system *sys, const cli_run_opts *o, uint64_t max_clocks);
 /* Run until finished, the limit, an error or Ctrl-C, at most `clocks` more clocks (0 = up to
  * the limit), in slices with a progress line. Returns as isk_run. */
 isk_status cli_run_go(cli_run *r, uint64_t clocks);
@@ -86,7 +99,8 @@ isk_status cli_run_go(cli_run *r, uint64_t clocks);
 bool cli_run_interrupted(const cli_run *r);
 /* True if the run stopped at the limit (the last cli_run_go returned ISK_OK there). */
 bool cli_run_at_limit(const cli_run *r);
-/* Clear the progress line, restore Ctrl-C. */
+/* Finish the trace files and the profile, leave the debugger, clear the progress line, restore
+ * Ctrl-C. */
 void cli_run_end(cli_run *r);
 
 /* After the runner's statistics, for a run that did not finish (it returned ISK_OK): the

@@ -106,6 +106,8 @@ isk_system *isk_system_new(const isk_system_options *opt)
 static void free_inst(isk_inst *inst)
 {
     const isk_model *m = inst->model;
+    for (int i = 0; i < 8; i++)
+        if (inst->data[i].key && inst->data[i].release) inst->data[i].release(inst->data[i].data);
     for (size_t i = 0; i < m->storages.len; i++)
         if (inst->owns_buffer[i]) free(inst->buffers[i]);
     for (int s = 0; s < inst->nslots; s++)
@@ -297,6 +299,43 @@ isk_inst *isk_instance_at(isk_system *sys, int i)
 const char *isk_inst_name(const isk_inst *inst) { return inst->name; }
 const isk_model *isk_inst_model(const isk_inst *inst) { return inst->model; }
 isk_hdr *isk_inst_state(isk_inst *inst) { return inst->hdr; }
+
+isk_status isk_inst_set_data(isk_inst *inst, const void *key, void *data, void (*release)(void *data))
+{
+    int free_at = -1;
+    for (int i = 0; i < 8; i++) {
+        if (inst->data[i].key == key) {
+            if (inst->data[i].release) inst->data[i].release(inst->data[i].data);
+            inst->data[i].data = data;
+            inst->data[i].release = release;
+            return ISK_OK;
+        }
+        if (!inst->data[i].key && free_at < 0) free_at = i;
+    }
+    if (free_at < 0) {
+        isk_report(inst->sys, ISK_ERROR, "isk_inst_set_data: instance '%s' holds 8 keys already", inst->name);
+        if (release) release(data);
+        return ISK_FAILED;
+    }
+    inst->data[free_at].key = key;
+    inst->data[free_at].data = data;
+    inst->data[free_at].release = release;
+    return ISK_OK;
+}
+
+void *isk_inst_data(const isk_inst *inst, const void *key)
+{
+    for (int i = 0; i < 8; i++)
+        if (inst->data[i].key == key) return inst->data[i].data;
+    return NULL;
+}
+
+void isk_set_before_issue(isk_system *sys, int (*fn)(void *user, uint64_t clock, isk_inst *proc, uint32_t context,
+                                                     uint64_t pc), void *user)
+{
+    sys->opt.before_issue = fn;
+    sys->opt.before_issue_user = user;
+}
 
 isk_status isk_set_param(isk_inst *inst, const char *key, const char *value)
 {

@@ -102,6 +102,8 @@ struct isk_inst {
     uint8_t *reported_states;
 
     isk_stats stats;
+    /* isk_inst_set_data: what tools keep with the instance */
+    struct { const void *key; void *data; void (*release)(void *); } data[8];
 };
 
 /* Where the clock loop is within a clock: the driver, the processors' issues (from cur_proc on),

@@ -11,6 +11,7 @@
 #include "asm/asm.h"
 #include "asm/link_model.h"
 #include "asm/load.h"
+#include "asm/loaded.h"
 #include "check.h"
 #include "elf/elf_file.h"
 
@@ -102,6 +103,15 @@ static void test_two_files(isk_model *m)
     CHECK_EQ(isk_load_obj(cpu, exe, &info, &s.d), 0);
     CHECK(info.started);
     CHECK_EQ(info.entry_pc, 0);
+    /* the loader keeps the executable's symbols with the instance (asm/loaded.h) */
+    const isk_loaded *kept = isk_loaded_of(cpu);
+    CHECK(kept != NULL);
+    const isk_loaded_sym *add_one = kept ? isk_loaded_find(kept, "add_one") : NULL;
+    CHECK(add_one && add_one->code && add_one->pc == 9 && add_one->addr == 0x24);
+    CHECK(kept && isk_loaded_code_at(kept, 10) == add_one);
+    const isk_loaded_sym *counter = kept ? isk_loaded_find(kept, "counter") : NULL;
+    CHECK(counter && !counter->code && counter->addr == 0x1000c);
+    CHECK(kept && isk_loaded_find(kept, "no_such_symbol") == NULL);
     isk_status st = isk_run(sys, 1000);
     CHECK(st == ISK_OK || st == ISK_STOPPED);
     int64_t v = 0;

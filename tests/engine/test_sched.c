@@ -374,7 +374,46 @@ static void test_resumable_stops(void)
         CHECK_EQ(c.clocks, a.clocks);
         tile_close(&parts);
     }
+
+    /* the same hook installed after the system ran a while (a debugger attaching), then removed */
+    tile late;
+    tile_open(&late, slots_program, NULL);
+    CHECK_EQ(isk_run(late.sys, 5), ISK_OK);
+    breaker b = { 21, 0 };
+    isk_set_before_issue(late.sys, break_at, &b);
+    CHECK_EQ(isk_run(late.sys, 10000), ISK_BREAK);
+    CHECK_EQ(b.stops, 1);
+    isk_set_before_issue(late.sys, NULL, NULL);
+    CHECK_EQ(isk_run(late.sys, 10000), ISK_STOPPED);
+    CHECK_EQ(b.stops, 1);
+    CHECK_EQ(isk_clock(late.sys), isk_clock(whole.sys));
+    for (int d = 0; d < 3; d++) CHECK_EQ(read_d(&late, (uint64_t)d), read_d(&whole, (uint64_t)d));
+    tile_close(&late);
     tile_close(&whole);
+}
+
+/* Data a tool keeps with an instance: found by its key, replaced (the old released), released
+ * with the instance; a ninth key is refused. */
+static int released;
+static void count_release(void *data) { released += *(int *)data; }
+
+static void test_inst_data(void)
+{
+    tile t;
+    tile_open(&t, slots_program, NULL);
+    static int one = 1, ten = 10, hundred = 100;
+    static char keys[9];
+    CHECK(isk_inst_data(t.p, &keys[0]) == NULL);
+    CHECK_EQ(isk_inst_set_data(t.p, &keys[0], &one, count_release), ISK_OK);
+    CHECK(isk_inst_data(t.p, &keys[0]) == &one);
+    CHECK_EQ(isk_inst_set_data(t.p, &keys[0], &ten, count_release), ISK_OK);
+    CHECK_EQ(released, 1);
+    CHECK(isk_inst_data(t.p, &keys[0]) == &ten);
+    for (int k = 1; k < 8; k++) CHECK_EQ(isk_inst_set_data(t.p, &keys[k], &one, NULL), ISK_OK);
+    CHECK_EQ(isk_inst_set_data(t.p, &keys[8], &hundred, count_release), ISK_FAILED);
+    CHECK_EQ(released, 101);                         /* refused data is released at once */
+    tile_close(&t);
+    CHECK_EQ(released, 111);
 }
 
 int main(void)
@@ -385,5 +424,6 @@ int main(void)
     test_interrupt_lines();
     test_routed_interrupt();
     test_resumable_stops();
+    test_inst_data();
     return CHECK_DONE();
 }

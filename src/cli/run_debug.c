@@ -1,0 +1,19 @@
+/* The debug of a run (run_observe.h): not written yet. */
+#include "cli/run_observe.h"
+#include "cli/runctl.h"
+
+bool cli_debug_option(cli_args *a, cli_run_opts *o)
+{
+    (void)a;
+    (void)o;
+    return false;
+}
+
+bool cli_debug_begin(cli_run *r, const cli_run_opts *o)
+{
+    (void)r;
+    (void)o;
+    return true;
+}
+
+void cli_debug_end(cli_run *r) { (void)r; }

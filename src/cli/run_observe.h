@@ -1,0 +1,48 @@
+/* What a run's options add to it beyond the run itself: trace files (--vcd, --perfetto), a
+ * profile (--profile...), a debugger (isekit debug, -x, --batch). runctl.c calls these hooks
+ * at the run's begin, between the steps of cli_run_go and at its end, so every runner that
+ * uses cli_run gets them without code of its own.
+ *
+ * Each feature keeps its options in its part of cli_run_opts and its state behind a pointer in
+ * cli_run; a feature that was not asked for costs nothing (no subscriber, no hook). */
+#ifndef ISK_CLI_RUN_OBSERVE_H
+#define ISK_CLI_RUN_OBSERVE_H
+
+#include <stdbool.h>
+
+#include "cli/options.h"
+
+struct cli_run;
+struct cli_run_opts;
+
+/* ---- trace files (run_traces.c) ---- */
+typedef struct cli_traces_opts {
+    const char *vcd, *perfetto;
+} cli_traces_opts;
+struct cli_traces;
+bool cli_traces_option(cli_args *a, struct cli_run_opts *o);
+#define CLI_TRACES_HELP ""
+bool cli_traces_begin(struct cli_run *r, const struct cli_run_opts *o);
+void cli_traces_end(struct cli_run *r);
+
+/* ---- the profile (run_profile.c) ---- */
+typedef struct cli_profile_opts {
+    bool on;
+} cli_profile_opts;
+struct cli_profile;
+bool cli_profile_option(cli_args *a, struct cli_run_opts *o);
+#define CLI_PROFILE_HELP ""
+bool cli_profile_begin(struct cli_run *r, const struct cli_run_opts *o);
+void cli_profile_end(struct cli_run *r);
+
+/* ---- the debugger (run_debug.c) ---- */
+typedef struct cli_debug_opts {
+    bool on;
+} cli_debug_opts;
+struct cli_debugger;
+bool cli_debug_option(cli_args *a, struct cli_run_opts *o);
+#define CLI_DEBUG_HELP ""
+bool cli_debug_begin(struct cli_run *r, const struct cli_run_opts *o);
+void cli_debug_end(struct cli_run *r);
+
+#endif
