@@ -17,3 +17,10 @@ bool cli_debug_begin(cli_run *r, const cli_run_opts *o)
 }
 
 void cli_debug_end(cli_run *r) { (void)r; }
+
+isk_status cli_debug_go(cli_run *r, uint64_t clocks)
+{
+    (void)r;
+    (void)clocks;
+    return ISK_FAILED;
+}

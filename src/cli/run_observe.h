@@ -1,5 +1,6 @@
 /* What a run's options add to it beyond the run itself: trace files (--vcd, --perfetto), a
- * profile (--profile...), a debugger (isekit debug, -x, --batch). runctl.c calls these hooks
+ * profile (--profile...), a debugger (isekit debug, -x, --batch), a DAP server (isekit debug
+ * --dap). runctl.c calls these hooks
  * at the run's begin, between the steps of cli_run_go and at its end, so every runner that
  * uses cli_run gets them without code of its own.
  *
@@ -9,8 +10,10 @@
 #define ISK_CLI_RUN_OBSERVE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "cli/options.h"
+#include "isekit/sim.h"
 
 struct cli_run;
 struct cli_run_opts;
@@ -43,6 +46,20 @@ struct cli_debugger;
 bool cli_debug_option(cli_args *a, struct cli_run_opts *o);
 #define CLI_DEBUG_HELP ""
 bool cli_debug_begin(struct cli_run *r, const struct cli_run_opts *o);
+/* cli_run_go while a debugger is attached (r->debugger): the user's commands run the system. */
+isk_status cli_debug_go(struct cli_run *r, uint64_t clocks);
 void cli_debug_end(struct cli_run *r);
+
+/* ---- the Debug Adapter Protocol server (run_dap.c) ---- */
+typedef struct cli_dap_opts {
+    bool on;
+} cli_dap_opts;
+struct cli_dap;
+bool cli_dap_option(cli_args *a, struct cli_run_opts *o);
+#define CLI_DAP_HELP ""
+bool cli_dap_begin(struct cli_run *r, const struct cli_run_opts *o);
+/* cli_run_go while a DAP client drives the run (r->dap). */
+isk_status cli_dap_go(struct cli_run *r, uint64_t clocks);
+void cli_dap_end(struct cli_run *r);
 
 #endif
