@@ -49,6 +49,7 @@ struct cli_dap {
     VEC(dap_thread) threads;
     VEC(dap_bp) bps;
     int next_bp;
+    bool detach, broken;
     bool launched, configured, started, stop_on_entry, running, ended, disconnected, pause, faulted;
     int step_thread;                     /* -1: no step under way */
     uint64_t step_insns;
@@ -536,6 +537,18 @@ static const dap_thread *thread_arg(struct cli_dap *d, const dj *a, const char *
     return &d->threads.data[id - 1];
 }
 
+/* The frame's name: the function the PC lies in, or a nearer code label after it (assembly
+ * programs rarely mark their functions as such: `fib` is a label after the runtime's printf). */
+static const isk_loaded_sym *nearest_label(const isk_loaded *l, uint64_t pc)
+{
+    const isk_loaded_sym *fn = l ? isk_loaded_code_at(l, pc) : NULL;
+    for (size_t i = 0; l && i < l->syms.len; i++) {
+        const isk_loaded_sym *s = &l->syms.data[i];
+        if (s->code && s->pc <= pc && (!fn || s->pc > fn->pc) && s->name[0] != '.') fn = s;
+    }
+    return fn;
+}
+
 static void source_json(jbuf *b, const char *file)
 {
     char *abs = file[0] == '/' ? NULL : realpath(file, NULL);
@@ -556,7 +569,7 @@ static const char *req_stack_trace(struct cli_dap *d, const dj *a, jbuf *b)
     const isk_model *m = isk_inst_model(t->inst);
     isk_pc_to_addr(m, pc, &addr);
     const isk_loaded *l = isk_loaded_of(t->inst);
-    const isk_loaded_sym *fn = l ? isk_loaded_code_at(l, pc) : NULL;
+    const isk_loaded_sym *fn = nearest_label(l, pc);
     const isk_line_row *row = l ? isk_loaded_line_at(l, pc) : NULL;
     char name[200], ref[32];
     if (fn && fn->pc != pc) snprintf(name, sizeof name, "%s+%" PRIu64, fn->name, pc - fn->pc);
@@ -779,7 +792,7 @@ static const char *req_disassemble(struct cli_dap *d, const dj *a, jbuf *b)
         jb_kstr(b, "instruction", valid ? text : "");
         if (valid) jb_kstr(b, "instructionBytes", bytes);
         else jb_kstr(b, "presentationHint", "invalid");
-        const isk_loaded_sym *s = valid && l ? isk_loaded_code_at(l, (uint64_t)pc) : NULL;
+        const isk_loaded_sym *s = valid ? nearest_label(l, (uint64_t)pc) : NULL;
         if (s && s->pc == (uint64_t)pc) jb_kstr(b, "symbol", s->name);
         const isk_line_row *row = valid && l ? isk_loaded_line_at(l, (uint64_t)pc) : NULL;
         if (row && row->file < l->files.len) {
@@ -840,8 +853,9 @@ static const char *req_pause(struct cli_dap *d, const dj *a, jbuf *b)
 
 static const char *req_disconnect(struct cli_dap *d, const dj *a, jbuf *b)
 {
-    (void)a, (void)b;
+    (void)b;
     d->disconnected = true;
+    d->detach = !dj_bool(a, "terminateDebuggee", true);
     return NULL;
 }
 
@@ -1017,12 +1031,25 @@ isk_status cli_dap_go(cli_run *r, uint64_t clocks)
         char *text = read_message(d);
         bool ok = text && handle(d, text);
         free(text);
-        if (!ok) break;
+        if (!ok) {
+            d->broken = true;
+            break;
+        }
     }
-    if (!d->ended && !d->faulted) {
-        fprintf(stderr, "%s: the DAP client left at clock %" PRIu64 ", before the program ended\n", r->cmd,
-                isk_clock(r->sys));
-        return d->last == ISK_BREAK ? ISK_OK : d->last;
+    if (d->ended || d->faulted) return d->last;
+    if (d->detach && !d->broken) {
+        /* the client let the program go: it runs to its end without breakpoints */
+        isk_set_before_issue(r->sys, NULL, NULL);
+        isk_status st;
+        do {
+            uint64_t now = isk_clock(r->sys);
+            if (now >= r->limit || cli_run_interrupted(r)) return ISK_OK;
+            st = isk_run(r->sys, r->limit - now < 4096 ? r->limit - now : 4096);
+            if (st == ISK_OK && r->between) r->between(r->between_user);
+        } while (st == ISK_OK || st == ISK_BREAK);
+        return st;
     }
-    return d->last;
+    fprintf(stderr, "%s: the DAP %s at clock %" PRIu64 ", before the program ended\n", r->cmd,
+            d->broken ? "session broke off" : "client ended the session", isk_clock(r->sys));
+    return ISK_FAILED;
 }
