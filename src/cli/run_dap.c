@@ -397,21 +397,76 @@ static void drop_bps(struct cli_dap *d, int kind, const char *source)
     d->bps.len = k;
 }
 
-static dap_bp *add_bp(struct cli_dap *d, int kind, const char *source, isk_inst *inst, uint64_t pc)
+/* Where one breakpoint of a request lies in inst: up to cap PCs, or 0 with why said. */
+typedef int (*bp_where)(const dj *item, const char *source, isk_inst *inst, uint64_t *pcs, int cap, char *why,
+                        size_t wcap);
+
+/* A setBreakpoints-like request: the breakpoints of `kind` (of `source`) replaced by the list's,
+ * each in every processor instance where `where` finds it. */
+static const char *set_bps(struct cli_dap *d, const dj *a, jbuf *b, int kind, const char *source, bp_where where)
 {
-    VEC_PUSH(&d->bps, (dap_bp){ .kind = kind, .id = ++d->next_bp, .source = source ? isk_xstrdup(source) : NULL,
-                                .inst = inst, .pc = pc });
-    return &VEC_LAST(&d->bps);
+    drop_bps(d, kind, source);
+    const dj *list = dj_get(a, "breakpoints");
+    jb_key(b, "breakpoints");
+    jb_add(b, "[");
+    for (size_t i = 0; list && list->type == DJ_ARR && i < list->n; i++) {
+        const dj *item = &list->items[i];
+        size_t first = d->bps.len;
+        char why[200] = "";
+        isk_inst *inst;
+        for (int k = 0; (inst = isk_instance_at(d->r->sys, k)); k++) {
+            uint64_t pcs[16];
+            int n = isk_inst_model(inst)->is_processor ? where(item, source, inst, pcs, 16, why, sizeof why) : 0;
+            for (int j = 0; j < n && j < 16; j++)
+                VEC_PUSH(&d->bps, (dap_bp){ .kind = kind, .id = ++d->next_bp, .inst = inst, .pc = pcs[j],
+                                            .source = source ? isk_xstrdup(source) : NULL });
+        }
+        const dap_bp *bp = first < d->bps.len ? &d->bps.data[first] : NULL;
+        breakpoint_json(b, bp, bp != NULL, bp ? NULL : why, kind == BP_SOURCE ? dj_int(item, "line", 0) : 0);
+    }
+    jb_add(b, "]");
+    return NULL;
 }
 
-/* The PCs of `line` of the client's `path` in l: the line table names files as the assembler
- * was given them, so the path is tried whole, then without its leading directories. */
-static int line_pcs(const isk_loaded *l, const char *path, int64_t line, uint64_t *pcs, int cap)
+/* The PCs of `line` of the client's `path`: the line table names files as the assembler was
+ * given them, so the path is tried whole, then without its leading directories. */
+static int where_line(const dj *item, const char *path, isk_inst *inst, uint64_t *pcs, int cap, char *why, size_t wcap)
 {
-    for (const char *p = path; p; p = strchr(p, '/') ? strchr(p, '/') + 1 : NULL) {
+    const isk_loaded *l = isk_loaded_of(inst);
+    int64_t line = dj_int(item, "line", 0);
+    for (const char *p = path; l && line > 0 && line <= UINT32_MAX && p; p = strchr(p, '/') ? strchr(p, '/') + 1 : NULL) {
         int n = isk_loaded_line_pcs(l, p, (uint32_t)line, pcs, cap);
         if (n) return n;
     }
+    snprintf(why, wcap, "%s", l && l->lines.len ? "no code at this line" : "no line information in the program");
+    return 0;
+}
+
+static int where_address(const dj *item, const char *source, isk_inst *inst, uint64_t *pcs, int cap, char *why,
+                         size_t wcap)
+{
+    (void)source, (void)cap;
+    uint64_t addr;
+    if (!isk_parse_u64(dj_str(item, "instructionReference", ""), 0, UINT64_MAX, ISK_UNIT_NONE, &addr, why, wcap))
+        return 0;
+    addr += (uint64_t)dj_int(item, "offset", 0);
+    if (isk_addr_to_pc(isk_inst_model(inst), addr, pcs)) return 1;
+    snprintf(why, wcap, "0x%" PRIx64 " is no instruction's address", addr);
+    return 0;
+}
+
+static int where_symbol(const dj *item, const char *source, isk_inst *inst, uint64_t *pcs, int cap, char *why,
+                        size_t wcap)
+{
+    (void)source, (void)cap;
+    const char *name = dj_str(item, "name", "");
+    const isk_loaded *l = isk_loaded_of(inst);
+    const isk_loaded_sym *s = l ? isk_loaded_find(l, name) : NULL;
+    if (s && s->code) {
+        pcs[0] = s->pc;
+        return 1;
+    }
+    snprintf(why, wcap, "no code symbol '%s' in the program", name);
     return 0;
 }
 
@@ -420,94 +475,17 @@ static const char *req_set_breakpoints(struct cli_dap *d, const dj *a, jbuf *b)
     const char *path = dj_str(dj_get(a, "source"), "path", NULL);
     if (!path) path = dj_str(dj_get(a, "source"), "name", NULL);
     if (!path) return "setBreakpoints: no source path";
-    drop_bps(d, BP_SOURCE, path);
-    const dj *list = dj_get(a, "breakpoints");
-    bool lines = false;
-    for (size_t t = 0; t < d->threads.len; t++) {
-        const isk_loaded *l = isk_loaded_of(d->threads.data[t].inst);
-        lines |= l && l->lines.len;
-    }
-    jb_key(b, "breakpoints");
-    jb_add(b, "[");
-    for (size_t i = 0; list && list->type == DJ_ARR && i < list->n; i++) {
-        int64_t line = dj_int(&list->items[i], "line", 0);
-        dap_bp *first = NULL;
-        isk_inst *seen = NULL;
-        for (size_t t = 0; t < d->threads.len; t++) {
-            isk_inst *inst = d->threads.data[t].inst;
-            const isk_loaded *l = isk_loaded_of(inst);
-            if (inst == seen || !l) continue;
-            seen = inst;
-            uint64_t pcs[16];
-            int n = line_pcs(l, path, line, pcs, 16);
-            for (int k = 0; k < n && k < 16; k++) {
-                dap_bp *bp = add_bp(d, BP_SOURCE, path, inst, pcs[k]);
-                if (!first) first = bp;
-            }
-        }
-        breakpoint_json(b, first, first != NULL,
-                        first ? NULL : lines ? "no code at this line" : "no line information in the program", line);
-    }
-    jb_add(b, "]");
-    return NULL;
+    return set_bps(d, a, b, BP_SOURCE, path, where_line);
 }
 
 static const char *req_set_instruction_breakpoints(struct cli_dap *d, const dj *a, jbuf *b)
 {
-    drop_bps(d, BP_INSN, NULL);
-    const dj *list = dj_get(a, "breakpoints");
-    jb_key(b, "breakpoints");
-    jb_add(b, "[");
-    for (size_t i = 0; list && list->type == DJ_ARR && i < list->n; i++) {
-        const char *ref = dj_str(&list->items[i], "instructionReference", "");
-        uint64_t addr, pc;
-        char why[128];
-        dap_bp *bp = NULL;
-        if (isk_parse_u64(ref, 0, UINT64_MAX, ISK_UNIT_NONE, &addr, why, sizeof why)) {
-            addr += (uint64_t)dj_int(&list->items[i], "offset", 0);
-            isk_inst *seen = NULL;
-            for (size_t t = 0; t < d->threads.len; t++) {
-                isk_inst *inst = d->threads.data[t].inst;
-                if (inst == seen) continue;
-                seen = inst;
-                if (isk_addr_to_pc(isk_inst_model(inst), addr, &pc)) {
-                    dap_bp *nb = add_bp(d, BP_INSN, NULL, inst, pc);
-                    if (!bp) bp = nb;
-                }
-            }
-            if (!bp) snprintf(why, sizeof why, "0x%" PRIx64 " is no instruction's address", addr);
-        }
-        breakpoint_json(b, bp, bp != NULL, bp ? NULL : why, 0);
-    }
-    jb_add(b, "]");
-    return NULL;
+    return set_bps(d, a, b, BP_INSN, NULL, where_address);
 }
 
 static const char *req_set_function_breakpoints(struct cli_dap *d, const dj *a, jbuf *b)
 {
-    drop_bps(d, BP_FUNC, NULL);
-    const dj *list = dj_get(a, "breakpoints");
-    jb_key(b, "breakpoints");
-    jb_add(b, "[");
-    for (size_t i = 0; list && list->type == DJ_ARR && i < list->n; i++) {
-        const char *name = dj_str(&list->items[i], "name", "");
-        dap_bp *bp = NULL;
-        isk_inst *seen = NULL;
-        for (size_t t = 0; t < d->threads.len; t++) {
-            isk_inst *inst = d->threads.data[t].inst;
-            const isk_loaded *l = isk_loaded_of(inst);
-            const isk_loaded_sym *s = l ? isk_loaded_find(l, name) : NULL;
-            if (inst == seen || !s || !s->code) continue;
-            seen = inst;
-            dap_bp *nb = add_bp(d, BP_FUNC, NULL, inst, s->pc);
-            if (!bp) bp = nb;
-        }
-        char why[160];
-        snprintf(why, sizeof why, "no code symbol '%s' in the program", name);
-        breakpoint_json(b, bp, bp != NULL, bp ? NULL : why, 0);
-    }
-    jb_add(b, "]");
-    return NULL;
+    return set_bps(d, a, b, BP_FUNC, NULL, where_symbol);
 }
 
 static const char *req_threads(struct cli_dap *d, const dj *a, jbuf *b)
