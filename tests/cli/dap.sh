@@ -24,6 +24,15 @@ cmp -s "$tmp/out1" "$tmp/plain" || { fail "the debugged run's output differs:"; 
 bounded 0 "$tmp/s2" -- python3 "$lib/dap_session.py" "$isekit" "$tmp/rec.elf" "$progs/recursive.s" "$fmt" tcp "$tmp/out2"
 expect_in "$tmp/out2" 'fib(10) = 55'
 
+# pause: a program that never ends stops at the clock the client asked; leaving then ends it
+printf '    .text\nmain:\n    .globl main\n    nop\nspin:\n    jump spin\n' >"$tmp/spin.s"
+bounded 1 "$tmp/p1" -- python3 "$lib/dap_session.py" "$isekit" "$tmp/spin.s" - - pause "$tmp/pout"
+expect_in "$tmp/pout" 'isekit run dpu: the DAP client ended the session at clock'
+# a fault stops with reason exception, the state can be looked at, going on ends the run
+printf '    .text\nmain:\n    .globl main\n    jnz id, 1f\n    fault 3\n1:  jump r23\n' >"$tmp/fault.s"
+bounded 1 "$tmp/f1" -- python3 "$lib/dap_session.py" "$isekit" "$tmp/fault.s" - - fault "$tmp/fout"
+expect_in "$tmp/fout" 'fault 3 (assertion failed)'
+
 # bad framing, bad JSON, a client that leaves early: a clear message and exit 1, never a crash
 printf 'Content-Length: 5\r\n\r\n{"a":' | bounded 1 "$tmp/b1" -- "$isekit" run dpu "$tmp/rec.elf" --dap
 expect_in "$tmp/b1" "DAP: a message that is offset 5: unexpected end of the text: ending the session"

@@ -1,7 +1,9 @@
-"""The Must-show DAP session of tests/cli/dap.sh, on a DPU program with several tasklets:
-usage: dap_session.py ISEKIT PROGRAM.elf SOURCE.s FMT_ADDR MODE OUT
+"""The DAP sessions of tests/cli/dap.sh, on DPU programs with several tasklets:
+usage: dap_session.py ISEKIT PROGRAM SOURCE.s FMT_ADDR MODE OUT
 MODE stdio (--dap; the runner's output, which goes to stderr meanwhile, is written to OUT) or
-tcp (--dap-port 0; the port is read from stderr, the runner's stdout goes to OUT)."""
+tcp (--dap-port 0; the port is read from stderr, the runner's stdout goes to OUT): the
+Must-show session; pause (a program that never ends, paused and left) or fault (a program that
+faults: an exception stop, then the end), both over stdio."""
 import os
 import subprocess
 import sys
@@ -92,8 +94,40 @@ def session(c):
     c.request("disconnect", {})
 
 
+def pause(c):
+    c.request("initialize", {"adapterID": "isekit"})
+    c.request("launch", {"program": elf})
+    c.request("configurationDone")
+    c.request("threads")                       # allowed while running
+    c.request("variables", {"variablesReference": 1}, ok=False)     # not while running
+    c.request("pause", {"threadId": 1})
+    e = c.event("stopped")["body"]
+    check(e["reason"] == "pause", "pause: %r" % e)
+    frame = c.request("stackTrace", {"threadId": 1})["body"]["stackFrames"][0]
+    check(frame["name"].startswith("spin"), "paused in: %r" % frame)
+    c.request("disconnect", {"terminateDebuggee": True})
+
+
+def fault(c):
+    c.request("initialize", {"adapterID": "isekit"})
+    c.request("launch", {"program": elf})
+    c.request("configurationDone")
+    e = c.event("stopped")["body"]
+    check(e["reason"] == "exception" and "fault 3" in e["description"], "fault: %r" % e)
+    c.request("stackTrace", {"threadId": e["threadId"]})
+    c.request("continue", {"threadId": 1})
+    check(c.event("exited")["body"]["exitCode"] == 1, "exit code after a fault")
+    c.event("terminated")
+    c.request("disconnect", {})
+
+
 try:
-    if mode == "stdio":
+    if mode in ("pause", "fault"):
+        with open(out, "w") as err:
+            c = Client(argv + ["--dap"], stderr=err)
+            (pause if mode == "pause" else fault)(c)
+            sys.exit(c.proc.wait(timeout=60))
+    elif mode == "stdio":
         with open(out, "w") as err:
             c = Client(argv + ["--dap"], stderr=err)
             session(c)
