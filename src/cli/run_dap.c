@@ -9,9 +9,11 @@
 #include <inttypes.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -57,6 +59,8 @@ struct cli_dap {
     int hit_thread, hit_bp;
     int cur_thread;                      /* the thread of the last stop: memory requests use its instance */
     isk_status last;
+    struct sigaction old_sigpipe;
+    char msg[256];                       /* the message of a failed request */
 };
 
 /* ---- options ---------------------------------------------------------------------------- */
@@ -248,6 +252,11 @@ bool cli_dap_begin(cli_run *r, const cli_run_opts *o)
         if (isk_inst_model(inst)->is_processor)
             for (int c = 0; isk_context_of(inst, c); c++) VEC_PUSH(&d->threads, (dap_thread){ .inst = inst, .ctx = c, .inst_index = i });
     d->cur_thread = d->threads.len ? 1 : 0;
+    /* a client that goes away while we write must end the session, not the process */
+    struct sigaction ign;
+    memset(&ign, 0, sizeof ign);
+    ign.sa_handler = SIG_IGN;
+    sigaction(SIGPIPE, &ign, &d->old_sigpipe);
     isk_set_before_issue(r->sys, before_issue, d);
     r->dap = d;
     return true;
@@ -258,6 +267,7 @@ void cli_dap_end(cli_run *r)
     struct cli_dap *d = r->dap;
     if (!d) return;
     isk_set_before_issue(r->sys, NULL, NULL);
+    sigaction(SIGPIPE, &d->old_sigpipe, NULL);
     if (d->saved_stdout >= 0) {
         fflush(stdout);
         dup2(d->saved_stdout, STDOUT_FILENO);
@@ -338,7 +348,6 @@ static void variable_storage(jbuf *b, int ii, int si, const isk_storage_info *s)
 /* ---- the requests ------------------------------------------------------------------------------- */
 
 typedef const char *(*handler)(struct cli_dap *d, const dj *args, jbuf *body);
-static char msgbuf[256];   /* the message of a failed request; the server runs on one thread */
 
 static const char *req_initialize(struct cli_dap *d, const dj *a, jbuf *b)
 {
@@ -509,7 +518,7 @@ static const dap_thread *thread_arg(struct cli_dap *d, const dj *a, const char *
 {
     int64_t id = dj_int(a, key, -1);
     if (id < 1 || (uint64_t)id > d->threads.len) {
-        snprintf(msgbuf, sizeof msgbuf, "no thread %lld (threads are 1 to %zu)", (long long)id, d->threads.len);
+        snprintf(d->msg, sizeof d->msg, "no thread %lld (threads are 1 to %zu)", (long long)id, d->threads.len);
         return NULL;
     }
     return &d->threads.data[id - 1];
@@ -542,7 +551,7 @@ static void source_json(jbuf *b, const char *file)
 static const char *req_stack_trace(struct cli_dap *d, const dj *a, jbuf *b)
 {
     const dap_thread *t = thread_arg(d, a, "threadId");
-    if (!t) return msgbuf;
+    if (!t) return d->msg;
     uint64_t pc = isk_context_of(t->inst, t->ctx)->pc, addr = pc;
     const isk_model *m = isk_inst_model(t->inst);
     isk_pc_to_addr(m, pc, &addr);
@@ -574,7 +583,7 @@ static const char *req_stack_trace(struct cli_dap *d, const dj *a, jbuf *b)
 static const char *req_scopes(struct cli_dap *d, const dj *a, jbuf *b)
 {
     const dap_thread *t = thread_arg(d, a, "frameId");
-    if (!t) return msgbuf;
+    if (!t) return d->msg;
     jb_key(b, "scopes");
     jb_add(b, "[{");
     jb_kstr(b, "name", "Registers");
@@ -589,14 +598,14 @@ static const char *req_scopes(struct cli_dap *d, const dj *a, jbuf *b)
     return NULL;
 }
 
-/* The instance and storage of a variablesReference; false (msgbuf says why) if it is none. */
+/* The instance and storage of a variablesReference; false (d->msg says why) if it is none. */
 static bool decode_ref(struct cli_dap *d, int64_t ref, int *kind, isk_inst **inst, int *si)
 {
     *kind = (int)(ref % 4);
     *si = (int)(ref / 4 % 1024) - 1;
     *inst = ref > 0 ? isk_instance_at(d->r->sys, (int)(ref / 4096)) : NULL;
     if (!*inst || *kind == 0 || *si >= isk_model_storage_count(isk_inst_model(*inst)) || (*kind == 3) != (*si >= 0)) {
-        snprintf(msgbuf, sizeof msgbuf, "no variables with reference %lld", (long long)ref);
+        snprintf(d->msg, sizeof d->msg, "no variables with reference %lld", (long long)ref);
         return false;
     }
     return true;
@@ -606,7 +615,7 @@ static const char *req_variables(struct cli_dap *d, const dj *a, jbuf *b)
 {
     int kind, si, ii = (int)(dj_int(a, "variablesReference", 0) / 4096);
     isk_inst *inst;
-    if (!decode_ref(d, dj_int(a, "variablesReference", 0), &kind, &inst, &si)) return msgbuf;
+    if (!decode_ref(d, dj_int(a, "variablesReference", 0), &kind, &inst, &si)) return d->msg;
     const isk_model *m = isk_inst_model(inst);
     jb_key(b, "variables");
     jb_add(b, "[");
@@ -635,20 +644,29 @@ static const char *req_set_variable(struct cli_dap *d, const dj *a, jbuf *b)
 {
     int kind, si;
     isk_inst *inst;
-    if (!decode_ref(d, dj_int(a, "variablesReference", 0), &kind, &inst, &si)) return msgbuf;
+    if (!decode_ref(d, dj_int(a, "variablesReference", 0), &kind, &inst, &si)) return d->msg;
     const char *name = dj_str(a, "name", ""), *text = dj_str(a, "value", "");
     isk_ref ref;
     if (kind == 3) {
         uint64_t i;
         const char *open = strrchr(name, '[');
-        if (!open || !isk_parse_u64(open + 1, 0, UINT64_MAX, ISK_UNIT_NONE, &i, msgbuf, sizeof msgbuf)) {
-            /* an element name */
-            if (isk_resolve(inst, name, &ref, msgbuf, sizeof msgbuf) != ISK_OK) return msgbuf;
+        char digits[32];
+        snprintf(digits, sizeof digits, "%.*s", open ? (int)strcspn(open + 1, "]") : 0, open ? open + 1 : "");
+        const isk_storage_info *s = isk_model_storage(isk_inst_model(inst), si);
+        if (open && isk_parse_u64(digits, 0, s->count - 1, ISK_UNIT_NONE, &i, d->msg, sizeof d->msg)) {
+            ref = (isk_ref){ inst, si, i };
         } else {
+            /* an element name of this storage (the same name may stand for cells of other
+             * storages, or of other contexts further on) */
+            for (i = 0; s->element_names && i < s->count && !(s->element_names[i] && strcasecmp(s->element_names[i], name) == 0); i++) {}
+            if (!s->element_names || i == s->count) {
+                snprintf(d->msg, sizeof d->msg, "%s has no cell '%s'", s->name, name);
+                return d->msg;
+            }
             ref = (isk_ref){ inst, si, i };
         }
-    } else if (isk_resolve(inst, name, &ref, msgbuf, sizeof msgbuf) != ISK_OK) {
-        return msgbuf;
+    } else if (isk_resolve(inst, name, &ref, d->msg, sizeof d->msg) != ISK_OK) {
+        return d->msg;
     }
     const isk_storage_info *s = isk_model_storage(isk_inst_model(inst), ref.storage);
     char first[64], why[160];
@@ -659,8 +677,8 @@ static const char *req_set_variable(struct cli_dap *d, const dj *a, jbuf *b)
     } else if (isk_parse_u64(first, 0, UINT64_MAX, ISK_UNIT_NONE, &u, why, sizeof why)) {
         v = (int64_t)u;
     } else {
-        snprintf(msgbuf, sizeof msgbuf, "%s: %s", name, why);
-        return msgbuf;
+        snprintf(d->msg, sizeof d->msg, "%s: %s", name, why);
+        return d->msg;
     }
     isk_ref_write(&ref, v);
     char val[96];
@@ -684,12 +702,12 @@ static bool mem_byte(isk_inst *inst, uint64_t addr, uint8_t *out, const uint8_t 
     return true;
 }
 
-static bool mem_address(const dj *a, uint64_t *addr)
+static bool mem_address(struct cli_dap *d, const dj *a, uint64_t *addr)
 {
     const char *ref = dj_str(a, "memoryReference", "");
     char why[128];
     if (!isk_parse_u64(ref, 0, UINT64_MAX, ISK_UNIT_NONE, addr, why, sizeof why)) {
-        snprintf(msgbuf, sizeof msgbuf, "memoryReference: %s", why);
+        snprintf(d->msg, sizeof d->msg, "memoryReference: %s", why);
         return false;
     }
     *addr += (uint64_t)dj_int(a, "offset", 0);
@@ -699,7 +717,7 @@ static bool mem_address(const dj *a, uint64_t *addr)
 static const char *req_read_memory(struct cli_dap *d, const dj *a, jbuf *b)
 {
     uint64_t addr;
-    if (!mem_address(a, &addr)) return msgbuf;
+    if (!mem_address(d, a, &addr)) return d->msg;
     int64_t count = dj_int(a, "count", 0);
     if (count < 0 || count > (1 << 20)) count = 1 << 20;
     uint8_t *data = isk_xcalloc(1, (size_t)count + 1);
@@ -718,7 +736,7 @@ static const char *req_read_memory(struct cli_dap *d, const dj *a, jbuf *b)
 static const char *req_write_memory(struct cli_dap *d, const dj *a, jbuf *b)
 {
     uint64_t addr;
-    if (!mem_address(a, &addr)) return msgbuf;
+    if (!mem_address(d, a, &addr)) return d->msg;
     size_t n;
     uint8_t *data = dj_base64_decode(dj_str(a, "data", ""), &n);
     if (!data) return "writeMemory: data is not base64";
@@ -726,9 +744,9 @@ static const char *req_write_memory(struct cli_dap *d, const dj *a, jbuf *b)
     while (k < n && mem_byte(cur_inst(d), addr + k, NULL, &data[k])) k++;
     free(data);
     if (k < n) {
-        snprintf(msgbuf, sizeof msgbuf, "0x%" PRIx64 " is not in a memory of %s (%zu bytes written)", addr + k,
+        snprintf(d->msg, sizeof d->msg, "0x%" PRIx64 " is not in a memory of %s (%zu bytes written)", addr + k,
                  isk_inst_name(cur_inst(d)), k);
-        return msgbuf;
+        return d->msg;
     }
     jb_kint(b, "bytesWritten", (int64_t)k);
     return NULL;
@@ -737,12 +755,12 @@ static const char *req_write_memory(struct cli_dap *d, const dj *a, jbuf *b)
 static const char *req_disassemble(struct cli_dap *d, const dj *a, jbuf *b)
 {
     uint64_t addr, pc0;
-    if (!mem_address(a, &addr)) return msgbuf;
+    if (!mem_address(d, a, &addr)) return d->msg;
     isk_inst *inst = cur_inst(d);
     const isk_model *m = isk_inst_model(inst);
     if (!m->is_processor || !isk_addr_to_pc(m, addr, &pc0)) {
-        snprintf(msgbuf, sizeof msgbuf, "0x%" PRIx64 " is no instruction's address", addr);
-        return msgbuf;
+        snprintf(d->msg, sizeof d->msg, "0x%" PRIx64 " is no instruction's address", addr);
+        return d->msg;
     }
     int64_t first = (int64_t)pc0 + dj_int(a, "instructionOffset", 0), count = dj_int(a, "instructionCount", 0);
     if (count < 0 || count > 100000) count = 100000;
@@ -811,7 +829,7 @@ static const char *req_step(struct cli_dap *d, const dj *a, jbuf *b)
 {
     (void)b;
     const dap_thread *t = thread_arg(d, a, "threadId");
-    if (!t) return msgbuf;
+    if (!t) return d->msg;
     resume(d, (int)(t - d->threads.data) + 1);
     return NULL;
 }
@@ -885,13 +903,13 @@ static bool handle(struct cli_dap *d, const char *text)
     jb_add(&body, "{");
     const char *failed = NULL;
     if (!fn) {
-        snprintf(msgbuf, sizeof msgbuf, "isekit does not support the request '%s'", cmd);
-        failed = msgbuf;
+        snprintf(d->msg, sizeof d->msg, "isekit does not support the request '%s'", cmd);
+        failed = d->msg;
     } else if (d->running && fn != req_pause && fn != req_disconnect && fn != req_threads &&
                fn != req_set_breakpoints && fn != req_set_instruction_breakpoints &&
                fn != req_set_function_breakpoints) {
-        snprintf(msgbuf, sizeof msgbuf, "'%s' needs the program stopped (pause it first)", cmd);
-        failed = msgbuf;
+        snprintf(d->msg, sizeof d->msg, "'%s' needs the program stopped (pause it first)", cmd);
+        failed = d->msg;
     } else if (d->ended && (fn == req_continue || fn == req_step)) {
         failed = "the program has ended";
     } else {
