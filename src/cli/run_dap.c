@@ -29,6 +29,8 @@
 
 enum { BP_SOURCE, BP_INSN, BP_FUNC };
 
+/* A processor context, or (ctx -1) an accelerator: a client shows variables only for a thread's
+ * frames, and steps an accelerator a clock at a time. */
 typedef struct dap_thread {
     isk_inst *inst;
     int ctx, inst_index;
@@ -249,8 +251,10 @@ bool cli_dap_begin(cli_run *r, const cli_run_opts *o)
     }
     isk_inst *inst;
     for (int i = 0; (inst = isk_instance_at(r->sys, i)); i++)
-        if (isk_inst_model(inst)->is_processor)
-            for (int c = 0; isk_context_of(inst, c); c++) VEC_PUSH(&d->threads, (dap_thread){ .inst = inst, .ctx = c, .inst_index = i });
+        if (!isk_inst_model(inst)->is_processor) VEC_PUSH(&d->threads, (dap_thread){ .inst = inst, .ctx = -1, .inst_index = i });
+        else
+            for (int c = 0; isk_context_of(inst, c); c++)
+                VEC_PUSH(&d->threads, (dap_thread){ .inst = inst, .ctx = c, .inst_index = i });
     d->cur_thread = d->threads.len ? 1 : 0;
     /* a client that goes away while we write must end the session, not the process */
     struct sigaction ign;
@@ -504,7 +508,9 @@ static const char *req_threads(struct cli_dap *d, const dj *a, jbuf *b)
     jb_add(b, "[");
     for (size_t i = 0; i < d->threads.len; i++) {
         char name[160];
-        snprintf(name, sizeof name, "%s ctx %d", isk_inst_name(d->threads.data[i].inst), d->threads.data[i].ctx);
+        const dap_thread *t = &d->threads.data[i];
+        if (t->ctx < 0) snprintf(name, sizeof name, "%s", isk_inst_name(t->inst));
+        else snprintf(name, sizeof name, "%s ctx %d", isk_inst_name(t->inst), t->ctx);
         jb_add(b, "%s{", i ? "," : "");
         jb_kint(b, "id", (int64_t)i + 1);
         jb_kstr(b, "name", name);
@@ -552,6 +558,17 @@ static const char *req_stack_trace(struct cli_dap *d, const dj *a, jbuf *b)
 {
     const dap_thread *t = thread_arg(d, a, "threadId");
     if (!t) return d->msg;
+    if (t->ctx < 0) {      /* an accelerator: a frame for its storages, at no PC */
+        jb_key(b, "stackFrames");
+        jb_add(b, "[{");
+        jb_kint(b, "id", (int64_t)(t - d->threads.data) + 1);
+        jb_kstr(b, "name", isk_inst_name(t->inst));
+        jb_kint(b, "line", 0);
+        jb_kint(b, "column", 0);
+        jb_add(b, "}]");
+        jb_kint(b, "totalFrames", 1);
+        return NULL;
+    }
     uint64_t pc = isk_context_of(t->inst, t->ctx)->pc, addr = pc;
     const isk_model *m = isk_inst_model(t->inst);
     isk_pc_to_addr(m, pc, &addr);
@@ -806,13 +823,14 @@ static void resume(struct cli_dap *d, int step_thread)
 {
     for (size_t i = 0; i < d->threads.len; i++) {
         dap_thread *t = &d->threads.data[i];
+        if (t->ctx < 0) continue;
         t->resume_insns = isk_context_of(t->inst, t->ctx)->insns;
         t->resume_pc = isk_context_of(t->inst, t->ctx)->pc;
     }
     d->step_thread = step_thread;
     if (step_thread > 0) {
         const dap_thread *t = &d->threads.data[step_thread - 1];
-        d->step_insns = isk_context_of(t->inst, t->ctx)->insns;
+        d->step_insns = t->ctx < 0 ? 0 : isk_context_of(t->inst, t->ctx)->insns;
     }
     d->running = true;
 }
@@ -975,7 +993,8 @@ static void run_slice(struct cli_dap *d)
     }
     d->hit_reason = NULL;
     d->hit_bp = 0;
-    isk_status st = isk_run(r->sys, r->limit - now < 4096 ? r->limit - now : 4096);
+    int clock_step = d->step_thread > 0 && d->threads.data[d->step_thread - 1].ctx < 0 ? d->step_thread : 0;
+    isk_status st = isk_run(r->sys, clock_step ? 1 : r->limit - now < 4096 ? r->limit - now : 4096);
     d->last = st;
     char why[512];
     switch (st) {
@@ -992,7 +1011,9 @@ static void run_slice(struct cli_dap *d)
         break;
     case ISK_OK:
         if (r->between) r->between(r->between_user);
-        if (d->pause) {
+        if (clock_step) {
+            stopped(d, "step", clock_step, NULL, 0);
+        } else if (d->pause) {
             d->pause = false;
             stopped(d, "pause", d->cur_thread, NULL, 0);
         }

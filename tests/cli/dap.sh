@@ -33,6 +33,12 @@ printf '    .text\nmain:\n    .globl main\n    jnz id, 1f\n    fault 3\n1:  jump
 bounded 1 "$tmp/f1" -- python3 "$lib/dap_session.py" "$isekit" "$tmp/fault.s" - - fault "$tmp/fout"
 expect_in "$tmp/fout" 'fault 3 (assertion failed)'
 
+# an accelerator alone (a launch list drives it): a thread of its own, stepped a clock at a time
+demo="$src/models/example/programs/demo.ll"
+run 0 "$tmp/aplain" -- "$isekit" run example "$demo"
+bounded 0 "$tmp/a1" -- python3 "$lib/dap_session.py" "$isekit" "$demo" - - accel "$tmp/aout"
+cmp -s "$tmp/aout" "$tmp/aplain" || { fail "the debugged example's output differs:"; diff "$tmp/aplain" "$tmp/aout"; cat "$tmp/a1"; }
+
 # bad framing, bad JSON, a client that leaves early: a clear message and exit 1, never a crash
 printf 'Content-Length: 5\r\n\r\n{"a":' | bounded 1 "$tmp/b1" -- "$isekit" run dpu "$tmp/rec.elf" --dap
 expect_in "$tmp/b1" "DAP: a message that is offset 5: unexpected end of the text: ending the session"

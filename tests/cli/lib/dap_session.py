@@ -3,7 +3,9 @@ usage: dap_session.py ISEKIT PROGRAM SOURCE.s FMT_ADDR MODE OUT
 MODE stdio (--dap; the runner's output, which goes to stderr meanwhile, is written to OUT) or
 tcp (--dap-port 0; the port is read from stderr, the runner's stdout goes to OUT): the
 Must-show session; pause (a program that never ends, paused and left) or fault (a program that
-faults: an exception stop, then the end), both over stdio."""
+faults: an exception stop, then the end) or accel (PROGRAM a launch list of the example
+accelerator: the accelerator as a thread, its registers, a one-clock step, the end), over
+stdio."""
 import os
 import subprocess
 import sys
@@ -12,7 +14,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from dap_client import Client, DapError, b64, check  # noqa: E402
 
 isekit, elf, source, fmt_addr, mode, out = sys.argv[1:7]
-argv = [isekit, "run", "dpu", elf, "--tasklets", "4"]
+argv = [isekit, "run", "example", elf] if mode == "accel" else [isekit, "run", "dpu", elf, "--tasklets", "4"]
 
 
 def session(c):
@@ -121,11 +123,28 @@ def fault(c):
     c.request("disconnect", {})
 
 
+def accel(c):
+    c.request("initialize", {"adapterID": "isekit"})
+    c.request("launch", {"program": elf, "stopOnEntry": True})
+    c.request("configurationDone")
+    check(c.event("stopped")["body"]["reason"] == "entry", "entry")
+    threads = c.request("threads")["body"]["threads"]
+    check([t["name"] for t in threads] == ["example"], "threads: %r" % threads)
+    scopes = c.request("scopes", {"frameId": 1})["body"]["scopes"]
+    regs = c.request("variables", {"variablesReference": scopes[0]["variablesReference"]})["body"]["variables"]
+    check(regs[0]["name"] == "GR0" and regs[0]["value"] == "0 (0x0000)", "GR0: %r" % regs[0])
+    c.request("next", {"threadId": 1})
+    check(c.event("stopped")["body"]["reason"] == "step", "a clock's step")
+    c.request("continue", {"threadId": 1})
+    check(c.event("exited")["body"]["exitCode"] == 0, "exit code")
+    c.request("disconnect", {})
+
+
 try:
-    if mode in ("pause", "fault"):
+    if mode in ("pause", "fault", "accel"):
         with open(out, "w") as err:
             c = Client(argv + ["--dap"], stderr=err)
-            (pause if mode == "pause" else fault)(c)
+            {"pause": pause, "fault": fault, "accel": accel}[mode](c)
             sys.exit(c.proc.wait(timeout=60))
     elif mode == "stdio":
         with open(out, "w") as err:
