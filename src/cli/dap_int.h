@@ -41,7 +41,7 @@ struct cli_dap {
     bool launched, configured, started, stop_on_entry, running, ended, disconnected, pause, faulted;
     int step_thread;                     /* -1: no step under way */
     uint64_t step_insns;
-    const char *hit_reason;              /* set by the hook when it stops the run */
+    const char *hit_reason;              /* the stopped event's reason, set by the hook when it stops the run */
     int hit_thread, hit_bp;
     int cur_thread;                      /* the thread of the last stop: memory requests use its instance */
     isk_status last;

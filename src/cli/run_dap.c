@@ -468,10 +468,7 @@ static void run_slice(struct cli_dap *d)
     switch (st) {
     case ISK_BREAK:
         if (d->hit_reason) {
-            snprintf(why, sizeof why, "%s", d->hit_reason);
-            stopped(d, strcmp(d->hit_reason, "step") == 0 ? "step" : strstr(d->hit_reason, "instruction") ? "instruction breakpoint"
-                       : strstr(d->hit_reason, "function") ? "function breakpoint" : "breakpoint",
-                    d->hit_thread, why, d->hit_bp);
+            stopped(d, d->hit_reason, d->hit_thread, d->hit_reason, d->hit_bp);
         } else {       /* the program's own breakpoint instruction */
             snprintf(why, sizeof why, "%s", isk_stop_reason(r->sys));
             stopped(d, "breakpoint", d->cur_thread, why, 0);
