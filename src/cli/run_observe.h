@@ -52,11 +52,16 @@ void cli_debug_end(struct cli_run *r);
 
 /* ---- the Debug Adapter Protocol server (run_dap.c) ---- */
 typedef struct cli_dap_opts {
-    bool on;
+    bool on;                 /* --dap: a client on stdin/stdout */
+    bool tcp;                /* --dap-port N: a client on 127.0.0.1:N */
+    uint64_t port;
 } cli_dap_opts;
 struct cli_dap;
 bool cli_dap_option(cli_args *a, struct cli_run_opts *o);
-#define CLI_DAP_HELP ""
+#define CLI_DAP_HELP                                                                                \
+    "  --dap               serve the Debug Adapter Protocol on stdin/stdout (the run's own output\n"  \
+    "                      goes to stderr): debug from VS Code, nvim-dap, Emacs (docs/dap.md)\n"      \
+    "  --dap-port N        the same for one client on 127.0.0.1:N (0: any free port, printed)\n"
 bool cli_dap_begin(struct cli_run *r, const struct cli_run_opts *o);
 /* cli_run_go while a DAP client drives the run (r->dap). */
 isk_status cli_dap_go(struct cli_run *r, uint64_t clocks);
