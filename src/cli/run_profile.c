@@ -111,6 +111,8 @@ typedef struct cli_profile {
     prof_inst *last;                 /* the last event's instance: events come in runs */
     VEC(tl_row) rows;
     uint64_t width;                  /* clocks per bucket */
+    FILE *csv, *svg;                 /* opened before the run: a bad path fails it at once */
+    bool subscribed;                 /* else the run did not start: no report */
 } cli_profile;
 
 static prof_inst *inst_of(cli_profile *p, isk_inst *inst)
@@ -261,6 +263,15 @@ bool cli_profile_begin(cli_run *r, const cli_run_opts *o)
     p->sys = r->sys;
     p->begin = isk_clock(r->sys);
     p->width = 1;
+    r->profile = p;
+    if (po->csv && !(p->csv = fopen(po->csv, "w"))) {
+        fprintf(stderr, "%s: --profile-csv %s: cannot write it\n", r->cmd, po->csv);
+        return false;
+    }
+    if (po->svg && !(p->svg = fopen(po->svg, "w"))) {
+        fprintf(stderr, "%s: --profile-svg %s: cannot write it\n", r->cmd, po->svg);
+        return false;
+    }
     for (int i = 0; isk_instance_at(r->sys, i); i++) {
         isk_inst *inst = isk_instance_at(r->sys, i);
         prof_inst pi = { .inst = inst, .model = isk_inst_model(inst), .loaded = isk_loaded_of(inst) };
@@ -284,9 +295,8 @@ bool cli_profile_begin(cli_run *r, const cli_run_opts *o)
     }
     unsigned kinds = ISK_EV_BIT(ISK_EV_ISSUE) | ISK_EV_BIT(ISK_EV_CONTEXT) | ISK_EV_BIT(ISK_EV_LAUNCH) |
                      ISK_EV_BIT(ISK_EV_END) | ISK_EV_BIT(ISK_EV_DMA) | ISK_EV_BIT(ISK_EV_EXCEPTION);
-    r->profile = p;
-    if (isk_subscribe(r->sys, kinds, on_event, p) != ISK_OK) return false;
-    return true;
+    p->subscribed = isk_subscribe(r->sys, kinds, on_event, p) == ISK_OK;
+    return p->subscribed;
 }
 
 /* ---- the report ---------------------------------------------------------------------------- */
@@ -494,13 +504,8 @@ static const char *label_colour(const legend *lg, int n, const void *owner, int 
     return "#8cd17d";
 }
 
-static bool write_svg(cli_profile *p, const char *path, uint64_t clocks)
+static void write_svg(cli_profile *p, FILE *f, uint64_t clocks)
 {
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        fprintf(stderr, "isekit: --profile-svg %s: cannot write it\n", path);
-        return false;
-    }
     /* the hottest functions across all processors, and the commands of accelerators */
     VEC(ranked) hot = { 0 };
     VEC(legend) lg = { 0 };
@@ -609,19 +614,17 @@ static bool write_svg(cli_profile *p, const char *path, uint64_t clocks)
     fputs("</svg>\n", f);
     VEC_FREE(&hot);
     VEC_FREE(&lg);
-    bool ok = !ferror(f);
-    if (fclose(f) != 0 || !ok) {
-        fprintf(stderr, "isekit: --profile-svg %s: cannot write it\n", path);
-        return false;
-    }
-    return true;
 }
 
-void cli_profile_end(cli_run *r)
+static void close_output(const cli_run *r, FILE *f, const char *option, const char *path)
 {
-    cli_profile *p = r->profile;
-    if (!p) return;
-    isk_unsubscribe(r->sys, on_event, p);
+    bool ok = !ferror(f);
+    if (fclose(f) != 0 || !ok) fprintf(stderr, "%s: %s %s: cannot write it\n", r->cmd, option, path);
+}
+
+/* Close the open instructions and states at the run's end, then the tables and the picture. */
+static void report(cli_run *r, cli_profile *p)
+{
     uint64_t end = isk_clock(r->sys), clocks = end - p->begin;
     for (size_t i = 0; i < p->insts.len; i++) {
         prof_inst *pi = &p->insts.data[i];
@@ -632,12 +635,8 @@ void cli_profile_end(cli_run *r)
         }
     }
     int top = p->o->top ? p->o->top : 20;
-    prof_out out = { .text = p->o->on ? stderr : NULL };
-    if (p->o->csv) {
-        out.csv = fopen(p->o->csv, "w");
-        if (!out.csv) fprintf(stderr, "%s: --profile-csv %s: cannot write it\n", r->cmd, p->o->csv);
-        else fputs("table,instance,name,column,value\n", out.csv);
-    }
+    prof_out out = { .text = p->o->on ? stderr : NULL, .csv = p->csv };
+    if (out.csv) fputs("table,instance,name,column,value\n", out.csv);
     if (out.text) fprintf(out.text, "\nprofile: %" PRIu64 " clocks\n", clocks);
     csv_value(&out, "run", "", "", "clocks", clocks);
     for (size_t i = 0; i < p->insts.len; i++) {
@@ -645,8 +644,24 @@ void cli_profile_end(cli_run *r)
         if (pi->nctx) report_processor(&out, pi, clocks, top);
         if (pi->nslots) report_accelerator(&out, pi, clocks, top);
     }
-    if (out.csv && fclose(out.csv) != 0) fprintf(stderr, "%s: --profile-csv %s: cannot write it\n", r->cmd, p->o->csv);
-    if (p->o->svg) write_svg(p, p->o->svg, clocks);
+    if (p->csv) close_output(r, p->csv, "--profile-csv", p->o->csv);
+    if (p->svg) {
+        write_svg(p, p->svg, clocks);
+        close_output(r, p->svg, "--profile-svg", p->o->svg);
+    }
+}
+
+void cli_profile_end(cli_run *r)
+{
+    cli_profile *p = r->profile;
+    if (!p) return;
+    if (p->subscribed) {
+        isk_unsubscribe(r->sys, on_event, p);
+        report(r, p);
+    } else {
+        if (p->csv) fclose(p->csv);
+        if (p->svg) fclose(p->svg);
+    }
     for (size_t i = 0; i < p->insts.len; i++) {
         free(p->insts.data[i].insn);
         free(p->insts.data[i].func);
