@@ -76,6 +76,7 @@ typedef struct prof_ctx {
     int state;                       /* enum isk_context_state, as last seen */
     uint64_t since;                  /* since that clock */
     uint64_t clocks[NCAT];
+    uint64_t attributed;             /* clocks its instructions own */
     uint64_t insns, exceptions, dma, dma_bytes, blocked_after_dma;
     uint64_t last_dma;               /* clock + 1 of the context's last DMA, 0 = none */
     bool open;                       /* an instruction owns the clocks from `issued` on */
@@ -184,6 +185,7 @@ static void close_issue(prof_inst *pi, prof_ctx *c, uint64_t clock)
     uint64_t n = clock - c->issued;
     pi->insn[c->pattern].clocks += n;
     pi->func[c->func].clocks += n;
+    c->attributed += n;
     c->open = false;
 }
 
@@ -424,6 +426,7 @@ static void report_processor(prof_out *out, const prof_inst *pi, uint64_t clocks
                        c->clocks[CAT_SLEEP], c->clocks[CAT_IDLE], c->dma, c->exceptions, c->blocked_after_dma);
         csv_value(out, "contexts", name, buf, "instructions", c->insns);
         for (int j = 0; j < NCAT; j++) csv_value(out, "contexts", name, buf, cats[j], c->clocks[j]);
+        csv_value(out, "contexts", name, buf, "attributed", c->attributed);
         csv_value(out, "contexts", name, buf, "dma", c->dma);
         csv_value(out, "contexts", name, buf, "dma_bytes", c->dma_bytes);
         csv_value(out, "contexts", name, buf, "exceptions", c->exceptions);
@@ -477,8 +480,9 @@ static void report_accelerator(prof_out *out, const prof_inst *pi, uint64_t cloc
 
 /* ---- the picture ----------------------------------------------------------------------------- */
 
-static const char *const palette[] = { "#4e79a7", "#f28e2b", "#59a14f", "#b07aa1", "#76b7b2",
-                                       "#edc948", "#ff9da7", "#9c755f", "#e15759", "#86bcb6" };
+/* none of them a state's colour: red is blocked, grey sleeping, light green other functions */
+static const char *const palette[] = { "#4e79a7", "#f28e2b", "#2ca02c", "#b07aa1", "#76b7b2",
+                                       "#edc948", "#ff9da7", "#9c755f", "#17becf", "#1f3f7f" };
 #define NPALETTE (int)(sizeof palette / sizeof *palette)
 static const char *const cat_colour[NCAT] = { "#59a14f", "#e15759", "#bab0ac", "#f4f4f4" };
 
@@ -540,18 +544,27 @@ static void write_svg(cli_profile *p, FILE *f, uint64_t clocks)
     uint64_t span = clocks ? clocks : 1;
     int ncols = (int)((span + p->width - 1) / p->width);
     const int left = 170, top = 40, rowh = 16, plotw = 1000;
-    int nrows = (int)p->rows.len;
+    /* rows idle the whole run (contexts never started, slots never used) are left out */
+    int *shown = isk_xcalloc(p->rows.len + 1, sizeof *shown), nrows = 0;
+    for (size_t r = 0; r < p->rows.len; r++)
+        for (int c = 0; c < TL_BUCKETS; c++) {
+            const tl_bucket *b = &p->rows.data[r].b[c];
+            if (b->clocks[CAT_RUN] || b->clocks[CAT_BLOCKED] || b->clocks[CAT_SLEEP] || b->votes) {
+                shown[nrows++] = (int)r;
+                break;
+            }
+        }
     int legend_y = top + nrows * rowh + 30;
     int legend_rows = (int)(lg.len + 1 + NCAT) / 4 + 1;
     int bars_y = legend_y + legend_rows * 16 + 30;
     int height = bars_y + (int)nhot * 18 + 30;
     fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
-            "height=\"%d\" font-family=\"sans-serif\" font-size=\"11\">\n<rect width=\"100%%\" height=\"100%%\" "
+            "height=\"%d\" font-family=\"sans-serif\" font-size=\"11\" shape-rendering=\"crispEdges\">\n<rect width=\"100%%\" height=\"100%%\" "
             "fill=\"white\"/>\n<text x=\"10\" y=\"20\" font-size=\"14\">Timeline: %" PRIu64 " clocks, %" PRIu64
             " per column</text>\n", left + plotw + 20, height, clocks, p->width);
     double colw = (double)plotw / (double)(ncols ? ncols : 1);
     for (int r = 0; r < nrows; r++) {
-        const tl_row *row = &p->rows.data[r];
+        const tl_row *row = &p->rows.data[shown[r]];
         int y = top + r * rowh;
         fprintf(f, "<text x=\"5\" y=\"%d\">", y + rowh - 4);
         xml_text(f, row->name);
@@ -597,7 +610,9 @@ static void write_svg(cli_profile *p, FILE *f, uint64_t clocks)
         fputs("</text>\n", f);
     }
     /* the hottest functions as bars */
-    fprintf(f, "<text x=\"10\" y=\"%d\" font-size=\"14\">Hottest functions (clocks attributed)</text>\n", bars_y - 10);
+    if (nhot)
+        fprintf(f, "<text x=\"10\" y=\"%d\" font-size=\"14\">Hottest functions (clocks attributed)</text>\n",
+                bars_y - 10);
     uint64_t maxc = nhot ? hot.data[0].key : 1;
     for (size_t h = 0; h < nhot; h++) {
         const prof_inst *pi = &p->insts.data[hot.data[h].index >> 20];
@@ -612,6 +627,7 @@ static void write_svg(cli_profile *p, FILE *f, uint64_t clocks)
                 hot.data[h].count);
     }
     fputs("</svg>\n", f);
+    free(shown);
     VEC_FREE(&hot);
     VEC_FREE(&lg);
 }

@@ -37,6 +37,14 @@ equal "example command clocks" "$(csv_sum "$tmp/ex.csv" commands clocks)" 28
 equal "example slot clocks" "$(csv_sum "$tmp/ex.csv" slots slot_clocks)" 28
 xml_ok "$tmp/ex.svg"
 expect_in "$tmp/ex.svg" 'example slot 0'
+if grep -q 'example slot 3' "$tmp/ex.svg"; then fail "a slot never used has a timeline row"; fi
+
+# attributed_fits CSV: no context's instructions own more clocks than it was running or blocked
+attributed_fits() {
+    bad=$(awk -F, '$1 == "contexts" { k = $2 " " $3; if ($4 == "attributed") a[k] = $5;
+          if ($4 == "running" || $4 == "blocked") rb[k] += $5 } END { for (k in a) if (a[k] > rb[k]) print k }' "$1")
+    [ -z "$bad" ] || fail "contexts whose instructions own more clocks than they ran: $bad"
+}
 
 # KCPSM6: one context, running every clock
 bounded 0 "$tmp/pb" -- "$isekit" run kcpsm6 "$src/models/picoblaze/examples/count.psm" --stop-port 0xFF \
@@ -47,6 +55,7 @@ equal "kcpsm6 functions" "$(csv_sum "$tmp/pb.csv" functions instructions)" 14
 equal "kcpsm6 clocks attributed" "$(csv_sum "$tmp/pb.csv" instructions clocks)" 27
 equal "kcpsm6 ADD count" "$(awk -F, '$1 == "instructions" && $3 ~ /^ADD / && $4 == "count" { print $5 }' "$tmp/pb.csv")" 3
 contexts_add_up "$tmp/pb.csv" 27
+attributed_fits "$tmp/pb.csv"
 # without --profile the text tables stay off
 if grep -q 'profile:' "$tmp/pb"; then fail "--profile-csv alone printed the tables"; fi
 
@@ -60,6 +69,9 @@ equal "dpu instructions" "$(csv_sum "$tmp/dpu.csv" instructions count)" "$insns"
 equal "dpu function instructions" "$(csv_sum "$tmp/dpu.csv" functions instructions)" "$insns"
 equal "dpu run clocks" "$(csv_sum "$tmp/dpu.csv" run clocks)" "$cycles"
 contexts_add_up "$tmp/dpu.csv" "$cycles"
+attributed_fits "$tmp/dpu.csv"
+equal "dpu clocks attributed" "$(csv_sum "$tmp/dpu.csv" instructions clocks)" "$(csv_sum "$tmp/dpu.csv" contexts attributed)"
+equal "dpu function clocks" "$(csv_sum "$tmp/dpu.csv" functions clocks)" "$(csv_sum "$tmp/dpu.csv" contexts attributed)"
 # the runner's own DMA count (192 reads, 72 writes) and its per-tasklet instructions
 equal "dpu DMAs" "$(csv_sum "$tmp/dpu.csv" contexts dma)" 264
 equal "dpu DMA bytes" "$(csv_sum "$tmp/dpu.csv" contexts dma_bytes)" 65600
