@@ -212,6 +212,8 @@ static void on_event(void *user, const isk_event *ev)
     switch (ev->kind) {
     case ISK_EV_ISSUE: {
         if (!c) return;
+        /* a context the host started between clocks (isk_start) issues with no CONTEXT event */
+        if (c->state != ISK_CTX_RUNNING) set_state(p, pi, c, ISK_CTX_RUNNING, ev->clock);
         close_issue(pi, c, ev->clock);
         const isk_loaded_sym *s = pi->loaded ? isk_loaded_code_at(pi->loaded, ev->pc) : NULL;
         c->func = s ? (int)(s - pi->loaded->syms.data) : pi->nfunc;

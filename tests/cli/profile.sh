@@ -88,6 +88,19 @@ expect_in "$tmp/dpu.svg" '>mram_read</text>'
 cols=$(grep -c '<rect' "$tmp/dpu.svg")
 [ "$cols" -lt 40000 ] || fail "the SVG has $cols rectangles"
 
+# EdkDSP: a host program starts the PicoBlaze between clocks (no CONTEXT event): its issues
+# still count as running clocks; the DFU's command is profiled beside it
+ex="$src/models/edkdsp/examples"
+bounded 0 "$tmp/edk" -- "$isekit" run edkdsp --core kcpsm6 --firmware "$ex/fw_seed.psm" --host "$ex/host_seed.c" \
+    --profile-csv "$tmp/edk.csv"
+edk_insns=$(sed -n 's/^summary: [0-9]* clocks, \([0-9]*\) PicoBlaze instructions.*/\1/p' "$tmp/edk")
+edk_clocks=$(sed -n 's/^summary: \([0-9]*\) clocks,.*/\1/p' "$tmp/edk")
+equal "edkdsp instructions" "$(csv_sum "$tmp/edk.csv" instructions count)" "$edk_insns"
+contexts_add_up "$tmp/edk.csv" "$edk_clocks"
+attributed_fits "$tmp/edk.csv"
+equal "edkdsp DFU launches" "$(csv_sum "$tmp/edk.csv" commands launches)" 1
+equal "edkdsp DFU clocks" "$(csv_sum "$tmp/edk.csv" commands clocks)" 26
+
 # --profile-top, and bad usage
 bounded 0 "$tmp/top" -- "$isekit" run dpu "$src/tests/dpu/programs/vecadd.s" --tasklets 16 --quiet --profile --profile-top 3
 expect_in "$tmp/top" '  ... 26 more (--profile-top N)'
