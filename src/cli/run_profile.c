@@ -521,7 +521,7 @@ static void write_svg(cli_profile *p, FILE *f, uint64_t clocks)
             for (int k = 0; k <= pi->nfunc; k++)
                 if (pi->func[k].count) VEC_PUSH(&hot, (ranked){ (int)(i << 20 | (size_t)k), pi->func[k].clocks, pi->func[k].count });
     }
-    qsort(hot.data, hot.len, sizeof *hot.data, by_key_desc);
+    if (hot.len) qsort(hot.data, hot.len, sizeof *hot.data, by_key_desc);
     size_t nhot = hot.len < 20 ? hot.len : 20;
     for (size_t h = 0; h < nhot && h < (size_t)NPALETTE; h++) {
         const prof_inst *pi = &p->insts.data[hot.data[h].index >> 20];
