@@ -54,7 +54,7 @@ typedef struct tl_row {
     char name[96];
     bool slot;                       /* a command slot: labels are instructions of inst */
     const isk_model *model;
-    const isk_loaded *loaded;        /* a context: labels are its symbols */
+    const isk_inst *inst;            /* a context: labels are the symbols of its instance */
     tl_bucket *b;
 } tl_row;
 
@@ -169,7 +169,7 @@ static void tl_add(cli_profile *p, int row, uint64_t from, uint64_t to, int cat,
 
 static int add_row(cli_profile *p, const char *fmt1, const char *name, int number, bool slot, const prof_inst *pi)
 {
-    tl_row row = { .slot = slot, .model = pi->model, .loaded = pi->loaded };
+    tl_row row = { .slot = slot, .model = pi->model, .inst = pi->inst };
     row.b = isk_xcalloc(TL_BUCKETS, sizeof *row.b);
     snprintf(row.name, sizeof row.name, fmt1, name, number);
     VEC_PUSH(&p->rows, row);
@@ -499,8 +499,9 @@ static void xml_text(FILE *f, const char *s)
     }
 }
 
-/* The label's colour: labels of the hottest functions/commands (ranked by the caller) get a
- * colour of the palette each; the rest share one. */
+/* The label's colour: labels of the hottest functions (owner: their instance) and commands
+ * (owner: their model, so that two instances of one model agree) get a colour of the palette
+ * each; the rest share one. */
 typedef struct legend { const void *owner; int label; char name[128]; } legend;
 
 static const char *label_colour(const legend *lg, int n, const void *owner, int label)
@@ -508,6 +509,15 @@ static const char *label_colour(const legend *lg, int n, const void *owner, int 
     for (int i = 0; i < n; i++)
         if (lg[i].owner == owner && lg[i].label == label) return palette[i % NPALETTE];
     return "#8cd17d";
+}
+
+/* A function's name in the picture, with its instance's when several processors ran. */
+static void hot_name(const cli_profile *p, const prof_inst *pi, int f, char *buf, size_t cap)
+{
+    int nproc = 0;
+    for (size_t i = 0; i < p->insts.len; i++) nproc += p->insts.data[i].nctx > 0;
+    if (nproc > 1) snprintf(buf, cap, "%s: %s", isk_inst_name(pi->inst), func_name(pi, f));
+    else snprintf(buf, cap, "%s", func_name(pi, f));
 }
 
 static void write_svg(cli_profile *p, FILE *f, uint64_t clocks)
@@ -525,8 +535,8 @@ static void write_svg(cli_profile *p, FILE *f, uint64_t clocks)
     size_t nhot = hot.len < 20 ? hot.len : 20;
     for (size_t h = 0; h < nhot && h < (size_t)NPALETTE; h++) {
         const prof_inst *pi = &p->insts.data[hot.data[h].index >> 20];
-        legend l = { .owner = pi->loaded, .label = hot.data[h].index & 0xfffff };
-        snprintf(l.name, sizeof l.name, "%s", func_name(pi, l.label));
+        legend l = { .owner = pi->inst, .label = hot.data[h].index & 0xfffff };
+        hot_name(p, pi, l.label, l.name, sizeof l.name);
         VEC_PUSH(&lg, l);
     }
     size_t nfunc_legend = lg.len;
@@ -572,7 +582,8 @@ static void write_svg(cli_profile *p, FILE *f, uint64_t clocks)
         xml_text(f, row->name);
         fprintf(f, "</text>\n<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>\n", left, y, plotw,
                 rowh - 2, cat_colour[CAT_IDLE]);
-        const void *owner = row->slot ? (const void *)row->model : (const void *)row->loaded;
+        const void *owner = row->slot ? (const void *)row->model : (const void *)row->inst;
+        int32_t last_label = -1;     /* a column with no issue goes on with the last function */
         /* a run of columns of one colour is one rectangle */
         const char *run_colour = NULL;
         int run_start = 0;
@@ -583,8 +594,9 @@ static void write_svg(cli_profile *p, FILE *f, uint64_t clocks)
                 int best = CAT_IDLE;
                 for (int k = 0; k < NCAT; k++)
                     if (b->clocks[k] > b->clocks[best]) best = k;
-                if (best == CAT_RUN && (b->votes || row->slot))
-                    colour = label_colour(lg.data, (int)lg.len, owner, b->label);
+                if (b->votes) last_label = b->label;
+                if (best == CAT_RUN && (row->slot || last_label >= 0))
+                    colour = label_colour(lg.data, (int)lg.len, owner, row->slot ? b->label : last_label);
                 else if (best != CAT_IDLE)
                     colour = cat_colour[best];
             }
@@ -621,11 +633,13 @@ static void write_svg(cli_profile *p, FILE *f, uint64_t clocks)
         int label = hot.data[h].index & 0xfffff;
         int y = bars_y + (int)h * 18;
         double w = maxc ? (double)plotw * 0.8 * (double)hot.data[h].key / (double)maxc : 0;
+        char name[160];
+        hot_name(p, pi, label, name, sizeof name);
         fprintf(f, "<text x=\"5\" y=\"%d\">", y + 12);
-        xml_text(f, func_name(pi, label));
+        xml_text(f, name);
         fprintf(f, "</text>\n<rect x=\"%d\" y=\"%d\" width=\"%.2f\" height=\"14\" fill=\"%s\"/>\n<text x=\"%.2f\" "
                 "y=\"%d\">%" PRIu64 " clocks, %" PRIu64 " instructions</text>\n", left, y, w,
-                label_colour(lg.data, (int)nfunc_legend, pi->loaded, label), left + w + 5, y + 12, hot.data[h].key,
+                label_colour(lg.data, (int)nfunc_legend, pi->inst, label), left + w + 5, y + 12, hot.data[h].key,
                 hot.data[h].count);
     }
     fputs("</svg>\n", f);
