@@ -88,6 +88,37 @@ expect_in "$tmp/dpu.svg" '>mram_read</text>'
 cols=$(grep -c '<rect' "$tmp/dpu.svg")
 [ "$cols" -lt 40000 ] || fail "the SVG has $cols rectangles"
 
+# functions follow the executable's symbols, and a function's .size ends it: the label after it
+# is a routine of its own
+cat >"$tmp/sized.s" <<'EOF'
+// a function with a size (work), then a routine that is only a label (spin): the profile
+// names spin, not work, for the instructions past work's end
+    .text
+    .globl main
+    .type work, @function
+work:
+    add r0, r0, 1
+    add r0, r0, 1
+    jump r23
+    .size work, .-work
+spin:
+    add r0, r0, 2
+    jump r23
+main:
+    .type main, @function
+    sd r22, 8, d22
+    add r22, r22, 16
+    move r0, 0
+    call r23, work
+    call r23, spin
+    call r23, spin
+    ld d22, r22, -8
+    jump r23
+EOF
+bounded 0 "$tmp/sized" -- "$isekit" run dpu "$tmp/sized.s" --tasklets 1 --quiet --profile-csv "$tmp/sized.csv"
+equal "work's instructions" "$(awk -F, '$1 == "functions" && $3 == "work" && $4 == "instructions" { print $5 }' "$tmp/sized.csv")" 3
+equal "spin's instructions" "$(awk -F, '$1 == "functions" && $3 == "spin" && $4 == "instructions" { print $5 }' "$tmp/sized.csv")" 4
+
 # EdkDSP: a host program starts the PicoBlaze between clocks (no CONTEXT event): its issues
 # still count as running clocks; the DFU's command is profiled beside it
 ex="$src/models/edkdsp/examples"
