@@ -30,11 +30,18 @@ void cli_traces_end(struct cli_run *r);
 
 /* ---- the profile (run_profile.c) ---- */
 typedef struct cli_profile_opts {
-    bool on;
+    bool on;                         /* --profile: the tables on stderr after the run */
+    const char *csv, *svg;           /* --profile-csv FILE, --profile-svg FILE */
+    int top;                         /* --profile-top N: rows per table (0: 20) */
 } cli_profile_opts;
 struct cli_profile;
 bool cli_profile_option(cli_args *a, struct cli_run_opts *o);
-#define CLI_PROFILE_HELP ""
+#define CLI_PROFILE_HELP                                                                           \
+    "  --profile           after the run, on stderr: counts and clocks per instruction, function,\n" \
+    "                      context and command, stalls, resource use (docs/profiles.md)\n"          \
+    "  --profile-top N     rows per profile table (default 20)\n"                                   \
+    "  --profile-csv FILE  the profile's tables as CSV (table,instance,name,column,value)\n"        \
+    "  --profile-svg FILE  a picture: a timeline of contexts and slots, the hottest functions\n"
 bool cli_profile_begin(struct cli_run *r, const struct cli_run_opts *o);
 void cli_profile_end(struct cli_run *r);
 

@@ -118,7 +118,10 @@ void cli_run_begin(cli_run *r, const char *cmd, isk_system *sys, const cli_run_o
     r->slice = 4096;
     r->progress = isatty(STDERR_FILENO);
     r->start = r->last_shown = now_seconds();
-    r->last_clock = now;
+    r->last_clock = r->first_clock = now;
+    isk_stats st;
+    isk_get_stats(sys, &st);
+    r->first_insns = st.instructions;
     interrupts = 0;
     interrupted_sys = sys;
     struct sigaction sa;
@@ -196,6 +199,14 @@ void cli_run_end(cli_run *r)
     cli_profile_end(r);
     cli_traces_end(r);
     clear_progress(r);
+    double t = now_seconds() - r->start;
+    if (r->progress && t > 1.0) {
+        isk_stats st;
+        isk_get_stats(r->sys, &st);
+        uint64_t clocks = isk_clock(r->sys) - r->first_clock, insns = st.instructions - r->first_insns;
+        fprintf(stderr, "%s: %" PRIu64 " clocks in %.1f s of host time: %.3g clocks/s, %.3g instructions/s\n", r->cmd,
+                clocks, t, (double)clocks / t, (double)insns / t);
+    }
     interrupted_sys = NULL;
     sigaction(SIGINT, &previous_sigint, NULL);
 }

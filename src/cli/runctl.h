@@ -77,6 +77,7 @@ typedef struct cli_run {
     uint64_t slice;                  /* clocks per slice, tuned to ~0.1 s */
     double start, last_shown;
     uint64_t last_clock;
+    uint64_t first_clock, first_insns;   /* where the run began, for the final summary */
     bool progress, shown;            /* stderr is a terminal; a progress line is on it */
     /* Called between two slices when the run went on (NULL = none): where the runner acts on
      * what its port handlers asked for with isk_stop_after_clock (ports.h: stop ports). */
@@ -102,7 +103,8 @@ bool cli_run_interrupted(const cli_run *r);
 /* True if the run stopped at the limit (the last cli_run_go returned ISK_OK there). */
 bool cli_run_at_limit(const cli_run *r);
 /* Finish the trace files and the profile, leave the debugger, clear the progress line, restore
- * Ctrl-C. */
+ * Ctrl-C. On a terminal, after a run of over a second: a last line with the clocks, the host
+ * time and the rates. */
 void cli_run_end(cli_run *r);
 
 /* After the runner's statistics, for a run that did not finish (it returned ISK_OK): the
