@@ -61,11 +61,12 @@ static void keep_lines(isk_loaded *l, const isk_model *m, const isk_obj *exe, is
     for (size_t i = 0; i < d.rows.len; i++) {
         const isk_dwarf_row *r = &d.rows.data[i];
         isk_line_row row = { .file = r->file, .line = r->end ? 0 : r->line, .column = r->column, .stmt = r->stmt && !r->end };
-        /* A sequence's end is the byte after its code: the row at the last instruction's PC + 1. */
-        uint64_t addr = r->end && r->addr ? r->addr - 1 : r->addr;
-        if (!isk_addr_to_pc(m, addr, &row.pc)) continue;
-        if (r->end) row.pc++;
-        VEC_PUSH(&l->lines, row);
+        bool ok = isk_addr_to_pc(m, r->addr, &row.pc);
+        /* A sequence's end is the byte after its code, maybe past the code memory: the PC after
+         * its last instruction's (instructions take at most 8 bytes). */
+        for (uint64_t k = 1; r->end && !ok && k <= 8 && k <= r->addr; k++)
+            if ((ok = isk_addr_to_pc(m, r->addr - k, &row.pc))) row.pc++;
+        if (ok) VEC_PUSH(&l->lines, row);
     }
     if (l->lines.len) qsort(l->lines.data, l->lines.len, sizeof *l->lines.data, by_pc);
     l->files.data = d.files.data;           /* the names move; the rows refer to them by index */

@@ -70,7 +70,8 @@ static void test_two_files(isk_model *m)
     /* The objects carry relocations for every cross-file reference. */
     size_t relocs = 0;
     for (size_t i = 1; i < main_o->secs.len; i++) relocs += main_o->secs.data[i].relocs.len;
-    CHECK_EQ(relocs, 5);       /* li counter, call add_one, li table, .long counter, .long add_one */
+    CHECK_EQ(relocs, 6);       /* li counter, call add_one, li table, .long counter, .long add_one, and the
+                                  .debug_line address of .text (line information is on by default) */
     /* Through ELF files and back, as `isekit as` and `isekit ld` do. */
     uint8_t *img;
     size_t len;
