@@ -13,21 +13,12 @@
 #include "asm/link_model.h"
 #include "asm/load.h"
 #include "asm/loaded.h"
+#include "asm/sink.h"
 #include "check.h"
 #include "elf/elf_file.h"
 
 #define TINY ISEKIT_SOURCE_DIR "/tests/asm/models/tiny.c"
 #define DATA ISEKIT_SOURCE_DIR "/tests/asm/data/"
-
-typedef struct sink { isk_diag d; isk_diag_buffer b; } sink;
-
-static void sink_init(sink *s)
-{
-    isk_diag_init(&s->d);
-    isk_diag_capture(&s->d, &s->b);
-}
-
-static const char *sink_text(const sink *s) { return s->b.text ? s->b.text : ""; }
 
 static void test_codec(void)
 {
@@ -228,59 +219,53 @@ static void test_macros_and_loc(isk_model *m)
     isk_diag_buffer_free(&s.b);
 }
 
-static void test_dpu_cpp(void)
+/* Assemble path for a built-in model, link, load, and hand the line table and the PC of
+ * symbol fn to checks. */
+static void with_model_file(const char *model, const char *path, const char *fn,
+                            void (*checks)(const isk_loaded *l, const isk_loaded_sym *fn, uint64_t pc))
 {
     sink s;
     sink_init(&s);
-    isk_model *m = isk_model_load("dpu", &s.d);
-    const char *path = DATA "lines_dpu.S";
+    isk_model *m = isk_model_load(model, &s.d);
     isk_system *sys = m ? load_files(m, &path, 1, NULL, &s, NULL) : NULL;
     CHECK(sys != NULL);
     if (sys) {
         const isk_loaded *l = isk_loaded_of(loaded_inst);
-        const isk_loaded_sym *main_sym = isk_loaded_find(l, "main");
-        uint64_t pc = main_sym ? main_sym->pc : 0;
-        const char *f;
-        CHECK_EQ(line_of(l, pc, &f), 9);                  /* move r0, ANSWER */
-        CHECK_CONTAINS(f, "lines_dpu.S");
-        CHECK_EQ(line_of(l, pc + 1, NULL), 10);           /* TWICE(r0): a cpp macro */
-        CHECK_EQ(line_of(l, pc + 2, NULL), 15);           /* inc3 r0: an assembler macro */
-        CHECK_EQ(line_of(l, pc + 3, NULL), 15);
-        CHECK_EQ(line_of(l, pc + 4, NULL), 17);           /* after a blank line */
-        uint64_t pcs[2];
-        CHECK_EQ(isk_loaded_line_pcs(l, "lines_dpu.S", 17, pcs, 2), 1);
-        CHECK_EQ(pcs[0], pc + 4);
-        /* the byte addresses are the IRAM's, as the symbols' */
-        CHECK(main_sym && main_sym->addr == 0x80000000u + 8 * pc);
+        const isk_loaded_sym *sym = isk_loaded_find(l, fn);
+        CHECK(sym != NULL);
+        checks(l, sym, sym ? sym->pc : 0);
     }
     isk_system_free(sys);
     isk_model_release(m);
     isk_diag_buffer_free(&s.b);
 }
 
-static void test_ipu(void)
+static void dpu_checks(const isk_loaded *l, const isk_loaded_sym *main_sym, uint64_t pc)
 {
-    sink s;
-    sink_init(&s);
-    isk_model *m = isk_model_load("ipu", &s.d);
-    const char *path = ISEKIT_SOURCE_DIR "/models/ipu/examples/add_f32.S";
-    isk_system *sys = m ? load_files(m, &path, 1, NULL, &s, NULL) : NULL;
-    CHECK(sys != NULL);
-    if (sys) {
-        const isk_loaded *l = isk_loaded_of(loaded_inst);
-        const isk_loaded_sym *fn = isk_loaded_find(l, "__runCodelet_AddF32");
-        uint64_t pc = fn ? fn->pc : 0;
-        const char *f;
-        CHECK_EQ(line_of(l, pc, &f), 12);                 /* ld32 $m0, ... */
-        CHECK_CONTAINS(f, "add_f32.S");
-        CHECK_EQ(line_of(l, pc + 4, NULL), 16);           /* shr $m3, $m3, 1 */
-        uint64_t pcs[2];
-        CHECK_EQ(isk_loaded_line_pcs(l, "add_f32.S", 21, pcs, 2), 1);     /* .Lloop: ld64step */
-        CHECK_EQ(pcs[0], pc + 8);
-    }
-    isk_system_free(sys);
-    isk_model_release(m);
-    isk_diag_buffer_free(&s.b);
+    const char *f;
+    CHECK_EQ(line_of(l, pc, &f), 9);                  /* move r0, ANSWER */
+    CHECK_CONTAINS(f, "lines_dpu.S");
+    CHECK_EQ(line_of(l, pc + 1, NULL), 10);           /* TWICE(r0): a cpp macro */
+    CHECK_EQ(line_of(l, pc + 2, NULL), 15);           /* inc3 r0: an assembler macro */
+    CHECK_EQ(line_of(l, pc + 3, NULL), 15);
+    CHECK_EQ(line_of(l, pc + 4, NULL), 17);           /* after a blank line */
+    uint64_t pcs[2];
+    CHECK_EQ(isk_loaded_line_pcs(l, "lines_dpu.S", 17, pcs, 2), 1);
+    CHECK_EQ(pcs[0], pc + 4);
+    /* the byte addresses are the IRAM's, as the symbols' */
+    CHECK(main_sym && main_sym->addr == 0x80000000u + 8 * pc);
+}
+
+static void ipu_checks(const isk_loaded *l, const isk_loaded_sym *fn, uint64_t pc)
+{
+    (void)fn;
+    const char *f;
+    CHECK_EQ(line_of(l, pc, &f), 12);                 /* ld32 $m0, ... */
+    CHECK_CONTAINS(f, "add_f32.S");
+    CHECK_EQ(line_of(l, pc + 4, NULL), 16);           /* shr $m3, $m3, 1 */
+    uint64_t pcs[2];
+    CHECK_EQ(isk_loaded_line_pcs(l, "add_f32.S", 21, pcs, 2), 1);     /* .Lloop: ld64step */
+    CHECK_EQ(pcs[0], pc + 8);
 }
 
 /* A malformed table in an executable: the program loads, with a warning and no lines. */
@@ -321,8 +306,8 @@ int main(void)
     test_two_files(m);
     test_macros_and_loc(m);
     test_bad_table(m);
-    test_dpu_cpp();
-    test_ipu();
+    with_model_file("dpu", DATA "lines_dpu.S", "main", dpu_checks);
+    with_model_file("ipu", ISEKIT_SOURCE_DIR "/models/ipu/examples/add_f32.S", "__runCodelet_AddF32", ipu_checks);
     isk_model_release(m);
     return CHECK_DONE();
 }

@@ -12,22 +12,13 @@
 #include "asm/link_model.h"
 #include "asm/load.h"
 #include "asm/loaded.h"
+#include "asm/sink.h"
 #include "check.h"
 #include "elf/elf_file.h"
 
 #define TINY ISEKIT_SOURCE_DIR "/tests/asm/models/tiny.c"
 #define TINY3 ISEKIT_SOURCE_DIR "/tests/asm/models/tiny_abi3.c"
 #define DATA ISEKIT_SOURCE_DIR "/tests/asm/data/"
-
-typedef struct sink { isk_diag d; isk_diag_buffer b; } sink;
-
-static void sink_init(sink *s)
-{
-    isk_diag_init(&s->d);
-    isk_diag_capture(&s->d, &s->b);
-}
-
-static const char *sink_text(const sink *s) { return s->b.text ? s->b.text : ""; }
 
 static isk_obj *assemble(isk_model *m, const char *name, const char *text, sink *s)
 {
