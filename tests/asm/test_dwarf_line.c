@@ -7,7 +7,11 @@
  *     no_lines; a `.loc` of an undeclared file is an error;
  *   - a DPU .S through cpp: lines of the user's .S, not of the preprocessed text;
  *   - an IPU .S (the seed's add_f32.S): given instructions at their lines;
- *   - a malformed .debug_line (every truncation, a bad version) is a warning and no lines. */
+ *   - a malformed .debug_line (every truncation, a bad version) is a warning and no lines;
+ *   - what GNU as writes for the host (DWARF 3, 4 and 5, 64-bit addresses, v5's names in
+ *     .debug_line_str) decodes to its lines (skipped with a note where there is no `as`). */
+#include <unistd.h>
+
 #include "asm/asm.h"
 #include "asm/dwarf_line.h"
 #include "asm/link_model.h"
@@ -295,9 +299,62 @@ static void test_bad_table(isk_model *m)
     isk_diag_buffer_free(&s.b);
 }
 
+/* GNU as's own tables for the host: x.s's nop, nop, (blank), movl at lines 2, 3, 5, linked. */
+static void test_gnu_as(void)
+{
+    char dir[] = "/tmp/isk_dwarf_XXXXXX";
+    if (!mkdtemp(dir)) return;
+    char src[300], obj[300], objo[310], cmd[1300];
+    snprintf(src, sizeof src, "%s/x.s", dir);
+    snprintf(obj, sizeof obj, "%s/x", dir);
+    snprintf(objo, sizeof objo, "%s.o", obj);
+    FILE *f = fopen(src, "w");
+    if (f) fputs(".text\nnop\nnop\n\nmovl $1, %eax\n", f);
+    if (f) fclose(f);
+    for (int v = 3; v <= 5; v++) {
+        /* linked, as an object's DWARF 5 names are relocations into .debug_line_str */
+        snprintf(cmd, sizeof cmd, "as --gdwarf-%d -o %s.o %s 2>/dev/null && ld -e 0 -o %s %s.o 2>/dev/null", v, obj, src,
+                 obj, obj);
+        if (system(cmd) != 0) {
+            printf("note: no GNU as and ld for the host: its DWARF %d line table is not checked\n", v);
+            continue;
+        }
+        sink s;
+        sink_init(&s);
+        isk_obj *o = isk_elf_read_file(obj, &s.d);
+        CHECK(o != NULL);
+        uint32_t dl = o ? isk_obj_find_section(o, ".debug_line") : 0, ls = o ? isk_obj_find_section(o, ".debug_line_str") : 0;
+        CHECK(dl != 0);
+        if (dl) {
+            const isk_section *d = &o->secs.data[dl], *l = ls ? &o->secs.data[ls] : NULL;
+            isk_dwarf_lines lines = { 0 };
+            char err[200] = "";
+            CHECK(isk_dwarf_line_decode(d->data, d->size, false, NULL, 0, l ? l->data : NULL, l ? l->size : 0, NULL, NULL,
+                                        &lines, err, sizeof err));
+            CHECK_STR(err, "");
+            CHECK_EQ(lines.rows.len, 4);
+            if (lines.rows.len == 4) {
+                const isk_dwarf_row *r = lines.rows.data;
+                uint64_t base = r[0].addr;
+                CHECK(base != 0 && r[0].line == 2 && r[1].addr == base + 1 && r[1].line == 3);
+                CHECK(r[2].addr == base + 2 && r[2].line == 5 && r[3].end && r[3].addr == base + 7);
+                CHECK(r[0].file < lines.files.len && strstr(lines.files.data[r[0].file], "x.s"));
+            }
+            isk_dwarf_lines_free(&lines);
+        }
+        isk_obj_free(o);
+        isk_diag_buffer_free(&s.b);
+    }
+    remove(obj);
+    remove(objo);
+    remove(src);
+    rmdir(dir);
+}
+
 int main(void)
 {
     test_codec();
+    test_gnu_as();
     isk_diag d;
     isk_diag_init(&d);
     isk_model *m = isk_model_load(TINY, &d);
