@@ -36,7 +36,10 @@ void asm_line_note(isk_asm *a, uint64_t offset)
         while (p->expansion >= 0 && (size_t)p->expansion < a->expansions.len)    /* a macro's: its call */
             p = &a->expansions.data[p->expansion].call;
         if (!p->file || p->line <= 0) return;
-        r.file = file_index(a, asm_intern(a, p->file));
+        /* the file of the last row, mostly: no interning (a hash) per instruction */
+        const asm_line_row *l = a->lines.rows.len ? &VEC_LAST(&a->lines.rows) : NULL;
+        if (l && strcmp(a->lines.files.data[l->file], p->file) == 0) r.file = l->file;
+        else r.file = file_index(a, asm_intern(a, p->file));
         r.line = (uint32_t)p->line;
     }
     if (a->lines.rows.len) {                 /* the same line goes on: no new row */
@@ -95,7 +98,9 @@ void asm_line_finish(isk_asm *a)
      * already, as code is only ever appended, and the sort keeps them so. */
     asm_line_row *sorted = isk_xcalloc(nrows, sizeof *sorted);
     memcpy(sorted, a->lines.rows.data, nrows * sizeof *sorted);
-    qsort(sorted, nrows, sizeof *sorted, by_section);
+    bool in_order = true;                /* one code section, mostly: no sort */
+    for (size_t i = 1; i < nrows && in_order; i++) in_order = by_section(&sorted[i - 1], &sorted[i]) < 0;
+    if (!in_order) qsort(sorted, nrows, sizeof *sorted, by_section);
     VEC(isk_dwarf_seq) seqs = { 0 };
     VEC(uint32_t) secs = { 0 };
     isk_dwarf_erow *rows = isk_xcalloc(nrows, sizeof *rows);
