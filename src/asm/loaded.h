@@ -23,7 +23,7 @@ typedef struct isk_loaded_sym {
  * row's pc come from line `line` of files.data[file]. */
 typedef struct isk_line_row {
     uint64_t pc;                     /* the code memory index (the engine's PC) */
-    uint32_t file, line, column;
+    uint32_t file, line, column;     /* file >= files.len: the table named no valid file */
     bool stmt;                       /* a statement's start: where `break FILE:LINE` stops */
 } isk_line_row;
 
