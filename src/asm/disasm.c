@@ -230,12 +230,16 @@ static void read_marks(const isk_obj *o, line_marks *lm)
         fprintf(stderr, "%s: warning: .debug_line: %s; no line numbers\n", o->filename, err);
         return;
     }
+    /* An object of a model without relocations has plain offsets: its code section's. */
+    uint32_t code = 0;
+    for (uint32_t k = 1; k < o->secs.len && !code; k++)
+        if (o->secs.data[k].flags & SHF_EXECINSTR) code = k;
     lm->m = isk_xcalloc(lm->d.rows.len + 1, sizeof *lm->m);
     for (size_t r = 0; r < lm->d.rows.len; r++) {
         const isk_dwarf_row *w = &lm->d.rows.data[r];
         if (w->end) continue;
         const char *f = w->file < lm->d.files.len ? lm->d.files.data[w->file] : "??";
-        lm->m[lm->n++] = (line_mark){ o->type == ET_EXEC ? 0 : w->sec, w->addr, f, w->line };
+        lm->m[lm->n++] = (line_mark){ o->type == ET_EXEC ? 0 : w->sec ? w->sec : code, w->addr, f, w->line };
     }
     qsort(lm->m, lm->n, sizeof *lm->m, by_mark);
 }

@@ -82,6 +82,15 @@ same_rows "$tmp/ipu.elf"
 expect_in "$tmp/ours" "add_f32.S:12 0x4"
 expect_in "$tmp/ours" "add_f32.S:21 "
 
+# A model without relocations (the example accelerator): plain offsets, in the object too;
+# a macro's two instructions at the line of its call.
+run 0 "$tmp/as4" -- "$isekit" as -g -m example "$src/models/example/programs/mac.s" -o "$tmp/mac.o"
+run 0 "$tmp/dump4" -- "$isekit" objdump -l -m example "$tmp/mac.o"
+rows objdump "$tmp/dump4" >"$tmp/mac"
+expect_in "$tmp/mac" "mac.s:10 0x0"
+expect_in "$tmp/mac" "mac.s:11 0x8"
+expect_in "$tmp/mac" "mac.s:14 0x14"
+
 # .file/.loc, as compilers write them, win over the assembler's own lines.
 cat >"$tmp/loc.s" <<'S'
         .file 1 "prog.c"
