@@ -86,6 +86,7 @@ void isk_asm_free(isk_asm *a)
     VEC_FREE(&a->nodes);
     for (size_t i = 0; i < a->fixups.len; i++) free((char *)a->fixups.data[i].pos.text);
     VEC_FREE(&a->fixups);
+    asm_line_free(a);
     for (size_t i = 0; i < a->macros.len; i++) asm_macro_free(&a->macros.data[i]);
     VEC_FREE(&a->macros);
     asm_map_free(&a->macro_map);

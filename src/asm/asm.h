@@ -53,6 +53,11 @@ typedef struct isk_asm_options {
     uint64_t max_expanded_lines;
     uint64_t max_expanded_bytes;
     bool no_files;
+    /* Line information: unless no_lines, the object gets a DWARF .debug_line section saying which
+     * source line (after cpp's `# N "file"` markers; a macro's expansion: the line of the call;
+     * `.loc` when present) each instruction came from. On by default (NULL options: the run
+     * commands' on-the-fly assembly); `isekit as` and `build` set no_lines unless -g. */
+    bool no_lines;
 } isk_asm_options;
 
 /* A folder of headers for `.S` sources of one model, which the C preprocessor searches after

@@ -711,6 +711,73 @@ static void d_end(isk_asm *a, const char *args, int arg)
 
 static void d_ignore(isk_asm *a, const char *args, int arg) { }
 
+/* A decimal number at *p (for .file/.loc, which take no expressions); false if none. */
+static bool line_number(const char **p, uint64_t *v)
+{
+    const char *s = asm_skip(*p);
+    if (!isdigit((unsigned char)*s)) return false;
+    char *end;
+    *v = strtoull(s, &end, 10);
+    *p = end;
+    return true;
+}
+
+/* `.file "name"` names the source (ignored, as the object has no STT_FILE symbol);
+ * `.file N "name"` or `.file N "dir" "name"` (DWARF 5 style) numbers a file for `.loc`. */
+static void d_file(isk_asm *a, const char *args, int arg)
+{
+    const char *p = args, *at = asm_skip(args);
+    uint64_t n;
+    if (!line_number(&p, &n)) return;
+    text_buf dir = { 0 }, name = { 0 };
+    if (parse_string(a, &p, &name)) {
+        if (*asm_skip(p) == '"') {
+            VEC_FREE(&dir);
+            dir = name;
+            name = (text_buf){ 0 };
+            if (!parse_string(a, &p, &name)) goto out;
+        }
+        p = asm_skip(p);
+        if (strncmp(p, "md5", 3) == 0) p = "";        /* checksums: not kept */
+        if (expect_end(a, p)) {
+            char *full = dir.len && name.data[0] != '/' ? isk_xasprintf("%s/%s", dir.data, name.data)
+                                                        : isk_xstrdup(name.data);
+            asm_line_file(a, n, full, at);
+            free(full);
+        }
+    }
+out:
+    VEC_FREE(&dir);
+    VEC_FREE(&name);
+}
+
+/* `.loc FILE LINE [COLUMN] [options]`: the code that follows comes from there. The options
+ * (is_stmt, prologue_end, discriminator, view ...) are accepted and not recorded. */
+static void d_loc(isk_asm *a, const char *args, int arg)
+{
+    const char *p = args, *at = asm_skip(args);
+    uint64_t n, line, col = 0;
+    if (!line_number(&p, &n) || !line_number(&p, &line)) {
+        asm_error(a, at, "expected `.loc FILE LINE [COLUMN]`");
+        return;
+    }
+    line_number(&p, &col);
+    static const char *const options[] = { "basic_block", "prologue_end", "epilogue_begin", "is_stmt", "isa",
+                                           "discriminator", "view" };
+    for (p = asm_skip(p); *p; p = asm_skip(p)) {
+        size_t k = 0, len = strcspn(p, " \t");
+        while (k < sizeof options / sizeof *options && (strlen(options[k]) != len || strncmp(p, options[k], len)))
+            k++;
+        if (k == sizeof options / sizeof *options) {
+            asm_error(a, p, ".loc: unknown option '%.*s'", (int)len, p);
+            return;
+        }
+        p = asm_skip(p + len);
+        if (k >= 3 && *p && !isalpha((unsigned char)*p)) p += strcspn(p, " \t");    /* its value */
+    }
+    asm_line_loc(a, n, line, col, at);
+}
+
 /* Sorted by name (strcmp) for the binary search. */
 static const directive directives[] = {
     { ".2byte", d_data, 2 },
@@ -739,7 +806,7 @@ static const directive directives[] = {
     { ".error", d_message, M_ERROR },
     { ".exitm", d_exitm, 0 },
     { ".extern", d_ignore, 0 },   /* GNU as: every undefined symbol is external anyway */
-    { ".file", d_ignore, 0 },
+    { ".file", d_file, 0 },
     { ".fill", d_fill, 0 },
     { ".global", d_binding, B_GLOBAL },
     { ".globl", d_binding, B_GLOBAL },
@@ -769,7 +836,7 @@ static const directive directives[] = {
     { ".irp", d_irp, 0 },
     { ".irpc", d_irp, 1 },
     { ".lcomm", d_comm, 1 },
-    { ".loc", d_ignore, 0 },
+    { ".loc", d_loc, 0 },
     { ".local", d_binding, B_LOCAL },
     { ".long", d_data, 4 },
     { ".macro", d_macro, 0 },

@@ -206,7 +206,7 @@ void asm_emit_word(isk_asm *a, uint64_t word)
                     s->name, a->insn_bytes);
     if (s->align < (uint64_t)a->insn_bytes) s->align = (uint64_t)a->insn_bytes;
     asm_put_word(a, buf, a->insn_bytes, word);
-    isk_obj_append(a->obj, a->sec, buf, (size_t)a->insn_bytes);
+    asm_line_note(a, isk_obj_append(a->obj, a->sec, buf, (size_t)a->insn_bytes));
 }
 
 /* ---- instructions ------------------------------------------------------------------------ */

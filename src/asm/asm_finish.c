@@ -71,11 +71,7 @@ static bool resolve_data(isk_asm *a, asm_fixup *f, const asm_value *v, bool fina
     }
     if (!final) return false;
     const isk_model *m = a->m;
-    int r = -1;
-    for (size_t i = 0; i < m->relocs.len && r < 0; i++) {
-        const isk_reloc_decl *d = &m->relocs.data[i].d;
-        if (d->bytes == n && !d->fields && !d->pcrel && !d->shift) r = (int)i;
-    }
+    int r = asm_data_reloc(m, n);
     char what[200];
     if (r < 0) {
         asm_error_pos(a, &f->pos, f->col, "%s is not known until link time, and model '%s' declares no %d-byte data "
@@ -87,6 +83,15 @@ static bool resolve_data(isk_asm *a, asm_fixup *f, const asm_value *v, bool fina
     if (reloc_target(a, f, v, &sym, &addend)) isk_obj_add_reloc(a->obj, f->sec, f->offset, m->relocs.data[r].d.type,
                                                                 sym, addend);
     return true;
+}
+
+int asm_data_reloc(const isk_model *m, int n)
+{
+    for (size_t i = 0; i < m->relocs.len; i++) {
+        const isk_reloc_decl *d = &m->relocs.data[i].d;
+        if (d->bytes == n && !d->fields && !d->pcrel && !d->shift) return (int)i;
+    }
+    return -1;
 }
 
 static bool resolve_insn(isk_asm *a, asm_fixup *f, const asm_value *v, bool final)
@@ -248,6 +253,7 @@ isk_obj *asm_finish(isk_asm *a)
     emit_symbols(a);
     for (size_t i = 0; i < a->fixups.len; i++)
         if (a->fixups.data[i].kind != FX_SIZE) asm_fixup_resolve(a, &a->fixups.data[i], true);
+    asm_line_finish(a);
     isk_obj *o = a->obj;
     a->obj = NULL;
     return o;

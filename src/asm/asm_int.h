@@ -8,7 +8,8 @@
  *   asm_directives.c  the directive table
  *   asm_emit.c     sections, data, instructions, fixups
  *   asm_finish.c   the end: fixups, relocations, the object
- *   asm_cpp.c      the C preprocessor for .S files */
+ *   asm_cpp.c      the C preprocessor for .S files
+ *   asm_lines.c    line information: which source line each instruction came from */
 #ifndef ISK_ASM_ASM_INT_H
 #define ISK_ASM_ASM_INT_H
 
@@ -164,6 +165,12 @@ typedef struct asm_cond {
     asm_pos pos;
 } asm_cond;
 
+/* ---- line information ---- */
+
+/* The instruction at `offset` of section `sec` (and those after it, up to the next row of the
+ * section) came from line `line`, column `col` (0: unknown) of lines.files[file]. */
+typedef struct asm_line_row { uint32_t sec, file, line, col; uint64_t offset; } asm_line_row;
+
 /* ---- the assembler ---- */
 
 struct isk_asm {
@@ -221,6 +228,15 @@ struct isk_asm {
         asm_pos pos;         /* of the '{' (text interned) */
         int col;
     } bundle;
+
+    /* line information (asm_lines.c), unless opt.no_lines */
+    struct {
+        VEC(asm_line_row) rows;
+        VEC(const char *) files;     /* interned names */
+        VEC(int32_t) numbered;       /* `.file N`: N -> index in files, or -1 */
+        bool loc;                    /* a `.loc` was seen: from then on it says where code comes from */
+        uint32_t file, line, col;    /* the last `.loc` */
+    } lines;
 };
 
 /* asm.c */
@@ -325,6 +341,18 @@ void asm_bundle_finish(isk_asm *a);
  * fixup is done with (resolved, relocated or reported as an error). */
 bool asm_fixup_resolve(isk_asm *a, asm_fixup *f, bool final);
 isk_obj *asm_finish(isk_asm *a);
+
+/* asm_lines.c */
+/* An instruction word was just put at `offset` of the current section: note its source line. */
+void asm_line_note(isk_asm *a, uint64_t offset);
+/* `.file N "name"` and `.loc N LINE [COL]` (`at`: the file number, for messages). */
+void asm_line_file(isk_asm *a, uint64_t n, const char *name, const char *at);
+void asm_line_loc(isk_asm *a, uint64_t n, uint64_t line, uint64_t col, const char *at);
+/* At the end: the .debug_line section (and its relocations) for the rows noted. */
+void asm_line_finish(isk_asm *a);
+void asm_line_free(isk_asm *a);
+/* The model's relocation that writes a plain n-byte value (data and debug addresses), or -1. */
+int asm_data_reloc(const isk_model *m, int n);
 
 /* asm_cpp.c */
 /* Run the C preprocessor on path; the output (malloc'd, NUL-terminated) or NULL after errors. */

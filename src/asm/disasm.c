@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "asm/asm.h"
+#include "asm/dwarf_line.h"
 #include "asm/syntax.h"
 #include "base/file.h"
 #include "elf/elf_file.h"
@@ -189,8 +190,62 @@ static int group_at(const isk_model *m, const isk_obj *o, const isk_section *s, 
     return n;
 }
 
+/* ---- line numbers (-l) ------------------------------------------------------------------ */
+
+/* Where a source line starts: section sec (0 in executables, whose keys are addresses) at key. */
+typedef struct line_mark { uint32_t sec; uint64_t key; const char *file; uint32_t line; } line_mark;
+typedef struct line_marks { isk_dwarf_lines d; line_mark *m; size_t n; } line_marks;
+typedef struct reloc_user { const isk_obj *o; const isk_section *dl; } reloc_user;
+
+/* In an object, a sequence's address is its relocation's: the section symbol plus the addend. */
+static uint64_t object_address(void *user, uint64_t at, uint64_t raw, uint32_t *sec)
+{
+    const reloc_user *u = user;
+    for (size_t i = 0; i < u->dl->relocs.len; i++) {
+        const isk_obj_reloc *r = &u->dl->relocs.data[i];
+        if (r->offset != at || r->sym >= u->o->syms.len) continue;
+        const isk_symbol *s = &u->o->syms.data[r->sym];
+        if (s->shndx < u->o->secs.len) *sec = s->shndx;
+        return s->value + (uint64_t)r->addend;
+    }
+    return raw;
+}
+
+static int by_mark(const void *a, const void *b)
+{
+    const line_mark *x = a, *y = b;
+    if (x->sec != y->sec) return x->sec < y->sec ? -1 : 1;
+    return x->key < y->key ? -1 : x->key > y->key;
+}
+
+static void read_marks(const isk_obj *o, line_marks *lm)
+{
+    uint32_t i = isk_obj_find_section(o, ".debug_line");
+    if (!i || !o->secs.data[i].data) return;
+    const isk_section *dl = &o->secs.data[i];
+    reloc_user u = { o, dl };
+    char err[200];
+    if (!isk_dwarf_line_decode(dl->data, dl->size, o->big_endian, NULL, 0, NULL, 0,
+                               o->type == ET_EXEC ? NULL : object_address, &u, &lm->d, err, sizeof err)) {
+        fprintf(stderr, "%s: warning: .debug_line: %s; no line numbers\n", o->filename, err);
+        return;
+    }
+    /* An object of a model without relocations has plain offsets: its code section's. */
+    uint32_t code = 0;
+    for (uint32_t k = 1; k < o->secs.len && !code; k++)
+        if (o->secs.data[k].flags & SHF_EXECINSTR) code = k;
+    lm->m = isk_xcalloc(lm->d.rows.len + 1, sizeof *lm->m);
+    for (size_t r = 0; r < lm->d.rows.len; r++) {
+        const isk_dwarf_row *w = &lm->d.rows.data[r];
+        if (w->end) continue;
+        const char *f = w->file < lm->d.files.len ? lm->d.files.data[w->file] : "??";
+        lm->m[lm->n++] = (line_mark){ o->type == ET_EXEC ? 0 : w->sec ? w->sec : code, w->addr, f, w->line };
+    }
+    qsort(lm->m, lm->n, sizeof *lm->m, by_mark);
+}
+
 static void list_section(const isk_model *m, const isk_obj *o, uint32_t si, const label *labels, size_t nlabels,
-                         FILE *out, const isk_disasm_options *opt)
+                         const line_marks *lm, FILE *out, const isk_disasm_options *opt)
 {
     const isk_section *s = &o->secs.data[si];
     int unit = isk_asm_insn_bytes(m), pcu = isk_asm_pc_unit_bytes(m);
@@ -205,10 +260,12 @@ static void list_section(const isk_model *m, const isk_obj *o, uint32_t si, cons
     const isk_obj_reloc **sorted = isk_xcalloc(s->relocs.len + 1, sizeof *sorted);
     for (size_t r = 0; r < s->relocs.len; r++) sorted[r] = &s->relocs.data[r];
     qsort(sorted, s->relocs.len, sizeof *sorted, cmp_reloc);
-    size_t next_reloc = 0, next_label = 0;
+    size_t next_reloc = 0, next_label = 0, next_mark = 0;
+    uint32_t mark_sec = exec ? 0 : si;
     for (uint64_t off = 0; off < s->size;) {
         uint64_t addr = s->addr + off;
         uint64_t key = exec ? addr : off;
+        while (next_mark < lm->n && by_mark(&lm->m[next_mark], &(line_mark){ mark_sec, key, NULL, 0 }) < 0) next_mark++;
         /* Labels are sorted by address: walk along them. */
         while (next_label < nlabels && labels[next_label].addr < key) next_label++;
         for (size_t i = next_label; i < nlabels && labels[i].addr == key && !opt->plain; i++)
@@ -230,6 +287,8 @@ static void list_section(const isk_model *m, const isk_obj *o, uint32_t si, cons
             off += step;
             continue;
         }
+        for (; next_mark < lm->n && lm->m[next_mark].sec == mark_sec && lm->m[next_mark].key < key + step; next_mark++)
+            if (lm->m[next_mark].key == key) fprintf(out, "%s:%" PRIu32 "\n", lm->m[next_mark].file, lm->m[next_mark].line);
         fprintf(out, "%8" PRIx64 ":\t", addr);
         for (int i = 0; i < n && !opt->no_raw; i++) fprintf(out, "%0*" PRIx64 "%s", digits, words[i], i + 1 < n ? " " : "\t");
         fprintf(out, "%s", text);
@@ -249,12 +308,16 @@ void isk_disasm_obj(const isk_model *m, const isk_obj *o, FILE *out, const isk_d
     if (!opt) opt = &none;
     size_t nlabels;
     label *labels = collect_labels(o, &nlabels);
+    line_marks lm = { 0 };
+    if (opt->lines) read_marks(o, &lm);
     bool image = o->type == ET_EXEC && o->phdrs.len == 0;      /* binary, HEX, word lists */
     for (uint32_t i = 1; i < o->secs.len; i++) {
         const isk_section *s = &o->secs.data[i];
         bool code = (s->flags & SHF_EXECINSTR) || ((s->flags & SHF_ALLOC) && (opt->all_sections || image));
-        if (code && s->size) list_section(m, o, i, labels, nlabels, out, opt);
+        if (code && s->size) list_section(m, o, i, labels, nlabels, &lm, out, opt);
     }
+    free(lm.m);
+    isk_dwarf_lines_free(&lm.d);
     free(labels);
 }
 

@@ -20,6 +20,7 @@ typedef struct isk_disasm_options {
     bool all_sections;       /* disassemble every allocated section, not only code (-D) */
     bool no_raw;             /* leave out the instruction words */
     bool plain;              /* only the instruction texts, one per line (reassemblable) */
+    bool lines;              /* print FILE:LINE (from .debug_line) where the source line changes (-l) */
 } isk_disasm_options;
 
 /* The text of one instruction word at pc (PC units); false if no instruction accepts it
@@ -31,7 +32,8 @@ bool isk_disasm_word(const isk_model *m, uint64_t word, uint64_t pc, char *out, 
 bool isk_disasm_group(const isk_model *m, const uint64_t *words, int n, uint64_t pc, char *out, size_t cap);
 
 /* List the code of an object or executable. An issue group's head at a multiple of the group
- * size is listed with its members on one line, as "{ a ; b }" (its words side by side). */
+ * size is listed with its members on one line, as "{ a ; b }" (its words side by side). With
+ * opt->lines, a malformed .debug_line is a warning on stderr and the listing goes on without. */
 void isk_disasm_obj(const isk_model *m, const isk_obj *o, FILE *out, const isk_disasm_options *opt);
 
 /* Symbol table and section headers, objdump -t / -h style. */

@@ -109,7 +109,7 @@ int isk_load_obj(isk_inst *inst, const isk_obj *exe, isk_load_info *info, isk_di
         load_section(inst, exe, s, info, diag);
     }
     if (diag->errors != errors) return -1;
-    isk_loaded_keep(inst, exe);
+    isk_loaded_keep(inst, exe, diag);
     info->entry = exe->entry;
     if (m->is_processor && isk_addr_to_pc(m, exe->entry, &info->entry_pc) && isk_start(inst, 0, info->entry_pc) == ISK_OK)
         info->started = true;

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "asm/dwarf_line.h"
 #include "isekit/desc.h"
 
 /* The key of the loader's data in every instance (isk_inst_set_data). */
@@ -28,7 +29,54 @@ static int by_address(const void *a, const void *b)
     return strcmp(x->name, y->name);
 }
 
-void isk_loaded_keep(isk_inst *inst, const isk_obj *exe)
+static int by_pc(const void *a, const void *b)
+{
+    const isk_line_row *x = a, *y = b;
+    if (x->pc != y->pc) return x->pc < y->pc ? -1 : 1;
+    return (x->line != 0) - (y->line != 0);     /* a sequence's end before the next one's start */
+}
+
+static const isk_section *section_named(const isk_obj *o, const char *name)
+{
+    uint32_t i = isk_obj_find_section(o, name);
+    return i && o->secs.data[i].type != SHT_NOBITS ? &o->secs.data[i] : NULL;
+}
+
+/* The executable's .debug_line into l->files and l->lines (PCs: code memory indices). A bad
+ * table is a warning and no lines: the program runs as well without. */
+static void keep_lines(isk_loaded *l, const isk_model *m, const isk_obj *exe, isk_diag *diag)
+{
+    const isk_section *dl = section_named(exe, ".debug_line");
+    if (!dl || !dl->size) return;
+    const isk_section *str = section_named(exe, ".debug_str"), *lstr = section_named(exe, ".debug_line_str");
+    isk_dwarf_lines d = { 0 };
+    char err[200];
+    if (!isk_dwarf_line_decode(dl->data, dl->size, exe->big_endian, str ? str->data : NULL, str ? str->size : 0,
+                               lstr ? lstr->data : NULL, lstr ? lstr->size : 0, NULL, NULL, &d, err, sizeof err)) {
+        isk_loc loc = { .file = l->path };
+        if (diag) isk_warning(diag, &loc, ".debug_line: %s; no line information", err);
+        isk_dwarf_lines_free(&d);
+        return;
+    }
+    for (size_t i = 0; i < d.rows.len; i++) {
+        const isk_dwarf_row *r = &d.rows.data[i];
+        isk_line_row row = { .file = r->file, .line = r->end ? 0 : r->line, .column = r->column, .stmt = r->stmt && !r->end };
+        bool ok = isk_addr_to_pc(m, r->addr, &row.pc);
+        /* A sequence's end is the byte after its code, maybe past the code memory: the PC after
+         * its last instruction's (instructions take at most 8 bytes). */
+        for (uint64_t k = 1; r->end && !ok && k <= 8 && k <= r->addr; k++)
+            if ((ok = isk_addr_to_pc(m, r->addr - k, &row.pc))) row.pc++;
+        if (ok) VEC_PUSH(&l->lines, row);
+    }
+    if (l->lines.len) qsort(l->lines.data, l->lines.len, sizeof *l->lines.data, by_pc);
+    l->files.data = d.files.data;           /* the names move; the rows refer to them by index */
+    l->files.len = d.files.len;
+    l->files.cap = d.files.cap;
+    memset(&d.files, 0, sizeof d.files);
+    isk_dwarf_lines_free(&d);
+}
+
+void isk_loaded_keep(isk_inst *inst, const isk_obj *exe, isk_diag *diag)
 {
     const isk_model *m = isk_inst_model(inst);
     isk_loaded *l = isk_xcalloc(1, sizeof *l);
@@ -45,6 +93,7 @@ void isk_loaded_keep(isk_inst *inst, const isk_obj *exe)
         VEC_PUSH(&l->syms, ls);
     }
     if (l->syms.len) qsort(l->syms.data, l->syms.len, sizeof *l->syms.data, by_address);
+    keep_lines(l, m, exe, diag);
     isk_inst_set_data(inst, &loaded_key, l, release);
 }
 
@@ -72,13 +121,14 @@ const isk_loaded_sym *isk_loaded_code_at(const isk_loaded *l, uint64_t pc)
 const isk_line_row *isk_loaded_line_at(const isk_loaded *l, uint64_t pc)
 {
     if (!l || !l->lines.len || pc < l->lines.data[0].pc) return NULL;
+    /* (Line 0 rows end sequences: the code after them has no line.) */
     size_t lo = 0, hi = l->lines.len;        /* the last row whose pc <= pc */
     while (hi - lo > 1) {
         size_t mid = lo + (hi - lo) / 2;
         if (l->lines.data[mid].pc <= pc) lo = mid;
         else hi = mid;
     }
-    return &l->lines.data[lo];
+    return l->lines.data[lo].line ? &l->lines.data[lo] : NULL;
 }
 
 static bool names_file(const char *have, const char *want)

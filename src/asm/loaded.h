@@ -23,7 +23,7 @@ typedef struct isk_loaded_sym {
  * row's pc come from line `line` of files.data[file]. */
 typedef struct isk_line_row {
     uint64_t pc;                     /* the code memory index (the engine's PC) */
-    uint32_t file, line, column;
+    uint32_t file, line, column;     /* file >= files.len: the table named no valid file */
     bool stmt;                       /* a statement's start: where `break FILE:LINE` stops */
 } isk_line_row;
 
@@ -32,11 +32,13 @@ typedef struct isk_loaded {
     uint64_t entry;
     VEC(isk_loaded_sym) syms;        /* named, defined symbols, sorted by address */
     VEC(char *) files;               /* the line table's files, as the assembler named them */
-    VEC(isk_line_row) lines;         /* sorted by pc; empty without line information */
+    VEC(isk_line_row) lines;         /* sorted by pc; empty without line information; a row of
+                                        line 0 ends a sequence (no line from its pc on) */
 } isk_loaded;
 
-/* Keep exe's symbols with inst (the loader does, after a load). */
-void isk_loaded_keep(isk_inst *inst, const isk_obj *exe);
+/* Keep exe's symbols and line table with inst (the loader does, after a load). A malformed
+ * .debug_line is a warning to diag (may be NULL) and leaves the line table empty. */
+void isk_loaded_keep(isk_inst *inst, const isk_obj *exe, isk_diag *diag);
 /* What the loader last loaded into inst, or NULL. */
 const isk_loaded *isk_loaded_of(const isk_inst *inst);
 /* The symbol called name, or NULL. */

@@ -22,6 +22,8 @@ static void usage(FILE *out, const char *tool)
             "  -o FILE        the object to write (default: the first input with .o instead of .s)\n"
             "  -I DIR         look for .include files (and #include for .S) in DIR\n"
             "  -D NAME[=VAL]  define a C preprocessor macro for .S files\n"
+            "  -g             record the source line of every instruction (DWARF .debug_line; .file N\n"
+            "                 and .loc directives win where present)\n"
             "  --max-errors N at most N errors per file and in all (default 20/50; 0 = no cap)\n"
             "  -h, --help     this text\n\n"
             "Exit status: 0 on success, 1 on errors in the sources, 2 on bad usage.\n");
@@ -49,7 +51,7 @@ int cmd_as(int argc, char **argv)
     }
     char *output = a.output ? isk_xstrdup(a.output) : default_output(a.inputs.data[0]);
     isk_asm_options opt = { .include_dirs = a.include_dirs.data, .ninclude_dirs = a.include_dirs.len,
-                            .defines = a.defines.data, .ndefines = a.defines.len };
+                            .defines = a.defines.data, .ndefines = a.defines.len, .no_lines = !a.lines };
     isk_obj *o = isk_assemble_files(m, a.inputs.data, a.inputs.len, output, &opt, &diag);
     rc = EXIT_FAILED;
     if (o && isk_elf_write_file(o, output, &diag) == 0) rc = EXIT_OK;

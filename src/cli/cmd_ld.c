@@ -32,6 +32,7 @@ static void usage(FILE *out, const char *tool)
             "  -L DIR, -lNAME     look for libNAME.a in DIR\n"
             "  -I DIR             look for .include files of sources in DIR\n"
             "  -D NAME[=VAL]      define a C preprocessor macro for .S sources\n"
+            "  -g                 sources get line information (DWARF .debug_line, see isekit as)\n"
             "  --max-errors N     at most N errors per file and in all (default 20/50; 0 = no cap)\n");
     fprintf(out,
             "  -h, --help         this text\n\n"

@@ -30,6 +30,8 @@ static void usage(FILE *out)
             "  -d               disassemble code sections (the default)\n"
             "  -D               disassemble every allocated section\n"
             "  -r               show relocations under the instructions they patch\n"
+            "  -l, --line-numbers  show FILE:LINE where the source line changes (from .debug_line:\n"
+            "                   isekit as -g, build -g)\n"
             "  -t               print the symbol table\n"
             "  -h, --headers    print the section headers (-h alone is --help)\n"
             "  --plain          only the instruction texts, one per line (assembles back)\n"
@@ -49,6 +51,7 @@ static int extra(void *user, int argc, char **argv, int i)
     if (strcmp(s, "-D") == 0) return o->disassemble = o->d.all_sections = true, 1;
     if (strcmp(s, "-r") == 0) return o->d.relocs = o->disassemble = true, 1;
     if (strcmp(s, "-t") == 0) return o->symbols = true, 1;
+    if (strcmp(s, "-l") == 0 || strcmp(s, "--line-numbers") == 0) return o->d.lines = true, 1;
     if (strcmp(s, "--headers") == 0 || strcmp(s, "-h") == 0) return o->headers = true, 1;
     if (strcmp(s, "--plain") == 0) return o->d.plain = true, 1;
     if (strcmp(s, "--no-raw") == 0) return o->d.no_raw = true, 1;

@@ -47,6 +47,7 @@ static unsigned tc_option_group(const char *s)
         { "-o", TC_OUTPUT, false },    { "-O", TC_LINK, false }, { "--format", TC_LINK, false },
         { "--region", TC_LINK, false }, { "--defsym", TC_LINK, false }, { "--region-start", TC_LINK, false },
         { "-L", TC_LINK, true },       { "-l", TC_LINK, true },  { "-I", TC_CPP, true }, { "-D", TC_CPP, true },
+        { "-g", TC_CPP, false },
     };
     for (size_t i = 0; i < sizeof options / sizeof *options; i++) {
         size_t n = strlen(options[i].name);
@@ -103,6 +104,8 @@ bool tc_parse(int argc, char **argv, tc_args *a, int (*extra)(void *user, int ar
                 return false;
             }
             VEC_PUSH(s[2] == 'd' ? &a->defsyms : &a->region_starts, argv[i]);
+        } else if (strcmp(s, "-g") == 0) {
+            a->lines = true;
         } else if ((v = option_value(argc, argv, &i, "-I"))) {
             VEC_PUSH(&a->include_dirs, v);
         } else if ((v = option_value(argc, argv, &i, "-D"))) {
@@ -252,7 +255,7 @@ int tc_build(const tc_args *a, isk_model *m, isk_diag *diag)
     VEC(isk_obj *) objs = { 0 };
     VEC(isk_archive *) ars = { 0 };
     isk_asm_options opt = { .include_dirs = a->include_dirs.data, .ninclude_dirs = a->include_dirs.len,
-                            .defines = a->defines.data, .ndefines = a->defines.len };
+                            .defines = a->defines.data, .ndefines = a->defines.len, .no_lines = !a->lines };
     int rc = EXIT_FAILED;
     /* --defsym and --region-start, NAME=NUMBER both (tc_parse has checked their form) */
     for (size_t i = 0; i < a->defsyms.len + a->region_starts.len; i++) {

@@ -13,7 +13,7 @@
 typedef VEC(const char *) tc_list;
 
 /* Which of the common options a tool takes (tc_args.takes); the others are usage errors. */
-enum { TC_OUTPUT = 1, TC_LINK = 2, TC_CPP = 4 };   /* -o; -O --region --region-start --defsym -L -l; -I -D */
+enum { TC_OUTPUT = 1, TC_LINK = 2, TC_CPP = 4 };   /* -o; -O --region --region-start --defsym -L -l; -I -D -g */
 
 typedef struct tc_args {
     const char *tool;        /* "as", "ld", ... for messages */
@@ -24,6 +24,7 @@ typedef struct tc_args {
     const char *region;      /* --region */
     tc_list inputs, include_dirs, defines, defsyms, region_starts, lib_dirs, libs;
     int max_errors;          /* --max-errors, -1 = not given (set by tc_parse) */
+    bool lines;              /* -g: sources get line information (.debug_line) */
 } tc_args;
 
 /* Parse -m, --max-errors N and the common options in a->takes; other options are errors.

@@ -12,22 +12,13 @@
 #include "asm/link_model.h"
 #include "asm/load.h"
 #include "asm/loaded.h"
+#include "asm/sink.h"
 #include "check.h"
 #include "elf/elf_file.h"
 
 #define TINY ISEKIT_SOURCE_DIR "/tests/asm/models/tiny.c"
 #define TINY3 ISEKIT_SOURCE_DIR "/tests/asm/models/tiny_abi3.c"
 #define DATA ISEKIT_SOURCE_DIR "/tests/asm/data/"
-
-typedef struct sink { isk_diag d; isk_diag_buffer b; } sink;
-
-static void sink_init(sink *s)
-{
-    isk_diag_init(&s->d);
-    isk_diag_capture(&s->d, &s->b);
-}
-
-static const char *sink_text(const sink *s) { return s->b.text ? s->b.text : ""; }
 
 static isk_obj *assemble(isk_model *m, const char *name, const char *text, sink *s)
 {
@@ -70,7 +61,8 @@ static void test_two_files(isk_model *m)
     /* The objects carry relocations for every cross-file reference. */
     size_t relocs = 0;
     for (size_t i = 1; i < main_o->secs.len; i++) relocs += main_o->secs.data[i].relocs.len;
-    CHECK_EQ(relocs, 5);       /* li counter, call add_one, li table, .long counter, .long add_one */
+    CHECK_EQ(relocs, 6);       /* li counter, call add_one, li table, .long counter, .long add_one, and the
+                                  .debug_line address of .text (line information is on by default) */
     /* Through ELF files and back, as `isekit as` and `isekit ld` do. */
     uint8_t *img;
     size_t len;
