@@ -444,6 +444,16 @@ void cli_traces_end(cli_run *r)
     if (!t) return;
     uint64_t now = isk_clock(r->sys);
     if (t->vcd) {
+        /* a context's last change shows only when its processor next issues: the end is now */
+        isk_vcd_time(t->vcd, now);
+        for (int k = 0; k < t->ninsts; k++) {
+            tr_inst *ti = &t->insts[k];
+            for (int c = 0; c < ti->nctx; c++) {
+                isk_context *ctx = isk_context_of(ti->inst, c);
+                isk_vcd_set(t->vcd, ti->ctx[c].pc, ctx->pc);
+                isk_vcd_set(t->vcd, ti->ctx[c].state, ctx->state);
+            }
+        }
         bool ok = isk_vcd_finish(t->vcd, now);
         t->vcd = NULL;
         long bytes = ftell(t->vcd_file);
