@@ -79,20 +79,25 @@ static tr_inst *inst_of(const isk_event *ev) { return isk_inst_data(ev->inst, &t
 
 /* ---- VCD ------------------------------------------------------------------------------------ */
 
-static bool storage_named(const cli_traces_opts *o, const isk_storage_info *s, bool *named)
+/* Is the storage called p[0..n) (its name or title, any case)? */
+static bool storage_is(const isk_storage_info *s, const char *p, size_t n)
 {
-    *named = false;
+    return (strlen(s->name) == n && !strncasecmp(p, s->name, n)) ||
+           (s->title && strlen(s->title) == n && !strncasecmp(p, s->title, n));
+}
+
+/* Does the VCD hold storage s: named by --vcd-storage, or, without it, small enough? */
+static bool storage_chosen(const cli_traces_opts *o, const isk_storage_info *s)
+{
+    if (!o->nvcd_storages) return s->kind != ISK_CODE_MEMORY && s->width <= 64 && s->count <= VCD_DEFAULT_MAX_CELLS;
     for (int i = 0; i < o->nvcd_storages; i++) {
         for (const char *p = o->vcd_storages[i]; *p;) {
             size_t n = strcspn(p, ",");
-            if ((strlen(s->name) == n && !strncasecmp(p, s->name, n)) ||
-                (s->title && strlen(s->title) == n && !strncasecmp(p, s->title, n)))
-                *named = true;
+            if (storage_is(s, p, n)) return true;
             p += n + (p[n] == ',');
         }
     }
-    if (o->nvcd_storages) return *named;
-    return s->kind != ISK_CODE_MEMORY && s->width <= 64 && s->count <= VCD_DEFAULT_MAX_CELLS;
+    return false;
 }
 
 /* Every --vcd-storage name must be some instance's storage: a misspelt one is an error, not an
@@ -107,8 +112,7 @@ static bool check_storage_names(cli_traces *t, const cli_traces_opts *o)
                 const isk_model *m = isk_inst_model(t->insts[k].inst);
                 for (int s = 0; s < isk_model_storage_count(m) && !found; s++) {
                     const isk_storage_info *si = isk_model_storage(m, s);
-                    found = (strlen(si->name) == n && !strncasecmp(p, si->name, n)) ||
-                            (si->title && strlen(si->title) == n && !strncasecmp(p, si->title, n));
+                    found = storage_is(si, p, n);
                     if (found && si->width > 64) {
                         fprintf(stderr, "%s: --vcd-storage %.*s: its cells have %d bits; the VCD holds at most 64\n",
                                 t->cmd, (int)n, p, si->width);
@@ -161,9 +165,8 @@ static void vcd_declare(cli_traces *t, tr_inst *ti, const cli_traces_opts *o)
     }
     for (int s = 0; s < isk_model_storage_count(m); s++) {
         const isk_storage_info *si = isk_model_storage(m, s);
-        bool named;
         ti->storage_var[s] = -1;
-        if (!storage_named(o, si, &named) || si->width > 64 || si->count == 0) continue;
+        if (!storage_chosen(o, si) || si->width > 64 || si->count == 0) continue;
         if (si->count > 1) isk_vcd_scope(v, si->name);
         for (uint64_t i = 0; i < si->count; i++) {
             isk_ref ref = {ti->inst, s, i};
@@ -382,10 +385,11 @@ static void free_traces(cli_traces *t)
 bool cli_traces_begin(cli_run *r, const cli_run_opts *o)
 {
     const cli_traces_opts *opt = &o->traces;
-    if (!opt->vcd && !opt->perfetto) {
-        if (opt->nvcd_storages) fprintf(stderr, "%s: --vcd-storage without --vcd\n", r->cmd);
-        return opt->nvcd_storages == 0;
+    if (opt->nvcd_storages && !opt->vcd) {
+        fprintf(stderr, "%s: --vcd-storage without --vcd\n", r->cmd);
+        return false;
     }
+    if (!opt->vcd && !opt->perfetto) return true;
     cli_traces *t = calloc(1, sizeof *t);
     if (!t) return false;
     t->sys = r->sys;

@@ -154,6 +154,8 @@ run 1 "$tmp/b2" -- "$isekit" run example "$demo" --vcd "$tmp/b2.vcd" --vcd-stora
 expect_in "$tmp/b2" "isekit run: --vcd-storage NOPE: no instance has a storage of that name"
 run 1 "$tmp/b3" -- "$isekit" run example "$demo" --vcd-storage GRF
 expect_in "$tmp/b3" "isekit run: --vcd-storage without --vcd"
+run 1 "$tmp/b5" -- "$isekit" run example "$demo" --perfetto "$tmp/b5.json" --vcd-storage GRF
+expect_in "$tmp/b5" "isekit run: --vcd-storage without --vcd"
 run 2 "$tmp/b4" -- "$isekit" run example "$demo" --perfetto
 expect_in "$tmp/b4" "option '--perfetto' needs a value"
 run 0 "$tmp/h" -- "$isekit" run --help
