@@ -49,6 +49,16 @@ typedef struct tr_ctx {
     uint64_t since;
 } tr_ctx;
 
+/* Disassembly is most of what an instruction event costs (isk_syntax_print): loops issue the
+ * same few instructions again and again, so each processor keeps the text of the last
+ * instruction seen at each PC (modulo the cache's size), allocated at its first issue. */
+#define ASM_CACHE 1024
+typedef struct tr_asm {
+    uint64_t pc, word;
+    int instruction;              /* -2: empty */
+    char text[100];
+} tr_asm;
+
 typedef struct tr_inst {
     isk_inst *inst;
     int pid;
@@ -57,6 +67,7 @@ typedef struct tr_inst {
     tr_ctx *ctx;
     tr_slot *slots;
     int *storage_var;             /* per storage: the VCD variable of its cell 0, or -1 */
+    tr_asm *asm_cache;            /* NULL until the first instruction event */
 } tr_inst;
 
 typedef struct cli_traces cli_traces;
@@ -269,6 +280,24 @@ static void mnemonic(const char *text, char *out, size_t cap)
     out[n] = 0;
 }
 
+/* The disassembly of an instruction event, from the cache when it holds it. */
+static const char *issue_text(tr_inst *ti, const isk_event *ev, char *buf, size_t cap)
+{
+    if (!ti->asm_cache && (ti->asm_cache = malloc(ASM_CACHE * sizeof *ti->asm_cache)))
+        for (int i = 0; i < ASM_CACHE; i++) ti->asm_cache[i].instruction = -2;
+    tr_asm *e = ti->asm_cache ? &ti->asm_cache[ev->pc % ASM_CACHE] : NULL;
+    if (e && e->pc == ev->pc && e->word == ev->word && e->instruction == ev->instruction) return e->text;
+    cli_issue_text(ev, buf, cap);
+    /* a text too long for an entry is not kept */
+    if (e && strlen(buf) < sizeof e->text) {
+        e->pc = ev->pc;
+        e->word = ev->word;
+        e->instruction = ev->instruction;
+        strcpy(e->text, buf);
+    }
+    return buf;
+}
+
 static void end_wait(cli_traces *t, tr_inst *ti, int c, uint64_t clock)
 {
     tr_ctx *x = &ti->ctx[c];
@@ -294,11 +323,11 @@ static void json_event(cli_traces *t, tr_inst *ti, const isk_event *ev)
     int tid = track_of(ti, ev);
     switch (ev->kind) {
     case ISK_EV_ISSUE: {
-        cli_issue_text(ev, text, sizeof text);
-        mnemonic(text, name, sizeof name);
+        const char *dis = issue_text(ti, ev, text, sizeof text);
+        mnemonic(dis, name, sizeof name);
         isk_tj_event(j, 'X', ti->pid, tid, name, "instruction", ev->clock);
         isk_tj_arg_hex(j, "pc", ev->pc);
-        isk_tj_arg_str(j, "asm", text);
+        isk_tj_arg_str(j, "asm", dis);
         const isk_loaded_sym *f = ti->loaded ? isk_loaded_code_at(ti->loaded, ev->pc) : NULL;
         if (f) isk_tj_arg_str(j, "function", f->name);
         isk_tj_end(j, 1);
@@ -372,6 +401,7 @@ static void free_traces(cli_traces *t)
         free(ti->ctx);
         free(ti->slots);
         free(ti->storage_var);
+        free(ti->asm_cache);
     }
     free(t->insts);
     if (t->subscribed) isk_unsubscribe(t->sys, on_event, t);

@@ -13,10 +13,14 @@ struct isk_tj {
 void isk_json_string(FILE *f, const char *s)
 {
     fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\') fprintf(f, "\\%c", *p);
-        else if (*p < 0x20) fprintf(f, "\\u%04x", *p);
-        else fputc(*p, f);
+    for (const unsigned char *p = (const unsigned char *)s; *p;) {
+        const unsigned char *q = p;      /* a run that needs no escape, written at once */
+        while (*q >= 0x20 && *q != '"' && *q != '\\') q++;
+        fwrite(p, 1, (size_t)(q - p), f);
+        if (!*q) break;
+        if (*q == '"' || *q == '\\') fprintf(f, "\\%c", *q);
+        else fprintf(f, "\\u%04x", *q);
+        p = q + 1;
     }
     fputc('"', f);
 }
