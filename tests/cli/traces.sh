@@ -21,8 +21,9 @@ fi
 # check.py vcd FILE [PATH=VALUE | PATH@TIME=VALUE]...: the VCD parses (header, identifiers,
 # monotonic times, values of each variable's width) and PATH ("inst/scope/name") ends with
 # VALUE (decimal, or x), or has VALUE from TIME on.
-# check.py json FILE [tracks=NAME,...] [CAT=N | CAT>=N]...: the JSON loads; it has those thread
-# names and N events of category CAT ("instruction", "command", ...).
+# check.py json FILE [tracks=NAME,...] [processes=NAME,...] [CAT=N | CAT>=N]...: the JSON loads;
+# it has those thread names, exactly those process names and N events of category CAT
+# ("instruction", "command", ...).
 cat >"$tmp/check.py" <<'PY'
 import json, sys
 def vcd(path, wants):
@@ -69,8 +70,12 @@ def tj(path, wants):
     d = json.load(open(path))
     ev = d["traceEvents"]; assert d["displayTimeUnit"] == "ns"
     names = {e["args"]["name"] for e in ev if e["ph"] == "M" and e["name"] == "thread_name"}
+    procs = {e["args"]["name"] for e in ev if e["ph"] == "M" and e["name"] == "process_name"}
     bad = 0
     for want in wants:
+        if want.startswith("processes="):
+            if set(want[10:].split(",")) != procs: print("processes %s, wanted %s" % (sorted(procs), want[10:])); bad += 1
+            continue
         if want.startswith("tracks="):
             for n in want[7:].split(","):
                 if n not in names: print("no track %r in %s" % (n, sorted(names))); bad += 1
@@ -146,6 +151,14 @@ code = t.split("$scope module context_1 $end", 1)[1].split("$var wire 3 ", 1)[1]
 print("blocked" if ("b10 " + code + "\n") in t else "never blocked")
 PY
 expect_in "$tmp/blocked" 'blocked'
+
+# ---- a system of four instances (two PicoBlazes, two DFUs): a scope and a process each ------
+run 0 "$tmp/sys" -- "$isekit" run "$src/models/edkdsp/examples/two_bces.sys" --vcd "$tmp/sys.vcd" --perfetto "$tmp/sys.json"
+expect_in "$tmp/sys" 'pb0 context 0: 60 instructions, stopped at pc 0xb'
+expect_in "$tmp/sys" 'pb1 context 0: 72 instructions, stopped at pc 0xb'
+fst "$tmp/sys.vcd"
+check vcd "$tmp/sys.vcd" pb0/context_0/pc=11 pb1/context_0/pc=11 dfu0/slot_0/busy=0 dfu1/slot_0/busy=0
+check json "$tmp/sys.json" processes=pb0,pb1,dfu0,dfu1 instruction=132 command\>=2
 
 # ---- bad usage ---------------------------------------------------------------------------------
 run 1 "$tmp/b1" -- "$isekit" run example "$demo" --vcd "$tmp/no/such/dir/x.vcd"
