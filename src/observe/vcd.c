@@ -4,20 +4,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A value, and whether it is queued for writing (at the current time, or the next). */
+typedef struct vcd_val {
+    uint64_t value;
+    bool x, queued;
+} vcd_val;
+
 typedef struct vcd_var {
-    uint64_t written, pending, next;  /* dumped; set at the current time; set for the next */
+    vcd_val written;                  /* as dumped last */
+    vcd_val at[2];                    /* set for the current time [0] and for the next [1] */
     int width;
-    bool written_x, pending_x, next_x, dirty, has_next;
 } vcd_var;
 
 struct isk_vcd {
     FILE *f;
     vcd_var *vars;
     int nvars, cap;
-    int *dirty, ndirty;               /* variables set at the current time */
-    int *nexts, nnexts;               /* variables set for the next time unit */
+    int *queue[2], nqueue[2];         /* the variables set for the current and the next time */
     uint64_t now;
-    bool begun, time_written;
+    bool time_written;
 };
 
 char *isk_vcd_id(uint64_t n, char *out)
@@ -84,19 +89,20 @@ int isk_vcd_var(isk_vcd *v, const char *name, int width, uint64_t initial)
     if (v->nvars == v->cap) {
         int cap = v->cap ? v->cap * 2 : 64;
         vcd_var *vars = realloc(v->vars, (size_t)cap * sizeof *vars);
-        int *dirty = realloc(v->dirty, (size_t)cap * sizeof *dirty);
-        if (dirty) v->dirty = dirty;
-        int *nexts = dirty ? realloc(v->nexts, (size_t)cap * sizeof *nexts) : NULL;
         if (vars) v->vars = vars;
-        if (nexts) v->nexts = nexts;
-        if (!vars || !dirty || !nexts) {
+        for (int q = 0; q < 2 && vars; q++) {
+            int *queue = realloc(v->queue[q], (size_t)cap * sizeof *queue);
+            if (queue) v->queue[q] = queue;
+            else vars = NULL;
+        }
+        if (!vars) {
             fprintf(stderr, "isekit: out of memory\n");
             abort();
         }
         v->cap = cap;
     }
     int n = v->nvars++;
-    v->vars[n] = (vcd_var){.written = initial, .pending = initial, .width = width < 1 ? 1 : width > 64 ? 64 : width};
+    v->vars[n] = (vcd_var){.written = {.value = initial}, .width = width < 1 ? 1 : width > 64 ? 64 : width};
     char id[12];
     fprintf(v->f, "$var wire %d %s ", v->vars[n].width, isk_vcd_id((uint64_t)n, id));
     put_name(v->f, name);
@@ -104,7 +110,7 @@ int isk_vcd_var(isk_vcd *v, const char *name, int width, uint64_t initial)
     return n;
 }
 
-void isk_vcd_init_x(isk_vcd *v, int var) { v->vars[var].written_x = v->vars[var].pending_x = true; }
+void isk_vcd_init_x(isk_vcd *v, int var) { v->vars[var].written.x = true; }
 
 static void dump(isk_vcd *v, int n, uint64_t value, bool x)
 {
@@ -115,49 +121,50 @@ static void dump(isk_vcd *v, int n, uint64_t value, bool x)
 void isk_vcd_begin(isk_vcd *v)
 {
     fputs("$enddefinitions $end\n#0\n$dumpvars\n", v->f);
-    for (int n = 0; n < v->nvars; n++) dump(v, n, v->vars[n].written, v->vars[n].written_x);
+    for (int n = 0; n < v->nvars; n++) dump(v, n, v->vars[n].written.value, v->vars[n].written.x);
     fputs("$end\n", v->f);
-    v->begun = v->time_written = true;
+    v->time_written = true;
 }
 
 /* Write the changes of the current time. */
 static void flush(isk_vcd *v)
 {
-    for (int i = 0; i < v->ndirty; i++) {
-        vcd_var *x = &v->vars[v->dirty[i]];
-        x->dirty = false;
-        if (x->pending_x == x->written_x && (x->pending_x || x->pending == x->written)) continue;
+    for (int i = 0; i < v->nqueue[0]; i++) {
+        vcd_var *x = &v->vars[v->queue[0][i]];
+        vcd_val *p = &x->at[0];
+        p->queued = false;
+        if (p->x == x->written.x && (p->x || p->value == x->written.value)) continue;
         if (!v->time_written) fprintf(v->f, "#%" PRIu64 "\n", v->now);
         v->time_written = true;
-        dump(v, v->dirty[i], x->pending, x->pending_x);
-        x->written = x->pending;
-        x->written_x = x->pending_x;
+        dump(v, v->queue[0][i], p->value, p->x);
+        x->written = *p;
     }
-    v->ndirty = 0;
+    v->nqueue[0] = 0;
 }
 
-static void set(isk_vcd *v, int var, uint64_t value, bool x)
+/* Set var at the current time (when 0) or the next (1). */
+static void set(isk_vcd *v, int when, int var, uint64_t value, bool x)
 {
-    vcd_var *p = &v->vars[var];
-    p->pending = value;
-    p->pending_x = x;
-    if (!p->dirty) v->dirty[v->ndirty++] = var;
-    p->dirty = true;
+    vcd_val *p = &v->vars[var].at[when];
+    p->value = value;
+    p->x = x;
+    if (!p->queued) v->queue[when][v->nqueue[when]++] = var;
+    p->queued = true;
 }
 
 void isk_vcd_time(isk_vcd *v, uint64_t t)
 {
     if (t <= v->now) return;
     flush(v);
-    if (v->nnexts) {
+    if (v->nqueue[1]) {
         v->now++;
         v->time_written = false;
-        for (int i = 0; i < v->nnexts; i++) {
-            vcd_var *p = &v->vars[v->nexts[i]];
-            p->has_next = false;
-            set(v, v->nexts[i], p->next, p->next_x);
+        for (int i = 0; i < v->nqueue[1]; i++) {
+            vcd_val *p = &v->vars[v->queue[1][i]].at[1];
+            p->queued = false;
+            set(v, 0, v->queue[1][i], p->value, p->x);
         }
-        v->nnexts = 0;
+        v->nqueue[1] = 0;
         if (t == v->now) return;
         flush(v);
     }
@@ -167,34 +174,24 @@ void isk_vcd_time(isk_vcd *v, uint64_t t)
 
 uint64_t isk_vcd_now(const isk_vcd *v) { return v->now; }
 
-void isk_vcd_set(isk_vcd *v, int var, uint64_t value) { set(v, var, value, false); }
-void isk_vcd_set_x(isk_vcd *v, int var) { set(v, var, 0, true); }
-
-static void set_next(isk_vcd *v, int var, uint64_t value, bool x)
-{
-    vcd_var *p = &v->vars[var];
-    p->next = value;
-    p->next_x = x;
-    if (!p->has_next) v->nexts[v->nnexts++] = var;
-    p->has_next = true;
-}
-
-void isk_vcd_set_next(isk_vcd *v, int var, uint64_t value) { set_next(v, var, value, false); }
-void isk_vcd_set_next_x(isk_vcd *v, int var) { set_next(v, var, 0, true); }
+void isk_vcd_set(isk_vcd *v, int var, uint64_t value) { set(v, 0, var, value, false); }
+void isk_vcd_set_x(isk_vcd *v, int var) { set(v, 0, var, 0, true); }
+void isk_vcd_set_next(isk_vcd *v, int var, uint64_t value) { set(v, 1, var, value, false); }
+void isk_vcd_set_next_x(isk_vcd *v, int var) { set(v, 1, var, 0, true); }
 
 void isk_vcd_free(isk_vcd *v)
 {
     if (!v) return;
     free(v->vars);
-    free(v->dirty);
-    free(v->nexts);
+    free(v->queue[0]);
+    free(v->queue[1]);
     free(v);
 }
 
 bool isk_vcd_finish(isk_vcd *v, uint64_t end)
 {
     /* what was set for the next time unit still shows */
-    uint64_t last = v->nnexts && end <= v->now ? v->now + 1 : end;
+    uint64_t last = v->nqueue[1] && end <= v->now ? v->now + 1 : end;
     isk_vcd_time(v, last);
     flush(v);
     /* the last time, so that a viewer shows the final values for a clock */
