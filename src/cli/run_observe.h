@@ -19,12 +19,23 @@ struct cli_run;
 struct cli_run_opts;
 
 /* ---- trace files (run_traces.c) ---- */
+/* docs/traces.md: --vcd FILE (waveforms), --vcd-storage NAME[,NAME...] (which storages it
+ * holds), --perfetto FILE (a timeline as Chrome trace-event JSON). */
+#define CLI_TRACES_MAX_STORAGES 32
 typedef struct cli_traces_opts {
     const char *vcd, *perfetto;
+    const char *vcd_storages[CLI_TRACES_MAX_STORAGES];   /* the --vcd-storage values, as given */
+    int nvcd_storages;
 } cli_traces_opts;
 struct cli_traces;
 bool cli_traces_option(cli_args *a, struct cli_run_opts *o);
-#define CLI_TRACES_HELP ""
+#define CLI_TRACES_HELP                                                                             \
+    "  --vcd FILE          write a waveform (VCD, 1 clock = 1 ns): per context its pc and state,\n" \
+    "                      per slot busy and its command, the storages' cells (gtkwave FILE)\n"    \
+    "  --vcd-storage NAME[,NAME...]  only these storages in the VCD (default: every storage of\n" \
+    "                      at most 64 cells of at most 64 bits)\n"                                \
+    "  --perfetto FILE     write a timeline (Chrome trace JSON, 1 clock = 1 us): instructions,\n"  \
+    "                      commands, stalls, DMA, exceptions per context and slot (ui.perfetto.dev)\n"
 bool cli_traces_begin(struct cli_run *r, const struct cli_run_opts *o);
 void cli_traces_end(struct cli_run *r);
 

@@ -47,6 +47,14 @@ probe src/psm/psm_asm.c asm/syntax.h yes
 probe src/psm/psm_asm.c engine/system.h no
 probe src/asm/asm.c psm/psm.h no
 probe models/edkdsp/bce.c psm/psm.h yes
+# the trace writers know formats, not the simulator; the command sees them
+probe src/observe/vcd.c base/vec.h yes
+probe src/observe/vcd.c isekit/sim.h no
+probe src/observe/vcd.c engine/system.h no
+probe src/observe/perfetto.c asm/asm.h no
+probe src/cli/run_traces.c observe/vcd.h yes
+probe src/engine/clock.c observe/vcd.h no
+probe src/asm/asm.c observe/perfetto.h no
 probe models/example/example.c isekit/model.h yes
 probe models/example/example.c base/vec.h no
 probe models/example/example.c asm/asm.h no
