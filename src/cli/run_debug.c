@@ -783,6 +783,7 @@ isk_status cli_debug_go(cli_run *r, uint64_t clocks)
 {
     (void)clocks;    /* the user decides how far the run goes */
     cli_debugger *g = r->debugger;
+    g->core.limit = r->limit;        /* a runner may move it after its own start-up clocks */
     g->core.between = r->between;
     g->core.between_user = r->between_user;
     g->status = ISK_OK;
