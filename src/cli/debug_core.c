@@ -14,6 +14,10 @@
 static int before_issue(void *user, uint64_t clock, isk_inst *proc, uint32_t context, uint64_t pc)
 {
     dbg_core *d = user;
+    if (d->chain && d->chain(d->chain_user, clock, proc, context, pc)) {
+        d->chain_hit = true;
+        return 1;
+    }
     for (size_t i = 0; i < d->points.len; i++) {
         dbg_point *p = &d->points.data[i];
         if (p->watch || p->pc != pc || (p->proc && p->proc != proc)) continue;
@@ -84,6 +88,7 @@ void dbg_core_init(dbg_core *d, isk_system *sys, uint64_t limit)
     d->steps_left = -1;
     d->proc = dbg_first_processor(sys);
     d->last.clock = isk_clock(sys);
+    isk_get_before_issue(sys, &d->chain, &d->chain_user);
     isk_set_before_issue(sys, before_issue, d);
     isk_subscribe(sys, ISK_EV_BIT(ISK_EV_LAUNCH) | ISK_EV_BIT(ISK_EV_END) | ISK_EV_BIT(ISK_EV_STORE), on_event, d);
 }
@@ -92,7 +97,7 @@ static void point_free(dbg_point *p) { free(p->seen); }
 
 void dbg_core_free(dbg_core *d)
 {
-    isk_set_before_issue(d->sys, NULL, NULL);
+    isk_set_before_issue(d->sys, d->chain, d->chain_user);
     isk_unsubscribe(d->sys, on_event, d);
     for (size_t i = 0; i < d->points.len; i++) point_free(&d->points.data[i]);
     VEC_FREE(&d->points);
@@ -182,7 +187,7 @@ static dbg_stop run(dbg_core *d, uint64_t clocks)
 {
     uint64_t now = isk_clock(d->sys);
     uint64_t end = clocks && clocks < d->limit - now ? now + clocks : d->limit;
-    d->hit_set = false;
+    d->hit_set = d->chain_hit = false;
     d->interrupted = 0;
     dbg_stop s = { .kind = DBG_CLOCKS, .status = ISK_OK };
     d->in_run = 1;
@@ -202,7 +207,7 @@ static dbg_stop run(dbg_core *d, uint64_t clocks)
             break;
         }
         if (s.status == ISK_BREAK) {
-            s.kind = DBG_MODEL_BREAK;
+            s.kind = d->chain_hit ? DBG_FINISHED : DBG_MODEL_BREAK;
             break;
         }
         if (s.status == ISK_STOPPED) {

@@ -24,7 +24,8 @@ typedef enum dbg_stop_kind {
     DBG_CLOCKS,          /* the clocks asked for ran */
     DBG_INTERRUPTED,     /* dbg_interrupt (Ctrl-C) */
     DBG_MODEL_BREAK,     /* the model stopped the run (a breakpoint instruction): isk_stop_reason */
-    DBG_FINISHED,        /* the program finished (status ISK_STOPPED) */
+    DBG_FINISHED,        /* the program finished (status ISK_STOPPED), or the runner's own
+                            before-issue hook ended the run (status ISK_BREAK) */
     DBG_ERROR,           /* a fault, a conflict or an error (status; isk_last_error) */
     DBG_LIMIT            /* the run's clock limit (--max-clocks) */
 } dbg_stop_kind;
@@ -75,6 +76,10 @@ typedef struct dbg_core {
     dbg_stop hit;
     bool hit_set;
     volatile sig_atomic_t interrupted, in_run;   /* set by dbg_interrupt; a run is under way */
+    /* the before-issue hook the runner had installed: still called first */
+    int (*chain)(void *user, uint64_t clock, isk_inst *proc, uint32_t context, uint64_t pc);
+    void *chain_user;
+    bool chain_hit;
     VEC(dbg_launch) launches;        /* every command launched, with its end once seen */
     dbg_stop last;
 } dbg_core;

@@ -242,7 +242,7 @@ static void report(cli_debugger *g, const dbg_stop *s)
     case DBG_LIMIT: printf("--max-clocks reached at clock %" PRIu64 "\n", s->clock); break;
     case DBG_NONE: break;
     }
-    if (s->status == ISK_STOPPED || (s->status != ISK_OK && s->status != ISK_BREAK) || s->kind == DBG_LIMIT)
+    if (s->kind == DBG_FINISHED || (s->status != ISK_OK && s->status != ISK_BREAK) || s->kind == DBG_LIMIT)
         g->finished = true;
     if (g->core.proc && !g->finished) {
         const isk_context *c = isk_context_of(g->core.proc, (int)g->core.context);

@@ -142,6 +142,34 @@ expect_in "$tmp/edk.dbg" 'dfu: 0 of 1 slots busy'
 expect_in "$tmp/edk.dbg" '--max-clocks reached at clock 2005'
 same_end "$tmp/edk.plain" "$tmp/edk.dbg" 2
 
+# ---- the IPU vertex example: six workers; its own hook (the vertex's return) still ends the
+# run; a watched tensor element; the output tensor file equals the undebugged run's ----
+ex="$src/models/ipu/examples"
+cp "$ex/vector_add.toml" "$ex"/*.csv "$tmp/"
+mkdir "$tmp/ipu_p" "$tmp/ipu_d"
+cat >"$tmp/ipu.gdb" <<'X'
+info threads
+break 0x3000
+continue
+print M[0]
+watch *0x800a0
+delete 1
+continue
+x/2u 0x800a0
+delete
+continue
+X
+bounded 0 "$tmp/ipu.plain" -- "$isekit" run ipu "$ex/vector_add.S" --state "$tmp/vector_add.toml" -o "$tmp/ipu_p"
+bounded 0 "$tmp/ipu.dbg" -- "$isekit" debug ipu "$ex/vector_add.S" --state "$tmp/vector_add.toml" -o "$tmp/ipu_d" --batch -x "$tmp/ipu.gdb"
+expect_in "$tmp/ipu.dbg" '  tile context 6  stopped'
+expect_in "$tmp/ipu.dbg" 'Breakpoint 1, at pc 0x3000, tile context'
+expect_in "$tmp/ipu.dbg" '  0x3000: get $m0, 1'
+expect_in "$tmp/ipu.dbg" 'Watchpoint 2: tile.TMEM[65576] changed at clock'
+expect_in "$tmp/ipu.dbg" 'old = 0 (0x0), new = 1 (0x1)'
+expect_in "$tmp/ipu.dbg" 'The program finished at clock 279.'
+same_end "$tmp/ipu.plain" "$tmp/ipu.dbg" 8
+cmp -s "$tmp/ipu_p/vector_add_out.npy" "$tmp/ipu_d/vector_add_out.npy" || fail "the debugged vertex wrote another output tensor"
+
 # ---- usage: -x without debug; a missing script; quitting early says so ----
 run 1 "$tmp/u1" -- "$isekit" run kcpsm6 "$psm" -x "$tmp/pb.gdb" --batch
 expect_in "$tmp/u1" '-x and --batch are options of isekit debug'
