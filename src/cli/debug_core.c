@@ -44,6 +44,14 @@ static void on_event(void *user, const isk_event *ev)
                                               .inst = ev->inst, .slot = ev->slot, .instruction = ev->instruction }));
         return;
     }
+    if (ev->kind == ISK_EV_RESOURCE) {
+        size_t i = 0;
+        while (i < d->usage.len && d->usage.data[i].inst != ev->inst) i++;
+        if (i == d->usage.len) VEC_PUSH(&d->usage, ((dbg_usage){ .inst = ev->inst }));
+        d->usage.data[i].clock = ev->clock;
+        d->usage.data[i].mask = ev->mask;
+        return;
+    }
     if (ev->kind == ISK_EV_END) {
         for (size_t i = d->launches.len; i-- > 0;) {
             dbg_launch *l = &d->launches.data[i];
@@ -90,7 +98,8 @@ void dbg_core_init(dbg_core *d, isk_system *sys, uint64_t limit)
     d->last.clock = isk_clock(sys);
     isk_get_before_issue(sys, &d->chain, &d->chain_user);
     isk_set_before_issue(sys, before_issue, d);
-    isk_subscribe(sys, ISK_EV_BIT(ISK_EV_LAUNCH) | ISK_EV_BIT(ISK_EV_END) | ISK_EV_BIT(ISK_EV_STORE), on_event, d);
+    isk_subscribe(sys, ISK_EV_BIT(ISK_EV_LAUNCH) | ISK_EV_BIT(ISK_EV_END) | ISK_EV_BIT(ISK_EV_STORE) |
+                                ISK_EV_BIT(ISK_EV_RESOURCE), on_event, d);
 }
 
 static void point_free(dbg_point *p) { free(p->seen); }
@@ -102,6 +111,7 @@ void dbg_core_free(dbg_core *d)
     for (size_t i = 0; i < d->points.len; i++) point_free(&d->points.data[i]);
     VEC_FREE(&d->points);
     VEC_FREE(&d->launches);
+    VEC_FREE(&d->usage);
 }
 
 int dbg_break(dbg_core *d, isk_inst *proc, uint64_t pc, bool temp)

@@ -58,6 +58,9 @@ typedef struct dbg_point {
     uint64_t hits;
 } dbg_point;
 
+/* The resources an accelerator used in the last clock it used any (RESOURCE events). */
+typedef struct dbg_usage { isk_inst *inst; uint64_t clock, mask; } dbg_usage;
+
 typedef struct dbg_launch { uint64_t clock, word, end; isk_inst *inst; int slot, instruction; } dbg_launch;
 
 typedef struct dbg_core {
@@ -81,6 +84,7 @@ typedef struct dbg_core {
     void *chain_user;
     bool chain_hit;
     VEC(dbg_launch) launches;        /* every command launched, with its end once seen */
+    VEC(dbg_usage) usage;            /* per accelerator */
     dbg_stop last;
 } dbg_core;
 

@@ -539,8 +539,17 @@ static void cmd_info_slots(cli_debugger *g)
     printf("clock %" PRIu64 "\n", isk_clock(g->r->sys));
     for (int i = 0; isk_instance_at(g->r->sys, i); i++) {
         isk_inst *a = isk_instance_at(g->r->sys, i);
-        if (isk_model_slots(isk_inst_model(a)))
-            printf("%s: %d of %d slots busy\n", isk_inst_name(a), isk_busy_slots(a), isk_model_slots(isk_inst_model(a)));
+        const isk_model *m = isk_inst_model(a);
+        if (!isk_model_slots(m)) continue;
+        printf("%s: %d of %d slots busy\n", isk_inst_name(a), isk_busy_slots(a), isk_model_slots(m));
+        for (size_t u = 0; u < g->core.usage.len; u++) {
+            const dbg_usage *us = &g->core.usage.data[u];
+            if (us->inst != a) continue;
+            printf("%s: resources used in clock %" PRIu64 ":", isk_inst_name(a), us->clock);
+            for (int k = 0; k < isk_model_resource_count(m); k++)
+                if (us->mask & isk_model_resource(m, k)->mask) printf(" %s;", isk_model_resource(m, k)->name);
+            printf("\n");
+        }
     }
     printf("%s%s", what, *what && what[strlen(what) - 1] != '\n' ? "\n" : "");
     if (!active) printf("nothing active\n");

@@ -79,6 +79,8 @@ cat >"$tmp/ex.gdb" <<'X'
 info slots
 cycle 2
 info launches
+cycle 3
+info slots
 watch ACR
 continue
 print GR0
@@ -95,6 +97,8 @@ printf 'set LR3 = 9\n' >"$tmp/ex0.gdb"
 bounded 0 "$tmp/ex.dbg" -- "$isekit" debug example "$ll" --show LR3 --batch -x "$tmp/ex.gdb"
 expect_in "$tmp/ex.dbg" 'example: 0 of 4 slots busy'
 expect_in "$tmp/ex.dbg" 'clock 0      example slot 0: Load_LREG_IMM (0xc10051), ended at clock 0'
+expect_in "$tmp/ex.dbg" 'example: resources used in clock 4: MAC multiplier;'
+expect_in "$tmp/ex.dbg" 'example slot 0: MAC_LREG_GREG (word 0xc00200), launched at clock 4, in its clock 2'
 expect_in "$tmp/ex.dbg" 'Watchpoint 1: example.ACR[0] changed at clock 6'
 expect_in "$tmp/ex.dbg" 'old = 0 (0x0), new = 25 (0x19)'
 expect_in "$tmp/ex.dbg" 'MULRES = -15 (0xfffffff1)'
