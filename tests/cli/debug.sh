@@ -174,6 +174,17 @@ expect_in "$tmp/ipu.dbg" 'The program finished at clock 279.'
 same_end "$tmp/ipu.plain" "$tmp/ipu.dbg" 8
 cmp -s "$tmp/ipu_p/vector_add_out.npy" "$tmp/ipu_d/vector_add_out.npy" || fail "the debugged vertex wrote another output tensor"
 
+# ---- a system description: two PicoBlazes and two DFUs; INST.NAME, thread INST N, stop ports ----
+sysf="$src/models/edkdsp/examples/two_bces.sys"
+printf 'info threads\nthread pb1 0\nstepi 2\nwatch dfu0.CMEM[0x80]\ncontinue\ninfo launches\ndelete\ncontinue\n' >"$tmp/sys.gdb"
+bounded 0 "$tmp/sys.plain" -- "$isekit" run "$sysf" --show 'dfu0.CMEM[0x80]'
+bounded 0 "$tmp/sys.dbg" -- "$isekit" debug "$sysf" --show 'dfu0.CMEM[0x80]' --batch -x "$tmp/sys.gdb"
+expect_in "$tmp/sys.dbg" '  pb1 context 0  running  pc 0x0000, 0 instructions'
+expect_in "$tmp/sys.dbg" 'Stepped, at pc 0x13, pb1 context 0, clock 4'
+expect_in "$tmp/sys.dbg" 'Watchpoint 1: dfu0.CMEM[128] changed at clock 83'
+expect_in "$tmp/sys.dbg" 'clock 20     dfu1 slot 0: DFU_VMUL (0x2), ended at clock 72'
+same_end "$tmp/sys.plain" "$tmp/sys.dbg" 4
+
 # ---- usage: -x without debug; a missing script; quitting early says so ----
 run 1 "$tmp/u1" -- "$isekit" run kcpsm6 "$psm" -x "$tmp/pb.gdb" --batch
 expect_in "$tmp/u1" '-x and --batch are options of isekit debug'
