@@ -799,6 +799,7 @@ isk_status cli_debug_go(cli_run *r, uint64_t clocks)
     struct sigaction sa, old;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_sigint;
+    sa.sa_flags = SA_RESTART;    /* a Ctrl-C at the prompt must not end the line reader */
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, &old);
     running_core = &g->core;
