@@ -87,6 +87,11 @@ print GR0
 info registers
 break foo
 print GR5
+x/4q 0
+watch LRF[3..99]
+info bogus
+finish
+set GR0 = abc
 set LR3 = 9
 x/4d LRF
 delete
@@ -105,6 +110,11 @@ expect_in "$tmp/ex.dbg" 'MULRES = -15 (0xfffffff1)'
 expect_in "$tmp/ex.dbg" 'no processor in this system'
 expect_in "$tmp/ex.dbg" "no storage or register named 'GR5'"
 expect_in "$tmp/ex.dbg" 'LRF[0x0]: 0 5 0 9'
+expect_in "$tmp/ex.dbg" 'write x/NF ADDR with N 1 to 65536 and F one of x d u b c i'
+expect_in "$tmp/ex.dbg" "cells 3 to 99 are not in 'LRF' (16 cells)"
+expect_in "$tmp/ex.dbg" "unknown info command 'bogus'"
+expect_in "$tmp/ex.dbg" "finish is not supported: model 'example' declares no call ABI"
+expect_in "$tmp/ex.dbg" "'abc' is not a number"
 expect_in "$tmp/ex.dbg" 'The program finished at clock'
 expect_in "$tmp/ex.dbg" 'LR3 = 9 (0x9)'
 # the run with LR3 set by hand differs from the plain one only there
