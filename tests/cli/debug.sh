@@ -121,10 +121,10 @@ expect_in "$tmp/ex.dbg" 'LR3 = 9 (0x9)'
 grep -v LR3 "$tmp/ex.plain" >"$tmp/ex.p2"; grep -v LR3 "$tmp/ex.dbg" >"$tmp/ex.d2"
 same_end "$tmp/ex.p2" "$tmp/ex.d2" 5
 
-# ---- KCPSM6: a .psm program (no symbols kept for .psm: a pc), a watched register ----
+# ---- KCPSM6: a .psm program's label, a watched register ----
 psm="$src/models/picoblaze/examples/count.psm"
 cat >"$tmp/pb.gdb" <<'X'
-break 2
+break loop
 continue
 print s0
 stepi
@@ -138,11 +138,12 @@ continue
 X
 run 0 "$tmp/pb.plain" -- "$isekit" run kcpsm6 "$psm" --stop-port 0xFF --show s0
 bounded 0 "$tmp/pb.dbg" -- "$isekit" debug kcpsm6 "$psm" --stop-port 0xFF --show s0 --batch -x "$tmp/pb.gdb"
-expect_in "$tmp/pb.dbg" 'Breakpoint 1, at pc 0x2, kcpsm6 context 0, clock'
+expect_in "$tmp/pb.dbg" 'Breakpoint 1, in loop at pc 0x1, kcpsm6 context 0, clock 2'
 expect_in "$tmp/pb.dbg" 's0 = 5 (0x05)'
 expect_in "$tmp/pb.dbg" 'Watchpoint 2: kcpsm6.'
-expect_in "$tmp/pb.dbg" 'old = 6 (0x6), new = 7 (0x7)'
+expect_in "$tmp/pb.dbg" 'old = 5 (0x5), new = 6 (0x6)'
 expect_in "$tmp/pb.dbg" '  pc 0x1: OUTPUT s0, 0x10'
+expect_in "$tmp/pb.dbg" 'Stepped, in loop+1 at pc 0x2'
 same_end "$tmp/pb.plain" "$tmp/pb.dbg" 3
 
 # ---- EdkDSP firmware without a host: steps, registers, to the clock limit ----
@@ -190,7 +191,7 @@ printf 'info threads\nthread pb1 0\nstepi 2\nwatch dfu0.CMEM[0x80]\ncontinue\nin
 bounded 0 "$tmp/sys.plain" -- "$isekit" run "$sysf" --show 'dfu0.CMEM[0x80]'
 bounded 0 "$tmp/sys.dbg" -- "$isekit" debug "$sysf" --show 'dfu0.CMEM[0x80]' --batch -x "$tmp/sys.gdb"
 expect_in "$tmp/sys.dbg" '  pb1 context 0  running  pc 0x0000, 0 instructions'
-expect_in "$tmp/sys.dbg" 'Stepped, at pc 0x13, pb1 context 0, clock 4'
+expect_in "$tmp/sys.dbg" 'Stepped, in pb2mb_report_running+1 at pc 0x13, pb1 context 0, clock 4'
 expect_in "$tmp/sys.dbg" 'Watchpoint 1: dfu0.CMEM[128] changed at clock 83'
 expect_in "$tmp/sys.dbg" 'clock 20     dfu1 slot 0: DFU_VMUL (0x2), ended at clock 72'
 same_end "$tmp/sys.plain" "$tmp/sys.dbg" 4
