@@ -209,6 +209,9 @@ static dbg_stop run(dbg_core *d, uint64_t clocks)
         }
         uint64_t n = end - now < 65536 ? end - now : 65536;
         s.status = isk_run(d->sys, n);
+        /* the runner's work at the end of a run (stop ports) comes first: a watch may stop the
+         * very clock a port asked to stop a processor in */
+        if (s.status == ISK_OK && d->between) d->between(d->between_user);
         if (d->hit_set) {
             isk_status st = s.status;
             s = d->hit;
@@ -232,7 +235,6 @@ static dbg_stop run(dbg_core *d, uint64_t clocks)
             s.kind = DBG_INTERRUPTED;
             break;
         }
-        if (d->between) d->between(d->between_user);
     }
     d->in_run = 0;
     d->steps_left = -1;
