@@ -221,6 +221,11 @@ void isk_set_ports(isk_inst *inst, isk_port_read_fn rd, isk_port_write_fn wr, vo
 void isk_set_before_issue(isk_system *sys, int (*fn)(void *user, uint64_t clock, isk_inst *proc, uint32_t context,
                                                      uint64_t pc), void *user);
 
+/* The before-issue hook installed now (NULL if none), and its user pointer: a debugger that
+ * attaches keeps calling the hook a runner installed (e.g. one that ends the run at a PC). */
+void isk_get_before_issue(const isk_system *sys, int (**fn)(void *user, uint64_t clock, isk_inst *proc,
+                                                            uint32_t context, uint64_t pc), void **user);
+
 /* Run exactly `clocks` clocks, idle ones included (a finished system goes on clocking: isk_run
  * is the call that stops at the end), unless an error, a stop request or a deadlock ends the run
  * first. Returns ISK_OK when the clocks were run. A deadlock ends the run with ISK_FAULT: a context sleeps and nothing else is active (no busy

@@ -584,7 +584,8 @@ int ipu_vertex_run(isk_model *m, const ipu_program *p, ipu_state_desc *d, const 
         rc = -1;
         goto out;
     }
-    const isk_status st = isk_run(sys, opt->max_clocks ? opt->max_clocks : 100000000);
+    const uint64_t max_clocks = opt->max_clocks ? opt->max_clocks : 100000000;
+    const isk_status st = opt->run ? opt->run(opt->run_user, sys, max_clocks) : isk_run(sys, max_clocks);
     if (st == ISK_FAULT || st == ISK_FAILED || st == ISK_CONFLICT) {
         isk_error(diag, NULL, "the run stopped: %s", isk_last_error(sys));
         rc = -1;

@@ -16,6 +16,7 @@ enum { EXIT_OK = 0, EXIT_FAILED = 1, EXIT_USAGE = 2 };
 
 int cmd_info(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_debug(int argc, char **argv);          /* run_debug.c: isekit debug = isekit run --debug */
 int cmd_as(int argc, char **argv);             /* cmd_as.c: the assembler */
 int cmd_ld(int argc, char **argv);             /* cmd_ld.c: the linker */
 int cmd_build(int argc, char **argv);          /* cmd_ld.c: assemble and link in one step */

@@ -8,6 +8,7 @@
 static const isk_command commands[] = {
     { "info", "describe a model: storage, resources, instruction formats and syntax", cmd_info },
     { "run", "simulate a model running a program (a launch list for accelerators)", cmd_run },
+    { "debug", "run as `run` does under a gdb-like debugger (docs/debugger.md)", cmd_debug },
     { "as", "assemble GNU-as style sources (.s, .S) into an object for a model", cmd_as },
     { "ld", "link objects and archives into an executable by the model's memory map", cmd_ld },
     { "build", "assemble and link in one step", cmd_build },

@@ -58,11 +58,17 @@ void cli_profile_end(struct cli_run *r);
 
 /* ---- the debugger (run_debug.c) ---- */
 typedef struct cli_debug_opts {
-    bool on;
+    bool on;                         /* isekit debug, or --debug: the run stops before its first clock */
+    bool batch;                      /* --batch: leave after the -x files */
+    const char *scripts[8];          /* -x FILE: commands run first */
+    int nscripts;
 } cli_debug_opts;
 struct cli_debugger;
 bool cli_debug_option(cli_args *a, struct cli_run_opts *o);
-#define CLI_DEBUG_HELP ""
+#define CLI_DEBUG_HELP                                                                              \
+    "  --debug             run under the debugger (as isekit debug): stop before the first clock\n"  \
+    "  -x FILE             debugger commands to run first (with --debug; docs/debugger.md)\n"        \
+    "  --batch             leave the debugger after the -x files\n"
 bool cli_debug_begin(struct cli_run *r, const struct cli_run_opts *o);
 /* cli_run_go while a debugger is attached (r->debugger): the user's commands run the system. */
 isk_status cli_debug_go(struct cli_run *r, uint64_t clocks);

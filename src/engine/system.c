@@ -337,6 +337,13 @@ void isk_set_before_issue(isk_system *sys, int (*fn)(void *user, uint64_t clock,
     sys->opt.before_issue_user = user;
 }
 
+void isk_get_before_issue(const isk_system *sys, int (**fn)(void *user, uint64_t clock, isk_inst *proc,
+                                                            uint32_t context, uint64_t pc), void **user)
+{
+    *fn = sys->opt.before_issue;
+    *user = sys->opt.before_issue_user;
+}
+
 isk_status isk_set_param(isk_inst *inst, const char *key, const char *value)
 {
     const isk_model *m = inst->model;

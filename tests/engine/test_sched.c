@@ -380,7 +380,13 @@ static void test_resumable_stops(void)
     tile_open(&late, slots_program, NULL);
     CHECK_EQ(isk_run(late.sys, 5), ISK_OK);
     breaker b = { 21, 0 };
+    int (*got)(void *, uint64_t, isk_inst *, uint32_t, uint64_t) = break_at;
+    void *got_user = &b;
+    isk_get_before_issue(late.sys, &got, &got_user);
+    CHECK(got == NULL && got_user == NULL);
     isk_set_before_issue(late.sys, break_at, &b);
+    isk_get_before_issue(late.sys, &got, &got_user);
+    CHECK(got == break_at && got_user == &b);
     CHECK_EQ(isk_run(late.sys, 10000), ISK_BREAK);
     CHECK_EQ(b.stops, 1);
     isk_set_before_issue(late.sys, NULL, NULL);

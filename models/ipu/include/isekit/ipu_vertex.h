@@ -170,6 +170,11 @@ typedef struct ipu_run_options {
     /* Called with the system and the tile before the run (parameters, watches), may be NULL. */
     void (*setup)(void *user, isk_system *sys, isk_inst *tile);
     void *setup_user;
+    /* Runs the system in place of isk_run(sys, max_clocks) and returns as it would (NULL =
+     * isk_run): the command line's run control, e.g. its debugger. The vertex's own before-issue
+     * hook (the return, ISK_BREAK) is installed: keep it. */
+    isk_status (*run)(void *user, isk_system *sys, uint64_t max_clocks);
+    void *run_user;
 } ipu_run_options;
 
 /* Lay out the state and tensors, run the vertex, read every tensor back into d (all of them:

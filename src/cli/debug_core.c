@@ -1,0 +1,281 @@
+/* The debugger's core (debug_core.h). */
+#include "cli/debug_core.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "asm/disasm.h"
+#include "base/vec.h"
+#include "isekit/desc.h"
+
+/* Before each processor instruction while a debugger is attached: breakpoints first (gdb
+ * reports a breakpoint a step lands on), then the step of the selected context. */
+static int before_issue(void *user, uint64_t clock, isk_inst *proc, uint32_t context, uint64_t pc)
+{
+    dbg_core *d = user;
+    if (d->chain && d->chain(d->chain_user, clock, proc, context, pc)) {
+        d->chain_hit = true;
+        return 1;
+    }
+    for (size_t i = 0; i < d->points.len; i++) {
+        dbg_point *p = &d->points.data[i];
+        if (p->watch || p->pc != pc || (p->proc && p->proc != proc)) continue;
+        p->hits++;
+        d->hit = (dbg_stop){ .kind = DBG_BREAKPOINT, .id = p->id, .proc = proc, .context = context, .pc = pc,
+                             .clock = clock };
+        d->hit_set = true;
+        return 1;
+    }
+    if (d->steps_left >= 0 && proc == d->proc && context == d->context) {
+        if (d->steps_left-- > 0) return 0;
+        d->hit = (dbg_stop){ .kind = DBG_STEP, .proc = proc, .context = context, .pc = pc, .clock = clock };
+        d->hit_set = true;
+        return 1;
+    }
+    return 0;
+}
+
+static void on_event(void *user, const isk_event *ev)
+{
+    dbg_core *d = user;
+    if (ev->kind == ISK_EV_LAUNCH) {
+        VEC_PUSH(&d->launches, ((dbg_launch){ .clock = ev->clock, .word = ev->word, .end = UINT64_MAX,
+                                              .inst = ev->inst, .slot = ev->slot, .instruction = ev->instruction }));
+        return;
+    }
+    if (ev->kind == ISK_EV_RESOURCE) {
+        size_t i = 0;
+        while (i < d->usage.len && d->usage.data[i].inst != ev->inst) i++;
+        if (i == d->usage.len) VEC_PUSH(&d->usage, ((dbg_usage){ .inst = ev->inst }));
+        d->usage.data[i].clock = ev->clock;
+        d->usage.data[i].mask = ev->mask;
+        return;
+    }
+    if (ev->kind == ISK_EV_END) {
+        for (size_t i = d->launches.len; i-- > 0;) {
+            dbg_launch *l = &d->launches.data[i];
+            if (l->inst == ev->inst && l->slot == ev->slot && l->end == UINT64_MAX) {
+                l->end = ev->clock;
+                break;
+            }
+        }
+        return;
+    }
+    for (size_t i = 0; i < d->points.len; i++) {
+        dbg_point *p = &d->points.data[i];
+        if (!p->watch || p->inst != ev->inst || p->storage != ev->storage || ev->index < p->first ||
+            ev->index > p->last)
+            continue;
+        int64_t *seen = &p->seen[ev->index - p->first];
+        if (*seen == ev->value) continue;
+        if (!d->hit_set) {
+            p->hits++;
+            d->hit = (dbg_stop){ .kind = DBG_WATCH, .id = p->id, .inst = ev->inst, .storage = ev->storage,
+                                 .index = ev->index, .old = *seen, .value = ev->value, .clock = ev->clock };
+            d->hit_set = true;
+            isk_stop_after_clock(d->sys);
+        }
+        *seen = ev->value;
+    }
+}
+
+isk_inst *dbg_first_processor(isk_system *sys)
+{
+    for (int i = 0; isk_instance_at(sys, i); i++)
+        if (isk_inst_model(isk_instance_at(sys, i))->is_processor) return isk_instance_at(sys, i);
+    return NULL;
+}
+
+void dbg_core_init(dbg_core *d, isk_system *sys, uint64_t limit)
+{
+    memset(d, 0, sizeof *d);
+    d->sys = sys;
+    d->limit = limit;
+    d->next_id = 1;
+    d->steps_left = -1;
+    d->proc = dbg_first_processor(sys);
+    d->last.clock = isk_clock(sys);
+    isk_get_before_issue(sys, &d->chain, &d->chain_user);
+    isk_set_before_issue(sys, before_issue, d);
+    isk_subscribe(sys, ISK_EV_BIT(ISK_EV_LAUNCH) | ISK_EV_BIT(ISK_EV_END) | ISK_EV_BIT(ISK_EV_STORE) |
+                                ISK_EV_BIT(ISK_EV_RESOURCE), on_event, d);
+}
+
+static void point_free(dbg_point *p) { free(p->seen); }
+
+void dbg_core_free(dbg_core *d)
+{
+    isk_set_before_issue(d->sys, d->chain, d->chain_user);
+    isk_unsubscribe(d->sys, on_event, d);
+    for (size_t i = 0; i < d->points.len; i++) point_free(&d->points.data[i]);
+    VEC_FREE(&d->points);
+    VEC_FREE(&d->launches);
+    VEC_FREE(&d->usage);
+}
+
+int dbg_break(dbg_core *d, isk_inst *proc, uint64_t pc, bool temp)
+{
+    VEC_PUSH(&d->points, ((dbg_point){ .id = d->next_id, .temp = temp, .proc = proc, .pc = pc }));
+    return d->next_id++;
+}
+
+int dbg_watch(dbg_core *d, isk_inst *inst, int storage, uint64_t first, uint64_t last, char *msg, size_t cap)
+{
+    const isk_storage_info *si = isk_model_storage(isk_inst_model(inst), storage);
+    if (!si || first > last || last >= si->count) {
+        snprintf(msg, cap, "cells %llu to %llu are not in '%s' (%llu cells)", (unsigned long long)first,
+                 (unsigned long long)last, si ? si->name : "?", si ? (unsigned long long)si->count : 0ull);
+        return -1;
+    }
+    if (last - first >= (1u << 20)) {
+        snprintf(msg, cap, "at most %u cells per watchpoint", 1u << 20);
+        return -1;
+    }
+    if (isk_watch(inst, storage, true) != ISK_OK) {
+        snprintf(msg, cap, "the engine refused to watch '%s'", si->name);
+        return -1;
+    }
+    dbg_point p = { .id = d->next_id, .watch = true, .inst = inst, .storage = storage, .first = first, .last = last };
+    p.seen = isk_xcalloc((size_t)(last - first + 1), sizeof *p.seen);
+    for (uint64_t i = first; i <= last; i++) p.seen[i - first] = isk_ref_read(&(isk_ref){ inst, storage, i });
+    VEC_PUSH(&d->points, p);
+    return d->next_id++;
+}
+
+void dbg_watch_refresh(dbg_core *d)
+{
+    for (size_t i = 0; i < d->points.len; i++) {
+        dbg_point *p = &d->points.data[i];
+        for (uint64_t c = p->first; p->watch && c <= p->last; c++)
+            p->seen[c - p->first] = isk_ref_read(&(isk_ref){ p->inst, p->storage, c });
+    }
+}
+
+static bool still_watched(const dbg_core *d, isk_inst *inst, int storage)
+{
+    for (size_t i = 0; i < d->points.len; i++)
+        if (d->points.data[i].watch && d->points.data[i].inst == inst && d->points.data[i].storage == storage)
+            return true;
+    return false;
+}
+
+bool dbg_delete(dbg_core *d, int id)
+{
+    bool found = false;
+    for (size_t i = 0; i < d->points.len;) {
+        dbg_point p = d->points.data[i];
+        if (id >= 0 && p.id != id) {
+            i++;
+            continue;
+        }
+        found = true;
+        point_free(&p);
+        memmove(&d->points.data[i], &d->points.data[i + 1], (d->points.len - i - 1) * sizeof p);
+        d->points.len--;
+        if (p.watch && !still_watched(d, p.inst, p.storage)) isk_watch(p.inst, p.storage, false);
+    }
+    return found;
+}
+
+const dbg_point *dbg_point_find(const dbg_core *d, int id)
+{
+    for (size_t i = 0; i < d->points.len; i++)
+        if (d->points.data[i].id == id) return &d->points.data[i];
+    return NULL;
+}
+
+void dbg_interrupt(dbg_core *d)
+{
+    if (!d->in_run) return;
+    d->interrupted = 1;
+    isk_request_stop(d->sys);
+}
+
+/* Run in slices until something stops it; `clocks` 0 = up to the limit. */
+static dbg_stop run(dbg_core *d, uint64_t clocks)
+{
+    uint64_t now = isk_clock(d->sys);
+    uint64_t end = clocks && clocks < d->limit - now ? now + clocks : d->limit;
+    d->hit_set = d->chain_hit = false;
+    d->interrupted = 0;
+    dbg_stop s = { .kind = DBG_CLOCKS, .status = ISK_OK };
+    d->in_run = 1;
+    for (;;) {
+        now = isk_clock(d->sys);
+        if (now >= end) {
+            s.kind = now >= d->limit ? DBG_LIMIT : DBG_CLOCKS;
+            break;
+        }
+        uint64_t n = end - now < 65536 ? end - now : 65536;
+        s.status = isk_run(d->sys, n);
+        /* the runner's work at the end of a run (stop ports) comes first: a watch may stop the
+         * very clock a port asked to stop a processor in */
+        if (s.status == ISK_OK && d->between) d->between(d->between_user);
+        if (d->hit_set) {
+            isk_status st = s.status;
+            s = d->hit;
+            /* a watch stops at the end of its clock: the run may have finished in it */
+            s.status = st == ISK_BREAK ? ISK_OK : st;
+            break;
+        }
+        if (s.status == ISK_BREAK) {
+            s.kind = d->chain_hit ? DBG_FINISHED : DBG_MODEL_BREAK;
+            break;
+        }
+        if (s.status == ISK_STOPPED) {
+            s.kind = DBG_FINISHED;
+            break;
+        }
+        if (s.status != ISK_OK) {
+            s.kind = DBG_ERROR;
+            break;
+        }
+        if (d->interrupted) {
+            s.kind = DBG_INTERRUPTED;
+            break;
+        }
+    }
+    d->in_run = 0;
+    d->steps_left = -1;
+    s.clock = isk_clock(d->sys);
+    d->at_issue = s.kind == DBG_BREAKPOINT || s.kind == DBG_STEP;
+    if (s.kind == DBG_BREAKPOINT) {
+        const dbg_point *p = dbg_point_find(d, s.id);
+        if (p && p->temp) dbg_delete(d, s.id);
+    }
+    if (s.proc) {
+        d->proc = s.proc;
+        d->context = s.context;
+    }
+    d->last = s;
+    return s;
+}
+
+dbg_stop dbg_continue(dbg_core *d, uint64_t clocks) { return run(d, clocks); }
+
+dbg_stop dbg_stepi(dbg_core *d, long n)
+{
+    if (!d->proc) return run(d, (uint64_t)(n > 0 ? n : 1));   /* accelerators only: a step is a clock */
+    bool pending = d->at_issue && d->last.proc == d->proc && d->last.context == d->context;
+    d->steps_left = n - (pending ? 1 : 0);
+    return run(d, 0);
+}
+
+bool dbg_code_word(isk_inst *proc, uint64_t pc, uint64_t *word)
+{
+    const isk_model *m = isk_inst_model(proc);
+    if (m->map.code_region < 0) return false;
+    const isk_map_region *r = &m->map.regions.data[m->map.code_region];
+    const isk_storage_info *si = isk_model_storage(m, r->storage);
+    if (!si || pc >= si->count) return false;
+    *word = (uint64_t)isk_ref_read(&(isk_ref){ proc, r->storage, pc });
+    return true;
+}
+
+void dbg_disasm_at(isk_inst *proc, uint64_t pc, char *out, size_t cap)
+{
+    uint64_t word;
+    if (!dbg_code_word(proc, pc, &word)) snprintf(out, cap, "(no code)");
+    else isk_disasm_word(isk_inst_model(proc), word, pc, out, cap);
+}

@@ -1,0 +1,122 @@
+/* The debugger's core: breakpoints, watchpoints, stepping and state queries of a system, for
+ * any model, as a C API without text: `isekit debug` (run_debug.c) is one front end, the DAP
+ * server another. Nothing here costs a run without a debugger: the before-issue hook and the
+ * STORE subscription exist only while a dbg_core is attached.
+ *
+ * A stop is described by a dbg_stop; between stops the caller may read and write the system
+ * (isk_read, isk_write, isk_context_of) as the host. */
+#ifndef ISK_CLI_DEBUG_CORE_H
+#define ISK_CLI_DEBUG_CORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <signal.h>
+#include <stdint.h>
+
+#include "base/vec.h"
+#include "isekit/sim.h"
+
+typedef enum dbg_stop_kind {
+    DBG_NONE,            /* not run yet */
+    DBG_BREAKPOINT,      /* a breakpoint: id, proc, context, pc */
+    DBG_STEP,            /* a step of the selected context ended: proc, context, pc */
+    DBG_WATCH,           /* a watched cell changed: id, inst, storage, index, old, value */
+    DBG_CLOCKS,          /* the clocks asked for ran */
+    DBG_INTERRUPTED,     /* dbg_interrupt (Ctrl-C) */
+    DBG_MODEL_BREAK,     /* the model stopped the run (a breakpoint instruction): isk_stop_reason */
+    DBG_FINISHED,        /* the program finished (status ISK_STOPPED), or the runner's own
+                            before-issue hook ended the run (status ISK_BREAK) */
+    DBG_ERROR,           /* a fault, a conflict or an error (status; isk_last_error) */
+    DBG_LIMIT            /* the run's clock limit (--max-clocks) */
+} dbg_stop_kind;
+
+typedef struct dbg_stop {
+    dbg_stop_kind kind;
+    isk_status status;       /* what the last isk_run returned */
+    int id;                  /* the breakpoint's or watchpoint's number */
+    uint64_t clock;
+    isk_inst *proc;          /* BREAKPOINT, STEP: where the next instruction issues */
+    uint32_t context;
+    uint64_t pc;
+    isk_inst *inst;          /* WATCH */
+    int storage;
+    uint64_t index;
+    int64_t old, value;
+} dbg_stop;
+
+typedef struct dbg_point {
+    int id;
+    bool watch, temp;
+    /* breakpoints: where (proc NULL = every processor) */
+    isk_inst *proc;
+    uint64_t pc;
+    /* watchpoints: cells first..last of a storage, with the values last seen */
+    isk_inst *inst;
+    int storage;
+    uint64_t first, last;
+    int64_t *seen;
+    uint64_t hits;
+} dbg_point;
+
+/* The resources an accelerator used in the last clock it used any (RESOURCE events). */
+typedef struct dbg_usage { isk_inst *inst; uint64_t clock, mask; } dbg_usage;
+
+typedef struct dbg_launch { uint64_t clock, word, end; isk_inst *inst; int slot, instruction; } dbg_launch;
+
+typedef struct dbg_core {
+    isk_system *sys;
+    uint64_t limit;                  /* the run's clock limit */
+    void (*between)(void *user);     /* the runner's work between slices (cli_run.between) */
+    void *between_user;
+    VEC(dbg_point) points;
+    int next_id;
+    /* the selected context: what step and stepi step */
+    isk_inst *proc;
+    uint32_t context;
+    /* a run in progress */
+    long steps_left;                 /* < 0: not stepping */
+    bool at_issue;                   /* the last stop was in the hook: its instruction issues next */
+    dbg_stop hit;
+    bool hit_set;
+    volatile sig_atomic_t interrupted, in_run;   /* set by dbg_interrupt; a run is under way */
+    /* the before-issue hook the runner had installed: still called first */
+    int (*chain)(void *user, uint64_t clock, isk_inst *proc, uint32_t context, uint64_t pc);
+    void *chain_user;
+    bool chain_hit;
+    VEC(dbg_launch) launches;        /* every command launched, with its end once seen */
+    VEC(dbg_usage) usage;            /* per accelerator */
+    dbg_stop last;
+} dbg_core;
+
+/* Attach to a system (before its first clock or between runs); limit = the clock limit. */
+void dbg_core_init(dbg_core *d, isk_system *sys, uint64_t limit);
+void dbg_core_free(dbg_core *d);
+
+/* Add a breakpoint at pc of proc (NULL: of every processor), temporary (deleted when hit) or
+ * not; its number. */
+int dbg_break(dbg_core *d, isk_inst *proc, uint64_t pc, bool temp);
+/* Watch cells first..last of storage `storage` of inst: its number, or -1 with msg. */
+int dbg_watch(dbg_core *d, isk_inst *inst, int storage, uint64_t first, uint64_t last, char *msg, size_t cap);
+/* Delete point `id` (false if there is none), or all with id < 0. */
+bool dbg_delete(dbg_core *d, int id);
+const dbg_point *dbg_point_find(const dbg_core *d, int id);
+/* After the host wrote cells (set): the watchpoints take the values as seen, so that the
+ * host's own write does not stop the run. */
+void dbg_watch_refresh(dbg_core *d);
+
+/* Run: until a stop, for at most `clocks` clocks (0: up to the limit). */
+dbg_stop dbg_continue(dbg_core *d, uint64_t clocks);
+/* Issue n instructions of the selected context and stop before its next one. */
+dbg_stop dbg_stepi(dbg_core *d, long n);
+/* From a signal handler or another thread: stop the run under way at the end of its clock
+ * (nothing between runs: a Ctrl-C at the prompt must not end the next run at once). */
+void dbg_interrupt(dbg_core *d);
+
+/* The first processor of the system, or NULL for systems of accelerators only. */
+isk_inst *dbg_first_processor(isk_system *sys);
+/* The instruction word at pc of a processor's code memory; false outside it. */
+bool dbg_code_word(isk_inst *proc, uint64_t pc, uint64_t *word);
+/* The disassembled instruction at pc ("(no code)" outside the code memory). */
+void dbg_disasm_at(isk_inst *proc, uint64_t pc, char *out, size_t cap);
+
+#endif
