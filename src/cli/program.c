@@ -26,7 +26,7 @@ static bool load_words(isk_inst *inst, const uint32_t *words, size_t n, isk_diag
 
 /* The .psm labels, kept with the instance as an executable's symbols are (asm/loaded.h): a
  * debugger's `break LABEL`, a profile's functions. */
-static void keep_psm_labels(isk_inst *inst, const char *path, const psm_program *p)
+static void keep_psm_labels(isk_inst *inst, const char *path, const psm_program *p, isk_diag *diag)
 {
     const isk_model *m = isk_inst_model(inst);
     isk_obj *o = isk_obj_new(path, ELFCLASS32, 0, 0, ET_EXEC);
@@ -39,7 +39,7 @@ static void keep_psm_labels(isk_inst *inst, const char *path, const psm_program 
         isk_obj_define(o, sym, text, addr);
         isk_obj_set_binding(o, sym, STB_GLOBAL);
     }
-    isk_loaded_keep(inst, o);
+    isk_loaded_keep(inst, o, diag);
     isk_obj_free(o);
 }
 
@@ -63,7 +63,7 @@ static bool load_psm(isk_inst *inst, const char *path, isk_diag *diag)
     psm_options_init(&o, m);
     psm_program *p = psm_assemble_file(path, &o, diag);
     bool ok = p && load_words(inst, p->words, p->has_default_jump ? p->size : p->end, diag);
-    if (ok) keep_psm_labels(inst, path, p);
+    if (ok) keep_psm_labels(inst, path, p, diag);
     psm_program_free(p);
     return ok;
 }

@@ -41,10 +41,12 @@ X
 run 0 "$tmp/dpu.plain" -- "$isekit" run dpu "$prog" --tasklets 2
 bounded 0 "$tmp/dpu.dbg" -- "$isekit" debug dpu "$prog" --tasklets 2 --batch -x "$tmp/dpu.gdb"
 expect_in "$tmp/dpu.dbg" 'Breakpoint 1 at pc 0x1b6 in fib'
-expect_in "$tmp/dpu.dbg" 'Breakpoint 1, in fib at pc 0x1b6, dpu context 0, clock 25'
+expect_in "$tmp/dpu.dbg" 'Breakpoint 1, in fib ('
+expect_in "$tmp/dpu.dbg" 'recursive.s:17) at pc 0x1b6, dpu context 0, clock 25'
 expect_in "$tmp/dpu.dbg" '  0x1b6: jltu r0, 2, 0x1c3'
 expect_in "$tmp/dpu.dbg" 'r0 = 10 (0x0000000a)'
-expect_in "$tmp/dpu.dbg" 'Stepped, in fib+1 at pc 0x1b7, dpu context 0, clock 27'
+expect_in "$tmp/dpu.dbg" 'Stepped, in fib+1 ('
+expect_in "$tmp/dpu.dbg" 'recursive.s:18) at pc 0x1b7, dpu context 0, clock 27'
 expect_in "$tmp/dpu.dbg" '* dpu context 1  running  pc 0x01b6 in fib'
 expect_in "$tmp/dpu.dbg" 't1.id = 1 (0x00000001)'
 expect_in "$tmp/dpu.dbg" "unknown command 'bogus' (type help)"
