@@ -14,6 +14,7 @@ static void release(void *data)
     isk_loaded *l = data;
     for (size_t i = 0; i < l->syms.len; i++) free(l->syms.data[i].name);
     VEC_FREE(&l->syms);
+    VEC_FREE(&l->routines);
     for (size_t i = 0; i < l->files.len; i++) free(l->files.data[i]);
     VEC_FREE(&l->files);
     VEC_FREE(&l->lines);
@@ -76,6 +77,15 @@ static void keep_lines(isk_loaded *l, const isk_model *m, const isk_obj *exe, is
     isk_dwarf_lines_free(&d);
 }
 
+static int routine_order(const void *a, const void *b, void *loaded)
+{
+    const isk_loaded *l = loaded;
+    const isk_loaded_sym *x = &l->syms.data[*(const size_t *)a], *y = &l->syms.data[*(const size_t *)b];
+    if (x->pc != y->pc) return x->pc < y->pc ? -1 : 1;
+    if (x->func != y->func) return x->func ? -1 : 1;
+    return strcmp(x->name, y->name);
+}
+
 void isk_loaded_keep(isk_inst *inst, const isk_obj *exe, isk_diag *diag)
 {
     const isk_model *m = isk_inst_model(inst);
@@ -93,6 +103,9 @@ void isk_loaded_keep(isk_inst *inst, const isk_obj *exe, isk_diag *diag)
         VEC_PUSH(&l->syms, ls);
     }
     if (l->syms.len) qsort(l->syms.data, l->syms.len, sizeof *l->syms.data, by_address);
+    for (size_t i = 0; i < l->syms.len; i++)
+        if (l->syms.data[i].code && strncmp(l->syms.data[i].name, ".L", 2) != 0) VEC_PUSH(&l->routines, i);
+    if (l->routines.len) qsort_r(l->routines.data, l->routines.len, sizeof *l->routines.data, routine_order, l);
     keep_lines(l, m, exe, diag);
     isk_inst_set_data(inst, &loaded_key, l, release);
 }
@@ -108,14 +121,17 @@ const isk_loaded_sym *isk_loaded_find(const isk_loaded *l, const char *name)
 
 const isk_loaded_sym *isk_loaded_code_at(const isk_loaded *l, uint64_t pc)
 {
-    const isk_loaded_sym *best = NULL, *label = NULL;
-    for (size_t i = 0; l && i < l->syms.len; i++) {
-        const isk_loaded_sym *s = &l->syms.data[i];
-        if (!s->code || s->pc > pc) continue;
-        if (s->func && (!best || s->pc >= best->pc)) best = s;
-        if (!label || s->pc >= label->pc) label = s;
+    if (!l) return NULL;
+    size_t lo = 0, hi = l->routines.len;        /* routines[0, lo) have their pc <= pc */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (l->syms.data[l->routines.data[mid]].pc <= pc) lo = mid + 1;
+        else hi = mid;
     }
-    return best ? best : label;
+    if (!lo) return NULL;
+    const uint64_t at = l->syms.data[l->routines.data[lo - 1]].pc;
+    while (lo > 1 && l->syms.data[l->routines.data[lo - 2]].pc == at) lo--;   /* the first at that PC */
+    return &l->syms.data[l->routines.data[lo - 1]];
 }
 
 const isk_line_row *isk_loaded_line_at(const isk_loaded *l, uint64_t pc)

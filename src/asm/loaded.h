@@ -31,6 +31,8 @@ typedef struct isk_loaded {
     char *path;                      /* the executable's file name */
     uint64_t entry;
     VEC(isk_loaded_sym) syms;        /* named, defined symbols, sorted by address */
+    VEC(size_t) routines;            /* isk_loaded_code_at's candidates: indexes of syms in code
+                                        (not .L labels), by PC, a function first among equals */
     VEC(char *) files;               /* the line table's files, as the assembler named them */
     VEC(isk_line_row) lines;         /* sorted by pc; empty without line information; a row of
                                         line 0 ends a sequence (no line from its pc on) */
@@ -43,8 +45,10 @@ void isk_loaded_keep(isk_inst *inst, const isk_obj *exe, isk_diag *diag);
 const isk_loaded *isk_loaded_of(const isk_inst *inst);
 /* The symbol called name, or NULL. */
 const isk_loaded_sym *isk_loaded_find(const isk_loaded *l, const char *name);
-/* The code symbol a PC lies in: the last function (or, without functions, label) at or below
- * it; NULL if none. */
+/* The routine a PC lies in, for stops, frames, traces and profiles: the nearest code symbol at
+ * or below it (a function before a label at the same PC; local .L labels never). Not the last
+ * function: assembly programs start routines with plain labels (`fib:` after the runtime's
+ * printf), and a function's size is often unknown. NULL if none. */
 const isk_loaded_sym *isk_loaded_code_at(const isk_loaded *l, uint64_t pc);
 
 /* The line-table row covering pc, or NULL. */

@@ -103,18 +103,6 @@ const dap_thread *dap_thread_arg(struct cli_dap *d, const dj *a, const char *key
     return &d->threads.data[id - 1];
 }
 
-/* The frame's name: the function the PC lies in, or a nearer code label after it (assembly
- * programs rarely mark their functions as such: `fib` is a label after the runtime's printf). */
-static const isk_loaded_sym *nearest_label(const isk_loaded *l, uint64_t pc)
-{
-    const isk_loaded_sym *fn = l ? isk_loaded_code_at(l, pc) : NULL;
-    for (size_t i = 0; l && i < l->syms.len; i++) {
-        const isk_loaded_sym *s = &l->syms.data[i];
-        if (s->code && s->pc <= pc && (!fn || s->pc > fn->pc) && s->name[0] != '.') fn = s;
-    }
-    return fn;
-}
-
 static void source_json(jbuf *b, const char *file)
 {
     char *abs = file[0] == '/' ? NULL : realpath(file, NULL);
@@ -146,7 +134,7 @@ const char *dap_req_stack_trace(struct cli_dap *d, const dj *a, jbuf *b)
     const isk_model *m = isk_inst_model(t->inst);
     isk_pc_to_addr(m, pc, &addr);
     const isk_loaded *l = isk_loaded_of(t->inst);
-    const isk_loaded_sym *fn = nearest_label(l, pc);
+    const isk_loaded_sym *fn = isk_loaded_code_at(l, pc);
     const isk_line_row *row = l ? isk_loaded_line_at(l, pc) : NULL;
     char name[200], ref[32];
     if (fn && fn->pc != pc) snprintf(name, sizeof name, "%s+%" PRIu64, fn->name, pc - fn->pc);
@@ -379,7 +367,7 @@ const char *dap_req_disassemble(struct cli_dap *d, const dj *a, jbuf *b)
         jb_kstr(b, "instruction", valid ? text : "");
         if (valid) jb_kstr(b, "instructionBytes", bytes);
         else jb_kstr(b, "presentationHint", "invalid");
-        const isk_loaded_sym *s = valid ? nearest_label(l, (uint64_t)pc) : NULL;
+        const isk_loaded_sym *s = valid ? isk_loaded_code_at(l, (uint64_t)pc) : NULL;
         if (s && s->pc == (uint64_t)pc) jb_kstr(b, "symbol", s->name);
         const isk_line_row *row = valid && l ? isk_loaded_line_at(l, (uint64_t)pc) : NULL;
         if (row && row->file < l->files.len) {

@@ -140,12 +140,6 @@ static void where_text(cli_debugger *g, isk_inst *proc, uint64_t pc, char *out, 
 {
     const isk_loaded *l = proc ? isk_loaded_of(proc) : NULL;
     const isk_loaded_sym *s = l ? isk_loaded_code_at(l, pc) : NULL;
-    /* the nearest label at or below pc says more than the function it lies in (assembly code
-     * often marks its functions with plain labels) */
-    for (size_t i = 0; l && i < l->syms.len; i++) {
-        const isk_loaded_sym *c = &l->syms.data[i];
-        if (c->code && c->pc <= pc && (!s || c->pc > s->pc || (c->pc == s->pc && c->func))) s = c;
-    }
     const isk_line_row *row = l ? isk_loaded_line_at(l, pc) : NULL;
     size_t n = 0;
     out[0] = 0;

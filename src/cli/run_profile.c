@@ -97,7 +97,6 @@ typedef struct prof_inst {
     prof_count *insn;                /* [ninsn + 1] issued (processors) or launched (accelerators) */
     int nfunc;                       /* loaded symbols; index nfunc: outside any */
     prof_count *func;
-    VEC(int32_t) func_of_pc;         /* a cache of func_at: -1 not yet known */
     prof_ctx *ctx;
     int nctx;
     int nslots;
@@ -203,30 +202,11 @@ static void set_state(cli_profile *p, prof_inst *pi, prof_ctx *c, int state, uin
     c->since = clock;
 }
 
-/* The function pc lies in: the last function symbol at or below it (isk_loaded_code_at), unless
- * that function's size ends before a later label that is at or below pc: then the label (a
- * routine the program did not mark with .type NAME, @function, after a sized function of the
- * runtime). nfunc: no symbol. */
-static int func_at(const prof_inst *pi, uint64_t pc)
+/* The routine pc lies in (isk_loaded_code_at), as an index of the loader's symbols; nfunc: none. */
+static int func_of(const prof_inst *pi, uint64_t pc)
 {
-    const isk_loaded *l = pi->loaded;
-    const isk_loaded_sym *s = l ? isk_loaded_code_at(l, pc) : NULL, *label = NULL;
-    if (!s) return pi->nfunc;
-    for (size_t i = 0; s->func && s->size && i < l->syms.len; i++) {
-        const isk_loaded_sym *x = &l->syms.data[i];
-        if (x->code && x->pc <= pc && x->addr >= s->addr + s->size && (!label || x->pc >= label->pc)) label = x;
-    }
-    return (int)((label ? label : s) - l->syms.data);
-}
-
-/* func_at, once per PC: the loader's lookup walks every symbol. */
-static int func_of(prof_inst *pi, uint64_t pc)
-{
-    if (pc >= (1u << 24)) return func_at(pi, pc);
-    while (pi->func_of_pc.len <= pc) VEC_PUSH(&pi->func_of_pc, -1);
-    int32_t *f = &pi->func_of_pc.data[pc];
-    if (*f < 0) *f = func_at(pi, pc);
-    return *f;
+    const isk_loaded_sym *s = pi->loaded ? isk_loaded_code_at(pi->loaded, pc) : NULL;
+    return s ? (int)(s - pi->loaded->syms.data) : pi->nfunc;
 }
 
 static void on_event(void *user, const isk_event *ev)
@@ -724,7 +704,6 @@ void cli_profile_end(cli_run *r)
         free(p->insts.data[i].insn);
         free(p->insts.data[i].func);
         free(p->insts.data[i].ctx);
-        VEC_FREE(&p->insts.data[i].func_of_pc);
     }
     for (size_t i = 0; i < p->rows.len; i++) free(p->rows.data[i].b);
     VEC_FREE(&p->insts);
