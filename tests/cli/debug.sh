@@ -211,4 +211,25 @@ printf 'break 0x4\ncontinue\nprint s0\ndelete\ncontinue\n' | "$isekit" debug kcp
 expect_in "$tmp/stdin" 's0 = 6 (0x06)'
 expect_in "$tmp/stdin" 'The program finished'
 
+# ---- symbols and lines of the IPU vertex runner and of EdkDSP firmware: break at a symbol and
+# at FILE:LINE, step by line; the end equals the undebugged run's ----
+printf 'break __runCodelet_VectorAdd\nbreak vector_add.S:23\ncontinue\ndelete 1\ncontinue\ndelete\nstep\ncontinue\n' >"$tmp/ipu2.gdb"
+mkdir "$tmp/ipu_d2"
+bounded 0 "$tmp/ipu2.dbg" -- "$isekit" debug ipu "$ex/vector_add.S" --state "$tmp/vector_add.toml" -o "$tmp/ipu_d2" --batch -x "$tmp/ipu2.gdb"
+expect_in "$tmp/ipu2.dbg" "Breakpoint 1 at pc 0x3000 in __runCodelet_VectorAdd ($ex/vector_add.S:11)"
+expect_in "$tmp/ipu2.dbg" "Breakpoint 2 at pc 0x300b in __runCodelet_VectorAdd+11 ($ex/vector_add.S:23)"
+expect_in "$tmp/ipu2.dbg" "Breakpoint 2, in __runCodelet_VectorAdd+11 ($ex/vector_add.S:23) at pc 0x300b"
+expect_in "$tmp/ipu2.dbg" "Stepped, in __runCodelet_VectorAdd+12 ($ex/vector_add.S:24) at pc 0x300c"
+expect_in "$tmp/ipu2.dbg" 'The program finished at clock 279.'
+same_end "$tmp/ipu.plain" "$tmp/ipu2.dbg" 8
+cmp -s "$tmp/ipu_p/vector_add_out.npy" "$tmp/ipu_d2/vector_add_out.npy" || fail "the vertex debugged by line wrote another output tensor"
+
+printf 'break main_loop\nbreak fw_seed.psm:17\ncontinue\ncontinue\nstep\nbacktrace\ndelete\ncontinue\n' >"$tmp/edk2.gdb"
+bounded 0 "$tmp/edk2.dbg" -- "$isekit" debug edkdsp --firmware "$fw" --max-clocks 2000 --batch -x "$tmp/edk2.gdb"
+expect_in "$tmp/edk2.dbg" "Breakpoint 1, in main_loop ($fw:16) at pc 0x1, pb context 0"
+expect_in "$tmp/edk2.dbg" "Breakpoint 2, in main_loop+1 ($fw:17) at pc 0x2, pb context 0"
+expect_in "$tmp/edk2.dbg" 'Stepped, in mbpb_exchange_data (<isekit>/pbbcelib.psm:93) at pc 0x2b'
+expect_in "$tmp/edk2.dbg" '--max-clocks reached at clock 2005'
+same_end "$tmp/edk.plain" "$tmp/edk2.dbg" 2
+
 finish debug
