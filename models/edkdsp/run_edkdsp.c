@@ -159,10 +159,12 @@ static int cmd_run_edkdsp(int argc, char **argv)
         rc = run_host(&o, bce, &diag);
     } else if (rc == EXIT_OK) {
         bool ok = edk_start(bce, EDK_SLOT_P0) == EDK_OK;
-        /* under isekit debug the debugger runs the firmware (cli_run_go hands it the run) */
-        if (r.debugger) r.limit = isk_clock(edk_system(bce)) + o.run.max_clocks;   /* as edk_run counts */
-        isk_status st = ok && r.debugger ? cli_run_go(&r, 0) : ISK_OK;
-        if (r.debugger) ok = ok && (st == ISK_OK || st == ISK_STOPPED);
+        /* under isekit debug (or a DAP client) the debugger runs the firmware (cli_run_go hands
+         * it the run) */
+        const bool debugged = r.debugger || r.dap;
+        if (debugged) r.limit = isk_clock(edk_system(bce)) + o.run.max_clocks;   /* as edk_run counts */
+        isk_status st = ok && debugged ? cli_run_go(&r, 0) : ISK_OK;
+        if (debugged) ok = ok && (st == ISK_OK || st == ISK_STOPPED);
         else ok = ok && edk_run(bce, o.run.max_clocks) == EDK_OK;
         rc = ok ? EXIT_OK : EXIT_FAILED;
     }

@@ -142,12 +142,14 @@ static void setup(void *user, isk_system *sys, isk_inst *tile)
     for (int i = 0; i < o->run.nparams; i++) isk_set_param_text(tile, o->run.params[i]);
 }
 
-/* Under isekit debug the debugger runs the vertex (cli_run_go hands it the run). */
-static isk_status run_debugged(void *user, isk_system *sys, uint64_t max_clocks)
+/* The vertex runs as every runner's run does (runctl.h): the trace files, the profile, the
+ * debugger or a DAP client, the progress line and Ctrl-C. */
+static isk_status run_vertex(void *user, isk_system *sys, uint64_t max_clocks)
 {
     const ipu_run_cli *o = user;
     cli_run r;
     cli_run_begin(&r, "isekit run ipu", sys, &o->run, max_clocks);
+    r.break_ends_run = true;        /* vertex.c's hook stops at the trampoline's end */
     isk_status st = cli_run_go(&r, 0);
     cli_run_end(&r);
     return st;
@@ -181,7 +183,7 @@ static int cmd_run_ipu(int argc, char **argv)
     p = ipu_program_build(m, o.inputs, (size_t)o.ninputs, chip, &bo, &diag);
     if (!p) goto out;
     ipu_run_options ro = { .vertex = o.vertex, .max_clocks = o.run.max_clocks, .setup = setup, .setup_user = &o };
-    if (o.run.debug.on) ro.run = run_debugged, ro.run_user = &o;
+    ro.run = run_vertex, ro.run_user = &o;
     if (o.run.trace) ro.trace = print_issue, ro.trace_kinds = ISK_EV_BIT(ISK_EV_ISSUE), ro.trace_user = NULL;
     ipu_run_result r;
     if (ipu_vertex_run(m, p, d, &ro, &r, &diag) != 0) goto out;

@@ -169,7 +169,7 @@ isk_status cli_run_go(cli_run *r, uint64_t clocks)
         st = isk_run(r->sys, n);
         if (st == ISK_OK && r->between) r->between(r->between_user);
         double t = now_seconds();
-        if (st == ISK_BREAK) {
+        if (st == ISK_BREAK && !r->break_ends_run) {
             /* a breakpoint instruction with no debugger to stop in: say so and go on */
             clear_progress(r);
             fprintf(stderr, "%s: %s (no debugger: continuing)\n", r->cmd, isk_stop_reason(r->sys));

@@ -140,12 +140,12 @@ continue
 X
 run 0 "$tmp/pb.plain" -- "$isekit" run kcpsm6 "$psm" --stop-port 0xFF --show s0
 bounded 0 "$tmp/pb.dbg" -- "$isekit" debug kcpsm6 "$psm" --stop-port 0xFF --show s0 --batch -x "$tmp/pb.gdb"
-expect_in "$tmp/pb.dbg" 'Breakpoint 1, in loop at pc 0x1, kcpsm6 context 0, clock 2'
+expect_in "$tmp/pb.dbg" "Breakpoint 1, in loop ($psm:4) at pc 0x1, kcpsm6 context 0, clock 2"
 expect_in "$tmp/pb.dbg" 's0 = 5 (0x05)'
 expect_in "$tmp/pb.dbg" 'Watchpoint 2: kcpsm6.'
 expect_in "$tmp/pb.dbg" 'old = 5 (0x5), new = 6 (0x6)'
 expect_in "$tmp/pb.dbg" '  pc 0x1: OUTPUT s0, 0x10'
-expect_in "$tmp/pb.dbg" 'Stepped, in loop+1 at pc 0x2'
+expect_in "$tmp/pb.dbg" "Stepped, in loop+1 ($psm:5) at pc 0x2"
 same_end "$tmp/pb.plain" "$tmp/pb.dbg" 3
 
 # ---- EdkDSP firmware without a host: steps, registers, to the clock limit ----
@@ -154,7 +154,7 @@ printf 'info threads\nstepi 3\ninfo registers\ninfo slots\ncontinue\n' >"$tmp/ed
 run 0 "$tmp/edk.plain" -- "$isekit" run edkdsp --firmware "$fw" --max-clocks 2000
 bounded 0 "$tmp/edk.dbg" -- "$isekit" debug edkdsp --firmware "$fw" --max-clocks 2000 --batch -x "$tmp/edk.gdb"
 expect_in "$tmp/edk.dbg" '* pb context 0  running'
-expect_in "$tmp/edk.dbg" 'Stepped, at pc 0x2b, pb context 0'
+expect_in "$tmp/edk.dbg" 'Stepped, in mbpb_exchange_data (<isekit>/pbbcelib.psm:93) at pc 0x2b, pb context 0'
 expect_in "$tmp/edk.dbg" 'dfu: 0 of 1 slots busy'
 expect_in "$tmp/edk.dbg" '--max-clocks reached at clock 2005'
 same_end "$tmp/edk.plain" "$tmp/edk.dbg" 2
@@ -179,7 +179,7 @@ X
 bounded 0 "$tmp/ipu.plain" -- "$isekit" run ipu "$ex/vector_add.S" --state "$tmp/vector_add.toml" -o "$tmp/ipu_p"
 bounded 0 "$tmp/ipu.dbg" -- "$isekit" debug ipu "$ex/vector_add.S" --state "$tmp/vector_add.toml" -o "$tmp/ipu_d" --batch -x "$tmp/ipu.gdb"
 expect_in "$tmp/ipu.dbg" '  tile context 6  stopped'
-expect_in "$tmp/ipu.dbg" 'Breakpoint 1, at pc 0x3000, tile context'
+expect_in "$tmp/ipu.dbg" "Breakpoint 1, in __runCodelet_VectorAdd ($ex/vector_add.S:11) at pc 0x3000, tile context"
 expect_in "$tmp/ipu.dbg" '  0x3000: get $m0, 1'
 expect_in "$tmp/ipu.dbg" 'Watchpoint 2: tile.TMEM[65576] changed at clock'
 expect_in "$tmp/ipu.dbg" 'old = 0 (0x0), new = 1 (0x1)'
@@ -192,8 +192,8 @@ sysf="$src/models/edkdsp/examples/two_bces.sys"
 printf 'info threads\nthread pb1 0\nstepi 2\nwatch dfu0.CMEM[0x80]\ncontinue\ninfo launches\ndelete\ncontinue\n' >"$tmp/sys.gdb"
 bounded 0 "$tmp/sys.plain" -- "$isekit" run "$sysf" --show 'dfu0.CMEM[0x80]'
 bounded 0 "$tmp/sys.dbg" -- "$isekit" debug "$sysf" --show 'dfu0.CMEM[0x80]' --batch -x "$tmp/sys.gdb"
-expect_in "$tmp/sys.dbg" '  pb1 context 0  running  pc 0x0000, 0 instructions'
-expect_in "$tmp/sys.dbg" 'Stepped, in pb2mb_report_running+1 at pc 0x13, pb1 context 0, clock 4'
+expect_in "$tmp/sys.dbg" "  pb1 context 0  running  pc 0x0000 ($src/models/edkdsp/examples/fw_bce_b.psm:7), 0 instructions"
+expect_in "$tmp/sys.dbg" 'Stepped, in pb2mb_report_running+1 (<isekit>/pbbcelib.psm:102) at pc 0x13, pb1 context 0, clock 4'
 expect_in "$tmp/sys.dbg" 'Watchpoint 1: dfu0.CMEM[128] changed at clock 83'
 expect_in "$tmp/sys.dbg" 'clock 20     dfu1 slot 0: DFU_VMUL (0x2), ended at clock 72'
 same_end "$tmp/sys.plain" "$tmp/sys.dbg" 4
@@ -207,8 +207,29 @@ printf 'stepi\nquit\n' >"$tmp/q.gdb"
 bounded 1 "$tmp/u3" -- "$isekit" debug kcpsm6 "$psm" -x "$tmp/q.gdb"
 expect_in "$tmp/u3" 'the debugger left the program unfinished at clock'
 # commands from stdin when it is not a terminal
-printf 'break 4\ncontinue\nprint s0\ndelete\ncontinue\n' | "$isekit" debug kcpsm6 "$psm" --stop-port 0xFF >"$tmp/stdin" 2>&1
+printf 'break 0x4\ncontinue\nprint s0\ndelete\ncontinue\n' | "$isekit" debug kcpsm6 "$psm" --stop-port 0xFF >"$tmp/stdin" 2>&1
 expect_in "$tmp/stdin" 's0 = 6 (0x06)'
 expect_in "$tmp/stdin" 'The program finished'
+
+# ---- symbols and lines of the IPU vertex runner and of EdkDSP firmware: break at a symbol and
+# at FILE:LINE, step by line; the end equals the undebugged run's ----
+printf 'break __runCodelet_VectorAdd\nbreak vector_add.S:23\ncontinue\ndelete 1\ncontinue\ndelete\nstep\ncontinue\n' >"$tmp/ipu2.gdb"
+mkdir "$tmp/ipu_d2"
+bounded 0 "$tmp/ipu2.dbg" -- "$isekit" debug ipu "$ex/vector_add.S" --state "$tmp/vector_add.toml" -o "$tmp/ipu_d2" --batch -x "$tmp/ipu2.gdb"
+expect_in "$tmp/ipu2.dbg" "Breakpoint 1 at pc 0x3000 in __runCodelet_VectorAdd ($ex/vector_add.S:11)"
+expect_in "$tmp/ipu2.dbg" "Breakpoint 2 at pc 0x300b in __runCodelet_VectorAdd+11 ($ex/vector_add.S:23)"
+expect_in "$tmp/ipu2.dbg" "Breakpoint 2, in __runCodelet_VectorAdd+11 ($ex/vector_add.S:23) at pc 0x300b"
+expect_in "$tmp/ipu2.dbg" "Stepped, in __runCodelet_VectorAdd+12 ($ex/vector_add.S:24) at pc 0x300c"
+expect_in "$tmp/ipu2.dbg" 'The program finished at clock 279.'
+same_end "$tmp/ipu.plain" "$tmp/ipu2.dbg" 8
+cmp -s "$tmp/ipu_p/vector_add_out.npy" "$tmp/ipu_d2/vector_add_out.npy" || fail "the vertex debugged by line wrote another output tensor"
+
+printf 'break main_loop\nbreak fw_seed.psm:17\ncontinue\ncontinue\nstep\nbacktrace\ndelete\ncontinue\n' >"$tmp/edk2.gdb"
+bounded 0 "$tmp/edk2.dbg" -- "$isekit" debug edkdsp --firmware "$fw" --max-clocks 2000 --batch -x "$tmp/edk2.gdb"
+expect_in "$tmp/edk2.dbg" "Breakpoint 1, in main_loop ($fw:16) at pc 0x1, pb context 0"
+expect_in "$tmp/edk2.dbg" "Breakpoint 2, in main_loop+1 ($fw:17) at pc 0x2, pb context 0"
+expect_in "$tmp/edk2.dbg" 'Stepped, in mbpb_exchange_data (<isekit>/pbbcelib.psm:93) at pc 0x2b'
+expect_in "$tmp/edk2.dbg" '--max-clocks reached at clock 2005'
+same_end "$tmp/edk.plain" "$tmp/edk2.dbg" 2
 
 finish debug

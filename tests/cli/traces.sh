@@ -175,4 +175,19 @@ run 0 "$tmp/h" -- "$isekit" run --help
 expect_in "$tmp/h" '--vcd FILE'
 expect_in "$tmp/h" '--perfetto FILE'
 
+# ---- the IPU vertex runner (supervisor + six workers): the values the vertex wrote (each worker's
+# exit status, cycles and its element index $m0 after the loop), a track per context ----------
+ex="$src/models/ipu/examples"
+mkdir "$tmp/ipu_out"
+bounded 0 "$tmp/ipu" -- "$isekit" run ipu "$ex/vector_add.S" --state "$ex/vector_add.toml" -o "$tmp/ipu_out" \
+    --vcd "$tmp/ipu.vcd" --vcd-storage EXIT_STATUS,CYCLES,M --perfetto "$tmp/ipu.json"
+expect_in "$tmp/ipu" 'worker 1: exit success, 275 tile cycles'
+ipu_insns=$(sed -n 's/^vertex: success, .* \([0-9]*\) instructions in .*/\1/p' "$tmp/ipu")
+fst "$tmp/ipu.vcd"
+check vcd "$tmp/ipu.vcd" tile/EXIT_STATUS/w0.exit_status=1 tile/EXIT_STATUS/w5.exit_status=1 \
+    tile/CYCLES/w1.cycles=275 tile/M/w0.\$m0=24 tile/M/w1.\$m0=25 tile/context_1/state=0
+check json "$tmp/ipu.json" "tracks=context 0,context 1,context 2,context 3,context 4,context 5,context 6" \
+    processes=tile instruction="$ipu_insns"
+[ "${ipu_insns:-0}" -gt 200 ] || fail "the IPU run's instruction count: '$ipu_insns'"
+
 finish traces
