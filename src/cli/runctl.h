@@ -83,7 +83,7 @@ typedef struct cli_run {
      * what its port handlers asked for with isk_stop_after_clock (ports.h: stop ports). */
     void (*between)(void *user);
     void *between_user;
-    /* The runner's own before-issue hook ends its run (the IPU vertex runner's trampoline):
+    /* The runner's own before-issue hook ends its run (e.g. at a return address it set up):
      * cli_run_go returns ISK_BREAK to the runner instead of going on past it. */
     bool break_ends_run;
     const cli_run_opts *opts;
