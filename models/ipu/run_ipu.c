@@ -18,6 +18,7 @@ typedef struct ipu_run_cli {
     int nincs, ndefs;
     bool quiet;
     cli_run_opts run;
+    bool interrupted;     /* the run ended by Ctrl-C (set by run_vertex) */
 } ipu_run_cli;
 
 static void usage(FILE *out)
@@ -113,7 +114,8 @@ static int report(const ipu_run_cli *o, const ipu_state_desc *d, const ipu_run_r
     }
     if (r->sup_excepted)
         printf("supervisor: exception at 0x%x, clock %" PRIu64 ": %s\n", r->sup_pc, r->sup_clock, r->sup_cause);
-    if (r->timed_out) printf("the run reached --max-clocks (%" PRIu64 " clocks) first\n", r->clocks);
+    if (r->timed_out && o->interrupted) printf("the run was interrupted (Ctrl-C) at clock %" PRIu64 "\n", r->clocks);
+    else if (r->timed_out) printf("the run reached --max-clocks (%" PRIu64 " clocks) first\n", r->clocks);
     if (!o->quiet) {
         printf("vertex: %s, %" PRIu64 " tile cycles%s; %" PRIu64 " instructions in %" PRIu64 " clocks with the trampoline\n",
                r->ok ? "success" : "FAILED", r->cycles, d->kind == IPU_SUPERVISOR_VERTEX ? " (call to return)"
@@ -122,6 +124,7 @@ static int report(const ipu_run_cli *o, const ipu_state_desc *d, const ipu_run_r
         for (size_t i = 0; i < d->ntensors; i++)
             if (d->tensors[i].output) print_tensor(&d->tensors[i]);
     }
+    if (o->interrupted) return EXIT_INTERRUPTED;
     return r->ok ? EXIT_OK : r->timed_out ? EXIT_LIMIT : EXIT_FAILED;
 }
 
@@ -146,11 +149,12 @@ static void setup(void *user, isk_system *sys, isk_inst *tile)
  * debugger or a DAP client, the progress line and Ctrl-C. */
 static isk_status run_vertex(void *user, isk_system *sys, uint64_t max_clocks)
 {
-    const ipu_run_cli *o = user;
+    ipu_run_cli *o = user;
     cli_run r;
     cli_run_begin(&r, "isekit run ipu", sys, &o->run, max_clocks);
     r.break_ends_run = true;        /* vertex.c's hook stops at the trampoline's end */
     isk_status st = cli_run_go(&r, 0);
+    o->interrupted = cli_run_interrupted(&r);
     cli_run_end(&r);
     return st;
 }
