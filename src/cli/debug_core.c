@@ -9,23 +9,13 @@
 #include "base/vec.h"
 #include "isekit/desc.h"
 
-static dbg_calls *calls_of(dbg_core *d, isk_inst *proc, uint32_t context);
-static void calls_resolve(dbg_calls *c, uint64_t next);
-
 /* Before each processor instruction while a debugger is attached: the call stack learns where
  * the context's last instruction went, then breakpoints (gdb reports a breakpoint a step lands
  * on), then the step of the selected context and finish. */
 static int before_issue(void *user, uint64_t clock, isk_inst *proc, uint32_t context, uint64_t pc)
 {
     dbg_core *d = user;
-    long depth = -1;
-    if (d->calls_last) {             /* set once some model marks calls */
-        dbg_calls *c = calls_of(d, proc, context);
-        calls_resolve(c, pc);
-        c->head = pc;
-        c->words = 0;
-        depth = (long)c->frames.len;
-    }
+    long depth = dbg_calls_issue(&d->calls, proc, context, pc);
     if (d->chain && d->chain(d->chain_user, clock, proc, context, pc)) {
         d->chain_hit = true;
         return 1;
@@ -69,16 +59,16 @@ bool dbg_model_has_calls(const isk_inst *proc)
     return false;
 }
 
-static dbg_calls *calls_of(dbg_core *d, isk_inst *proc, uint32_t context)
+static dbg_calls *calls_of(dbg_callstacks *cs, isk_inst *proc, uint32_t context)
 {
-    if (d->calls_last && d->calls_last->proc == proc && d->calls_last->context == context) return d->calls_last;
+    if (cs->last && cs->last->proc == proc && cs->last->context == context) return cs->last;
     size_t i = 0;
-    while (i < d->calls.len && (d->calls.data[i].proc != proc || d->calls.data[i].context != context)) i++;
-    if (i == d->calls.len) {
+    while (i < cs->calls.len && (cs->calls.data[i].proc != proc || cs->calls.data[i].context != context)) i++;
+    if (i == cs->calls.len) {
         const isk_context *ctx = isk_context_of(proc, (int)context);
-        VEC_PUSH(&d->calls, ((dbg_calls){ .proc = proc, .context = context, .head = ctx ? ctx->pc : 0 }));
+        VEC_PUSH(&cs->calls, ((dbg_calls){ .proc = proc, .context = context, .head = ctx ? ctx->pc : 0 }));
     }
-    return d->calls_last = &d->calls.data[i];
+    return cs->last = &cs->calls.data[i];
 }
 
 /* The context's next issue is at `next`: a pending call was taken if it does not fall through
@@ -102,12 +92,13 @@ static void calls_resolve(dbg_calls *c, uint64_t next)
                 break;
             }
     }
+    c->head = next;
+    c->words = 0;
 }
 
 static void on_issue(void *user, const isk_event *ev)
 {
-    dbg_core *d = user;
-    dbg_calls *c = calls_of(d, ev->inst, ev->context);
+    dbg_calls *c = calls_of(user, ev->inst, ev->context);
     c->words++;
     int flow = flow_of(ev->inst, ev->instruction);
     if (flow != ISK_FLOW_NONE) {
@@ -116,43 +107,52 @@ static void on_issue(void *user, const isk_event *ev)
     }
 }
 
-static void calls_init(dbg_core *d)
+void dbg_calls_attach(dbg_callstacks *cs, isk_system *sys)
 {
-    d->finish_depth = -1;
-    for (int i = 0; isk_instance_at(d->sys, i); i++) {
-        isk_inst *p = isk_instance_at(d->sys, i);
+    memset(cs, 0, sizeof *cs);
+    cs->sys = sys;
+    for (int i = 0; isk_instance_at(sys, i); i++) {
+        isk_inst *p = isk_instance_at(sys, i);
         if (!isk_inst_model(p)->is_processor || !dbg_model_has_calls(p)) continue;
-        /* the hook looks its context up only with calls_last set: no cost for models without calls */
-        calls_of(d, p, 0);
-        isk_subscribe(d->sys, ISK_EV_BIT(ISK_EV_ISSUE), on_issue, d);
+        calls_of(cs, p, 0);          /* sets cs->last: the hooks look contexts up from now on */
+        isk_subscribe(sys, ISK_EV_BIT(ISK_EV_ISSUE), on_issue, cs);
         return;
     }
 }
 
-static void calls_free(dbg_core *d)
+void dbg_calls_detach(dbg_callstacks *cs)
 {
-    if (d->calls_last) isk_unsubscribe(d->sys, on_issue, d);
-    for (size_t i = 0; i < d->calls.len; i++) VEC_FREE(&d->calls.data[i].frames);
-    VEC_FREE(&d->calls);
-    d->calls_last = NULL;
+    if (cs->last) isk_unsubscribe(cs->sys, on_issue, cs);
+    for (size_t i = 0; i < cs->calls.len; i++) VEC_FREE(&cs->calls.data[i].frames);
+    VEC_FREE(&cs->calls);
+    cs->last = NULL;
 }
 
-int dbg_frames(dbg_core *d, isk_inst *proc, uint32_t ctx, dbg_frame *out, int max, bool *truncated)
+long dbg_calls_issue(dbg_callstacks *cs, isk_inst *proc, uint32_t ctx, uint64_t pc)
+{
+    if (!cs->last) return -1;
+    dbg_calls *c = calls_of(cs, proc, ctx);
+    calls_resolve(c, pc);
+    return (long)c->frames.len;
+}
+
+int dbg_calls_frames(dbg_callstacks *cs, isk_inst *proc, uint32_t ctx, dbg_frame *out, int max, bool *truncated)
 {
     if (truncated) *truncated = false;
-    if (!d->calls_last || !proc) return 0;
-    dbg_calls *c = calls_of(d, proc, ctx);
+    if (!cs->last || !proc) return 0;
+    dbg_calls *c = calls_of(cs, proc, ctx);
     /* stopped at a clock's end (watch, cycle): the context's pc is where its last call went */
     const isk_context *x = isk_context_of(proc, (int)ctx);
-    if (c->pending && x && !d->in_run) {
-        calls_resolve(c, x->pc);
-        c->head = x->pc;
-        c->words = 0;
-    }
+    if (c->pending && x) calls_resolve(c, x->pc);
     int n = (int)c->frames.len;
     for (int k = 0; k < n && k < max; k++) out[k] = c->frames.data[n - 1 - k];
     if (truncated) *truncated = c->truncated;
     return n;
+}
+
+int dbg_frames(dbg_core *d, isk_inst *proc, uint32_t ctx, dbg_frame *out, int max, bool *truncated)
+{
+    return dbg_calls_frames(&d->calls, proc, ctx, out, max, truncated);
 }
 
 static void on_event(void *user, const isk_event *ev)
@@ -219,7 +219,8 @@ void dbg_core_init(dbg_core *d, isk_system *sys, uint64_t limit)
     isk_set_before_issue(sys, before_issue, d);
     isk_subscribe(sys, ISK_EV_BIT(ISK_EV_LAUNCH) | ISK_EV_BIT(ISK_EV_END) | ISK_EV_BIT(ISK_EV_STORE) |
                                 ISK_EV_BIT(ISK_EV_RESOURCE), on_event, d);
-    calls_init(d);
+    d->finish_depth = -1;
+    dbg_calls_attach(&d->calls, sys);
 }
 
 static void point_free(dbg_point *p) { free(p->seen); }
@@ -228,7 +229,7 @@ void dbg_core_free(dbg_core *d)
 {
     isk_set_before_issue(d->sys, d->chain, d->chain_user);
     isk_unsubscribe(d->sys, on_event, d);
-    calls_free(d);
+    dbg_calls_detach(&d->calls);
     for (size_t i = 0; i < d->points.len; i++) point_free(&d->points.data[i]);
     VEC_FREE(&d->points);
     VEC_FREE(&d->launches);

@@ -81,6 +81,12 @@ typedef struct dbg_calls {
     VEC(dbg_frame) frames;
 } dbg_calls;
 #define DBG_MAX_FRAMES 65536
+/* The call stacks of a system's contexts: a debugger's (dbg_core) or the DAP server's. */
+typedef struct dbg_callstacks {
+    isk_system *sys;
+    VEC(dbg_calls) calls;
+    dbg_calls *last;     /* the last one looked up; NULL while no model marks calls (no cost) */
+} dbg_callstacks;
 
 typedef struct dbg_core {
     isk_system *sys;
@@ -105,9 +111,7 @@ typedef struct dbg_core {
     VEC(dbg_launch) launches;        /* every command launched, with its end once seen */
     VEC(dbg_usage) usage;            /* per accelerator */
     dbg_stop last;
-    /* call frames: one dbg_calls per context seen, only for models that mark calls */
-    VEC(dbg_calls) calls;
-    dbg_calls *calls_last;           /* the last one looked up (an ISSUE's context is often the last) */
+    dbg_callstacks calls;            /* call frames, only for models that mark calls */
     long finish_depth;               /* >= 0: dbg_finish runs until the selected context's depth is below */
 } dbg_core;
 
@@ -145,10 +149,19 @@ void dbg_interrupt(dbg_core *d);
 
 /* Whether proc's model marks any instruction as a call. */
 bool dbg_model_has_calls(const isk_inst *proc);
-/* The frames of context ctx of proc, innermost first: frames[0] is the routine the context is
- * in now, frames[k] the call that entered frames[k-1]'s routine... Returns how many there are
+/* Keep call stacks for the processors of sys whose models mark calls (an ISSUE subscriber);
+ * nothing at all if none does. */
+void dbg_calls_attach(dbg_callstacks *cs, isk_system *sys);
+void dbg_calls_detach(dbg_callstacks *cs);
+/* From a before-issue hook, at every issue: context ctx of proc issues at pc next. Its call
+ * depth after its last instruction, or -1 if no call stacks are kept. */
+long dbg_calls_issue(dbg_callstacks *cs, isk_inst *proc, uint32_t ctx, uint64_t pc);
+/* Between runs: the call sites of context ctx of proc, innermost first: out[0] is the call
+ * that entered the routine the context is in now, out[1] the call that entered out[0]'s... Returns how many there are
  * (0 for a model without calls, or before any call); fills at most max. `truncated` (may be
  * NULL): the outermost frames were not kept. */
+int dbg_calls_frames(dbg_callstacks *cs, isk_inst *proc, uint32_t ctx, dbg_frame *out, int max, bool *truncated);
+/* dbg_calls_frames of a debugger's call stacks. */
 int dbg_frames(dbg_core *d, isk_inst *proc, uint32_t ctx, dbg_frame *out, int max, bool *truncated);
 /* Run until the selected context returns from its current routine (its call depth drops below
  * the current one): a DBG_STEP stop at the return address, or whatever stops the run first.
