@@ -59,4 +59,9 @@ expect_in "$tmp/d1" '"command":"disconnect"'
 run 2 "$tmp/u1" -- "$isekit" run dpu "$tmp/rec.elf" --dap-port 70000
 expect_in "$tmp/u1" '--dap-port'
 
+# call frames: stackTrace in a callee has its callers, stepOut lands in the caller
+run 0 "$tmp/cplain" -- "$isekit" run dpu "$progs/recursive.s" --tasklets 1
+bounded 0 "$tmp/c1" -- python3 "$lib/dap_session.py" "$isekit" "$progs/recursive.s" "$progs/recursive.s" - calls "$tmp/cout"
+cmp -s "$tmp/cout" "$tmp/cplain" || { fail "the stepped-out run's output differs:"; diff "$tmp/cplain" "$tmp/cout"; cat "$tmp/c1"; }
+
 finish dap
