@@ -16,7 +16,7 @@ extern "C" {
 /* Bumped whenever the layout of isk_hdr, the ops tables or the declaration structs change
  * (tests/engine/test_abi.c records each version's layout and fails on a change without a new
  * version); the engine refuses a model compiled against another version. */
-#define ISK_ABI_VERSION 9
+#define ISK_ABI_VERSION 10
 
 /* Most operands an instruction format may have (fields passed to a behaviour). */
 #define ISK_MAX_OPS 6
@@ -206,6 +206,12 @@ typedef struct isk_kind_decl {
 /* INSTRUCTION .solo: the value the format fixes the group bit to, plus one (0: not solo). */
 enum isk_solo { ISK_SOLO = 1, ISK_SOLO_BIT_SET = 2 };
 
+/* INSTRUCTION .flow: how an instruction moves between routines, for a debugger's call stack
+ * (backtrace, finish). A CALL that is taken (the context's next issue is not the following
+ * instruction) enters a routine; a RETURN leaves one when the context's next issue lands on
+ * the return address of a routine it is in. Conditional calls and returns carry the mark too. */
+enum isk_flow { ISK_FLOW_NONE = 0, ISK_FLOW_CALL = 1, ISK_FLOW_RETURN = 2 };
+
 /* Options of INSTRUCTION after the format, the behaviour and the syntax. */
 typedef struct isk_insn_decl {
     const char *format;      /* the article's format string, e.g. "11-**-0000-0000-0001-LREG-GREG" */
@@ -235,6 +241,7 @@ typedef struct isk_insn_decl {
     /* 1..group_words: the member of an issue group the instruction must be (the IPU's main
      * pipe first, aux second); the assembler refuses it elsewhere in `{ }`. 0: any. */
     int group_slot;
+    int flow;                /* enum isk_flow: a call, a return or neither (0) */
 } isk_insn_decl;
 
 /* Processor models: how instructions are fetched and issued. */

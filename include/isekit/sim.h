@@ -81,6 +81,7 @@ typedef struct isk_instruction_info {
     uint64_t mask, match;    /* fixed bits of the format and their values */
     int solo;                /* INSTRUCTION .solo: never in an issue group */
     int group_slot;          /* INSTRUCTION .group_slot: the member of a group it must be (0 any) */
+    int flow;                /* INSTRUCTION .flow: ISK_FLOW_CALL, ISK_FLOW_RETURN or 0 */
 } isk_instruction_info;
 int isk_model_instruction_count(const isk_model *m);
 const isk_instruction_info *isk_model_instruction(const isk_model *m, int i);

@@ -23,8 +23,9 @@ enum ipu_scsr { S_SSR, S_CR, S_TILE_ID, S_FP_ICTL, S_WORKER0_BASE, S_CCCSLOAD = 
 
 /* Attributes of a class in isa_instructions.inc (gen_isa.py): solo = never in a bundle (bit 31
  * clear), the aux pipeline, control flow, system, loads, stores; solo with bit 31 set (sendpicp,
- * whose first word has the co-issue bit although it is no bundle). */
-enum { IPU_SOLO = 1, IPU_AUX = 2, IPU_CONTROL = 4, IPU_SYSTEM = 8, IPU_LOAD = 16, IPU_STORE = 32, IPU_SOLO_BIT_SET = 64 };
+ * whose first word has the co-issue bit although it is no bundle); calls and returns (INSTRUCTION .flow). */
+enum { IPU_SOLO = 1, IPU_AUX = 2, IPU_CONTROL = 4, IPU_SYSTEM = 8, IPU_LOAD = 16, IPU_STORE = 32, IPU_SOLO_BIT_SET = 64,
+       IPU_CALL = 128, IPU_RETURN = 256 };
 
 /* Exception types ($WSR.ETYPE) and the causes this model raises (architecture.md 5). */
 enum { IPU_ET_FP = 5, IPU_ET_CONFLICT = 6, IPU_ET_INVALID_ADDR = 8, IPU_ET_INVALID_OP = 9, IPU_ET_INVALID_INSTR = 12,

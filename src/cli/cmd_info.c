@@ -106,6 +106,7 @@ static void print_instructions(const isk_model *m)
         if (p->alias) printf("   [alias]");
         if (m->isets > 1) printf("   [set %d]", p->iset);
         if (p->solo) printf("   [solo%s]", p->solo == ISK_SOLO_BIT_SET ? ", group bit 1" : "");
+        if (p->flow) printf("   [%s]", p->flow == ISK_FLOW_CALL ? "call" : "return");
         printf("\n");
     }
     print_isets(m);

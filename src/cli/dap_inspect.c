@@ -96,6 +96,9 @@ const char *dap_req_threads(struct cli_dap *d, const dj *a, jbuf *b)
 const dap_thread *dap_thread_arg(struct cli_dap *d, const dj *a, const char *key)
 {
     int64_t id = dj_int(a, key, -1);
+    /* frame k of thread i is i + k * threads (dap_req_stack_trace): registers are the thread's */
+    if (strcmp(key, "frameId") == 0 && id > (int64_t)d->threads.len && d->threads.len)
+        id = (id - 1) % (int64_t)d->threads.len + 1;
     if (id < 1 || (uint64_t)id > d->threads.len) {
         snprintf(d->msg, sizeof d->msg, "no thread %lld (threads are 1 to %zu)", (long long)id, d->threads.len);
         return NULL;
@@ -115,6 +118,34 @@ static void source_json(jbuf *b, const char *file)
     free(abs);
 }
 
+/* One stack frame of a processor thread at pc: its routine, source line and address. */
+static void frame_json(jbuf *b, const dap_thread *t, int64_t id, uint64_t pc)
+{
+    uint64_t addr = pc;
+    const isk_model *m = isk_inst_model(t->inst);
+    isk_pc_to_addr(m, pc, &addr);
+    const isk_loaded *l = isk_loaded_of(t->inst);
+    const isk_loaded_sym *fn = isk_loaded_code_at(l, pc);
+    const isk_line_row *row = l ? isk_loaded_line_at(l, pc) : NULL;
+    char name[200], ref[32];
+    if (fn && fn->pc != pc) snprintf(name, sizeof name, "%s+%" PRIu64, fn->name, pc - fn->pc);
+    else snprintf(name, sizeof name, "%s", fn ? fn->name : "??");
+    snprintf(ref, sizeof ref, "0x%" PRIx64, addr);
+    jb_add(b, "{");
+    jb_kint(b, "id", id);
+    jb_kstr(b, "name", name);
+    jb_kstr(b, "instructionPointerReference", ref);
+    if (row && row->file < l->files.len) {
+        source_json(b, l->files.data[row->file]);
+        jb_kint(b, "line", row->line);
+        jb_kint(b, "column", row->column ? row->column : 1);
+    } else {
+        jb_kint(b, "line", 0);
+        jb_kint(b, "column", 0);
+    }
+    jb_add(b, "}");
+}
+
 const char *dap_req_stack_trace(struct cli_dap *d, const dj *a, jbuf *b)
 {
     const dap_thread *t = dap_thread_arg(d, a, "threadId");
@@ -130,31 +161,23 @@ const char *dap_req_stack_trace(struct cli_dap *d, const dj *a, jbuf *b)
         jb_kint(b, "totalFrames", 1);
         return NULL;
     }
-    uint64_t pc = isk_context_of(t->inst, t->ctx)->pc, addr = pc;
-    const isk_model *m = isk_inst_model(t->inst);
-    isk_pc_to_addr(m, pc, &addr);
-    const isk_loaded *l = isk_loaded_of(t->inst);
-    const isk_loaded_sym *fn = isk_loaded_code_at(l, pc);
-    const isk_line_row *row = l ? isk_loaded_line_at(l, pc) : NULL;
-    char name[200], ref[32];
-    if (fn && fn->pc != pc) snprintf(name, sizeof name, "%s+%" PRIu64, fn->name, pc - fn->pc);
-    else snprintf(name, sizeof name, "%s", fn ? fn->name : "??");
-    snprintf(ref, sizeof ref, "0x%" PRIx64, addr);
+    /* #0 the context's pc, then each call site of the shadow call stack (debug_core.h) */
+    enum { MAX_FRAMES = 256 };
+    dbg_frame f[MAX_FRAMES];
+    int n = dbg_calls_frames(&d->calls, t->inst, (uint32_t)t->ctx, f, MAX_FRAMES, NULL);
+    int64_t start = dj_int(a, "startFrame", 0), levels = dj_int(a, "levels", 0);
+    int64_t total = (n < MAX_FRAMES ? n : MAX_FRAMES) + 1;
+    if (start < 0) start = 0;
+    int64_t stop = levels > 0 && start + levels < total ? start + levels : total;
     jb_key(b, "stackFrames");
-    jb_add(b, "[{");
-    jb_kint(b, "id", (int64_t)(t - d->threads.data) + 1);
-    jb_kstr(b, "name", name);
-    jb_kstr(b, "instructionPointerReference", ref);
-    if (row && row->file < l->files.len) {
-        source_json(b, l->files.data[row->file]);
-        jb_kint(b, "line", row->line);
-        jb_kint(b, "column", row->column ? row->column : 1);
-    } else {
-        jb_kint(b, "line", 0);
-        jb_kint(b, "column", 0);
+    jb_add(b, "[");
+    for (int64_t k = start; k < stop; k++) {
+        if (k > start) jb_add(b, ",");
+        uint64_t pc = k ? f[k - 1].site : isk_context_of(t->inst, t->ctx)->pc;
+        frame_json(b, t, (int64_t)(t - d->threads.data) + 1 + k * (int64_t)d->threads.len, pc);
     }
-    jb_add(b, "}]");
-    jb_kint(b, "totalFrames", 1);
+    jb_add(b, "]");
+    jb_kint(b, "totalFrames", total);
     return NULL;
 }
 

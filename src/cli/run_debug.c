@@ -562,6 +562,7 @@ static void cmd_info_launches(cli_debugger *g)
     }
 }
 
+/* The shadow call stack (dbg_frames): #0 the current pc, then each caller at its call site. */
 static void cmd_backtrace(cli_debugger *g)
 {
     if (!g->core.proc) return (void)printf("no processor in this system\n");
@@ -569,7 +570,43 @@ static void cmd_backtrace(cli_debugger *g)
     char where[256];
     where_text(g, g->core.proc, pc, where, sizeof where);
     printf("#0  pc 0x%" PRIx64 "%s\n", pc, where);
-    printf("(the callers' frames need the model's call ABI: only the current frame is shown)\n");
+    if (!dbg_model_has_calls(g->core.proc)) {
+        printf("(model '%s' declares no calls: only the current frame)\n",
+               isk_model_name(isk_inst_model(g->core.proc)));
+        return;
+    }
+    enum { SHOWN = 64 };
+    dbg_frame f[SHOWN];
+    bool truncated;
+    int n = dbg_frames(&g->core, g->core.proc, g->core.context, f, SHOWN, &truncated);
+    for (int k = 0; k < n && k < SHOWN; k++) {
+        where_text(g, g->core.proc, f[k].site, where, sizeof where);
+        printf("#%-2d pc 0x%" PRIx64 "%s\n", k + 1, f[k].site, where);
+    }
+    if (n > SHOWN) printf("(%d more frames)\n", n - SHOWN);
+    if (truncated) printf("(older frames were not kept: more than %d calls deep)\n", DBG_MAX_FRAMES);
+}
+
+static void cmd_finish(cli_debugger *g)
+{
+    if (!can_run(g)) return;
+    char where[256], msg[256];
+    uint64_t pc = g->core.proc ? isk_context_of(g->core.proc, (int)g->core.context)->pc : 0;
+    if (g->core.proc) where_text(g, g->core.proc, pc, where, sizeof where);
+    dbg_stop s;
+    if (g->core.proc && dbg_model_has_calls(g->core.proc) &&
+        dbg_frames(&g->core, g->core.proc, g->core.context, NULL, 0, NULL) > 0)
+        printf("Run till exit from #0  pc 0x%" PRIx64 "%s\n", pc, where);
+    if (!dbg_finish(&g->core, &s, msg, sizeof msg)) return (void)printf("%s\n", msg);
+    if (s.kind == DBG_STEP) {
+        where_text(g, s.proc, s.pc, where, sizeof where);
+        printf("Returned to pc 0x%" PRIx64 "%s, %s context %u, clock %" PRIu64 "\n", s.pc, where,
+               isk_inst_name(s.proc), s.context, s.clock);
+        g->status = s.status;
+        print_pc_line(g, s.proc, s.context, s.pc);
+        return;
+    }
+    report(g, &s);
 }
 
 static void cmd_info_symbol(cli_debugger *g, const char *arg)
@@ -594,7 +631,7 @@ static void help(void)
            "  cycle [N]                   run N clocks\n"
            "  continue [c] [N]            run until a stop (N: at most N clocks)\n"
            "  until [u] LOC, advance LOC  run until LOC\n"
-           "  finish                      (needs a call ABI the models do not declare yet)\n"
+           "  finish                      run until the current routine returns\n"
            "  watch STORAGE[I] | STORAGE[I..J] | NAME   stop when a cell changes\n"
            "  info registers [i r] [INST] registers and register files by display name\n"
            "  info storage [NAME]         the storages, or one of them\n"
@@ -604,7 +641,7 @@ static void help(void)
            "  disassemble [LOC]           the code around the pc or LOC\n"
            "  info threads, thread [INST] N   the contexts; select one\n"
            "  info slots, info launches   the accelerators' active commands; the launch history\n"
-           "  backtrace [bt]              the current frame\n"
+           "  backtrace [bt]              the current pc and the calls that led to it\n"
            "  info symbol PC              the symbol a pc lies in\n"
            "  quit [q]                    leave; the run's results are printed\n");
 }
@@ -687,8 +724,7 @@ static bool execute(cli_debugger *g, char *line)
             report(g, &s);
         }
     } else if (is(cmd, "finish", 3)) {
-        printf("finish is not supported: model '%s' declares no call ABI (use until or tbreak)\n",
-               g->core.proc ? isk_model_name(isk_inst_model(g->core.proc)) : isk_model_name(isk_inst_model(g->inst)));
+        cmd_finish(g);
     } else if (is(cmd, "watch", 2)) {
         if (!*arg) printf("watch needs a storage cell: NAME, STORAGE[I] or STORAGE[I..J]\n");
         else cmd_watch(g, arg);

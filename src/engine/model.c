@@ -320,11 +320,17 @@ static void b_instruction(isk_builder *b, const isk_insn_decl *d)
     isk_pattern p = { .beh = d->behaviour, .priority = d->priority, .alias = d->alias, .base = -1,
                       .line = B->line };
     if (!isk_parse_format(m, &p, d, B->diag)) return;
+    if (d->flow < ISK_FLOW_NONE || d->flow > ISK_FLOW_RETURN) {
+        desc_error(B, "model '%s': INSTRUCTION \"%s\" .flow = %d: a flow is ISK_FLOW_CALL, ISK_FLOW_RETURN or 0",
+                   m->name, d->format, d->flow);
+        return;
+    }
     p.info = (isk_instruction_info){
         .format = isk_xstrdup(d->format), .behaviour = d->behaviour->name, .syntax = dup_or_null(d->syntax),
         .fields = dup_or_null(d->fields), .relocs = dup_or_null(d->relocs), .priority = d->priority,
         .alias = d->alias, .iset = d->iset,
         .mask = p.mask, .match = p.match, .solo = d->solo, .group_slot = d->group_slot,
+        .flow = d->flow,
     };
     VEC_PUSH(&m->patterns, p);
 }

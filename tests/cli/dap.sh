@@ -75,4 +75,9 @@ tail -n 2 "$tmp/edkplain" >"$tmp/edkplain.end"
 tail -n 2 "$tmp/edkout" >"$tmp/edkout.end"
 cmp -s "$tmp/edkout.end" "$tmp/edkplain.end" || { fail "the debugged firmware's end differs:"; diff "$tmp/edkplain" "$tmp/edkout"; cat "$tmp/edk"; }
 
+# call frames: stackTrace in a callee has its callers, stepOut lands in the caller
+run 0 "$tmp/cplain" -- "$isekit" run dpu "$progs/recursive.s" --tasklets 1
+bounded 0 "$tmp/c1" -- python3 "$lib/dap_session.py" "$isekit" "$progs/recursive.s" "$progs/recursive.s" - calls "$tmp/cout"
+cmp -s "$tmp/cout" "$tmp/cplain" || { fail "the stepped-out run's output differs:"; diff "$tmp/cplain" "$tmp/cout"; cat "$tmp/c1"; }
+
 finish dap

@@ -115,7 +115,7 @@ expect_in "$tmp/ex.dbg" 'LRF[0x0]: 0 5 0 9'
 expect_in "$tmp/ex.dbg" 'write x/NF ADDR with N 1 to 65536 and F one of x d u b c i'
 expect_in "$tmp/ex.dbg" "cells 3 to 99 are not in 'LRF' (16 cells)"
 expect_in "$tmp/ex.dbg" "unknown info command 'bogus'"
-expect_in "$tmp/ex.dbg" "finish is not supported: model 'example' declares no call ABI"
+expect_in "$tmp/ex.dbg" "no processor in this system: finish needs one"
 expect_in "$tmp/ex.dbg" "'abc' is not a number"
 expect_in "$tmp/ex.dbg" 'The program finished at clock'
 expect_in "$tmp/ex.dbg" 'LR3 = 9 (0x9)'
@@ -231,5 +231,71 @@ expect_in "$tmp/edk2.dbg" "Breakpoint 2, in main_loop+1 ($fw:17) at pc 0x2, pb c
 expect_in "$tmp/edk2.dbg" 'Stepped, in mbpb_exchange_data (<isekit>/pbbcelib.psm:93) at pc 0x2b'
 expect_in "$tmp/edk2.dbg" '--max-clocks reached at clock 2005'
 same_end "$tmp/edk.plain" "$tmp/edk2.dbg" 2
+
+# ---- call frames (INSTRUCTION .flow): backtrace inside a recursion, finish to the caller ----
+cat >"$tmp/bt.gdb" <<'X'
+break fib
+continue
+continue
+continue
+bt
+delete
+finish
+bt
+continue
+X
+run 0 "$tmp/bt.plain" -- "$isekit" run dpu "$prog" --tasklets 1
+bounded 0 "$tmp/bt.dbg" -- "$isekit" debug dpu "$prog" --tasklets 1 --batch -x "$tmp/bt.gdb"
+# the third entry of fib: two recursive calls from fib's first call site, under main's call
+grep -A5 '^#0  pc 0x1b6 in fib (' "$tmp/bt.dbg" | head -5 >"$tmp/bt.first"
+cat >"$tmp/bt.want" <<'X'
+#0  pc 0x1b6 in fib (tests/dpu/programs/recursive.s:17)
+#1  pc 0x1bc in fib+6 (tests/dpu/programs/recursive.s:23)
+#2  pc 0x1bc in fib+6 (tests/dpu/programs/recursive.s:23)
+#3  pc 0x1cb in main+7 (tests/dpu/programs/recursive.s:42)
+#4  pc 0x5 in __sys_start_thread+3 (crt0.s:54)
+X
+sed "s|$src/||" "$tmp/bt.first" | cmp -s - "$tmp/bt.want" || { fail "backtrace in fib(8):"; sed 's/^/    /' "$tmp/bt.first"; }
+expect_in "$tmp/bt.dbg" 'Run till exit from #0  pc 0x1b6 in fib ('
+expect_in "$tmp/bt.dbg" 'Returned to pc 0x1bd in fib+7 ('
+expect_in "$tmp/bt.dbg" 'recursive.s:24), dpu context 0, clock'
+# after the return, one fib frame fewer
+grep -A4 '^#0  pc 0x1bd in fib+7' "$tmp/bt.dbg" | grep '^#' | sed 's/ (.*//' | tr '\n' ';' >"$tmp/bt.after"
+[ "$(cat "$tmp/bt.after")" = '#0  pc 0x1bd in fib+7;#1  pc 0x1bc in fib+6;#2  pc 0x1cb in main+7;#3  pc 0x5 in __sys_start_thread+3;' ] ||
+    fail "frames after finish: $(cat "$tmp/bt.after")"
+expect_in "$tmp/bt.dbg" 'The program finished at clock'
+same_end "$tmp/bt.plain" "$tmp/bt.dbg" 6
+
+# KCPSM6: nested CALLs, a conditional CALL not taken (no frame), a conditional RETURN taken
+cat >"$tmp/calls.psm" <<'X'
+            LOAD s0, 00
+main:       CALL outer
+            OUTPUT s0, FF
+outer:      ADD s0, 01
+            CALL inner
+            COMPARE s0, 00
+            CALL Z, never
+            RETURN
+inner:      ADD s0, 10
+            RETURN NZ
+never:      RETURN
+X
+printf 'break inner\ncontinue\nbt\nfinish\nstepi 2\nbt\nfinish\nbt\nfinish\ncontinue\n' >"$tmp/calls.gdb"
+run 0 "$tmp/calls.plain" -- "$isekit" run kcpsm6 "$tmp/calls.psm" --stop-port 0xFF --show s0
+bounded 0 "$tmp/calls.dbg" -- "$isekit" debug kcpsm6 "$tmp/calls.psm" --stop-port 0xFF --show s0 --batch -x "$tmp/calls.gdb"
+grep '^#' "$tmp/calls.dbg" | sed "s|$tmp/||" >"$tmp/calls.bt"
+cat >"$tmp/calls.want" <<'X'
+#0  pc 0x8 in inner (calls.psm:9)
+#1  pc 0x4 in outer+1 (calls.psm:5)
+#2  pc 0x1 in main (calls.psm:2)
+#0  pc 0x7 in outer+4 (calls.psm:8)
+#1  pc 0x1 in main (calls.psm:2)
+#0  pc 0x2 in main+1 (calls.psm:3)
+X
+cmp -s "$tmp/calls.bt" "$tmp/calls.want" || { fail "KCPSM6 backtraces:"; diff "$tmp/calls.want" "$tmp/calls.bt" | sed 's/^/    /'; }
+expect_in "$tmp/calls.dbg" "Returned to pc 0x5 in outer+2 ($tmp/calls.psm:6), kcpsm6 context 0"
+expect_in "$tmp/calls.dbg" "Returned to pc 0x2 in main+1 ($tmp/calls.psm:3), kcpsm6 context 0"
+expect_in "$tmp/calls.dbg" '"finish" not meaningful in the outermost frame'
+same_end "$tmp/calls.plain" "$tmp/calls.dbg" 3
 
 finish debug

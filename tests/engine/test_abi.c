@@ -47,7 +47,7 @@ static uint64_t fingerprint(void)
         O(isk_kind_decl, hex), O(isk_kind_decl, pc_bias), O(isk_kind_decl, reloc),
         S(isk_insn_decl), O(isk_insn_decl, format), O(isk_insn_decl, behaviour), O(isk_insn_decl, syntax),
         O(isk_insn_decl, fields), O(isk_insn_decl, priority), O(isk_insn_decl, alias), O(isk_insn_decl, iset),
-        O(isk_insn_decl, relocs), O(isk_insn_decl, solo), O(isk_insn_decl, group_slot),
+        O(isk_insn_decl, relocs), O(isk_insn_decl, solo), O(isk_insn_decl, group_slot), O(isk_insn_decl, flow),
         S(isk_processor_decl), O(isk_processor_decl, code), O(isk_processor_decl, contexts),
         O(isk_processor_decl, issue), O(isk_processor_decl, cpi), O(isk_processor_decl, distance),
         O(isk_processor_decl, reset_pc), O(isk_processor_decl, code_bytes), O(isk_processor_decl, pc_unit_bytes),
@@ -82,6 +82,7 @@ static uint64_t fingerprint(void)
         ISK_KIND_INT, ISK_KIND_NAMES, ISK_KIND_PCREL, ISK_KIND_ABS,
         ISK_PARAM_TEXT, ISK_PARAM_INT, ISK_PARAM_ENUM, ISK_PARAM_BOOL,
         ISK_SOLO, ISK_SOLO_BIT_SET,
+        ISK_FLOW_NONE, ISK_FLOW_CALL, ISK_FLOW_RETURN,
     };
 #undef S
 #undef O
@@ -106,6 +107,7 @@ static const struct { int version; uint64_t layout; } versions[] = {
     { 7, 0xea8e08086f1e500full },     /* PROCESSOR .group_align: where an issue group may start */
     { 8, 0x191c21a949249613ull },     /* INSTRUCTION .group_slot: the member of a group an instruction must be */
     { 9, 0x9f684bf88ff73650ull },     /* INSTRUCTION .solo = ISK_SOLO_BIT_SET: the group bit a fixed 1 */
+    { 10, 0x1ff6bac4430be73bull },    /* INSTRUCTION .flow: calls and returns, for the debugger's call stack */
 };
 
 STATE_BEGIN
