@@ -272,4 +272,11 @@ bounded 1 "$tmp/hostq" -- "$isekit" debug edkdsp --firmware "$fw" --host "$host"
 expect_in "$tmp/hostq" 'the debugger left the program unfinished at clock 588'
 expect_in "$tmp/hostq" 'summary: 588 clocks'
 
+# the same run served to a DAP client: entry, a breakpoint inside the host's wait, registers,
+# a step, the end; the host's output and the results (on stderr while serving) are the same
+bounded 0 "$tmp/hostdap" -- python3 "$src/tests/cli/lib/dap_host.py" "$isekit" "$fw" "$host" "$tmp/hostdap.out"
+grep -E '^(capabilities|VMUL|unknown op|all results|FAILED)' "$tmp/hostdap.out" >"$tmp/hostdap.out.host"
+cmp -s "$tmp/host.plain.out" "$tmp/hostdap.out.host" || { fail "the host served over DAP printed otherwise:"; cat "$tmp/hostdap" "$tmp/hostdap.out"; }
+same_end "$tmp/host.plain" "$tmp/hostdap.out" 5
+
 finish debug
