@@ -152,6 +152,12 @@ size_t edk_dmem_words(const edk_bce *bce) { return bce->dmem_words; }
 
 /* ---- time ------------------------------------------------------------------------------------ */
 
+/* Every clock the host's calls run: through a debugger's stepper if one is set (edk_set_step). */
+static isk_status advance(edk_bce *bce, uint64_t clocks)
+{
+    return bce->step ? bce->step(bce->step_user, clocks) : isk_step(bce->sys, clocks);
+}
+
 int bce_wait(edk_bce *bce, bool (*cond)(edk_bce *bce, const void *arg), const void *arg, bool polled)
 {
     const uint64_t deadline = isk_clock(bce->sys) + bce->timeout;
@@ -163,7 +169,7 @@ int bce_wait(edk_bce *bce, bool (*cond)(edk_bce *bce, const void *arg), const vo
             isk_error(bce->diag, NULL, "clock %llu: the host waited %llu clocks in vain (timeout)",
                       (unsigned long long)now, (unsigned long long)bce->timeout);
             rc = EDK_ERR_TIMEOUT;
-        } else if (isk_step(bce->sys, polled ? 1 : deadline - now) != ISK_OK) {
+        } else if (advance(bce, polled ? 1 : deadline - now) != ISK_OK) {
             rc = EDK_ERR;
         }
     }
@@ -177,10 +183,17 @@ void bce_event(edk_bce *bce)
     if (bce->waiting) isk_stop_after_clock(bce->sys);
 }
 
+void edk_set_step(edk_bce *bce, isk_status (*step)(void *user, uint64_t clocks), void *user)
+{
+    if (!bce) return;
+    bce->step = step;
+    bce->step_user = user;
+}
+
 int edk_run(edk_bce *bce, uint64_t clocks)
 {
     if (!bce) return EDK_ERR_NULL;
-    return isk_step(bce->sys, clocks) == ISK_OK ? EDK_OK : EDK_ERR;
+    return advance(bce, clocks) == ISK_OK ? EDK_OK : EDK_ERR;
 }
 
 static bool dfu_idle(edk_bce *bce, const void *arg)

@@ -32,6 +32,8 @@ struct edk_bce {
     isk_system *sys;
     bool owns_system;                /* edk_open's; a system description's is not (edk_bce_attach) */
     bool waiting;                    /* a host call waits in bce_wait: port events end its steps */
+    isk_status (*step)(void *user, uint64_t clocks);   /* edk_set_step; NULL: isk_step */
+    void *step_user;
     isk_model *pb_model, *dfu_model;
     isk_inst *pb, *dfu;
     dfu_refs r;

@@ -80,7 +80,24 @@ static bool parse_args(int argc, char **argv, void *opts)
     return !a.bad;
 }
 
-static int run_host(const edk_cli *o, edk_bce *bce, isk_diag *diag)
+typedef struct host_call {
+    edk_host_main_fn main;
+    edk_bce *bce;
+    int argc;
+    char **argv;
+} host_call;
+
+static int call_host(void *arg)
+{
+    host_call *c = arg;
+    return c->main(c->bce, c->argc, c->argv);
+}
+
+/* The host's waits run the BCE's clocks through the run: under isekit debug or --dap the
+ * debugger then stops them (cli_run_hosted). */
+static isk_status step_run(void *run, uint64_t clocks) { return cli_run_step(run, clocks); }
+
+static int run_host(const edk_cli *o, edk_bce *bce, isk_diag *diag, cli_run *r)
 {
     char *so = isk_dynload_compile(o->host, EDKDSP_INCLUDE_DIR, diag);
     if (!so) return EXIT_FAILED;
@@ -90,14 +107,19 @@ static int run_host(const edk_cli *o, edk_bce *bce, isk_diag *diag)
         fprintf(stderr, "isekit run edkdsp: %s: cannot load the host program: %s\n", o->host, dlerror());
         return EXIT_FAILED;
     }
-    edk_host_main_fn host_main;
-    *(void **)&host_main = dlsym(dl, "edk_host_main");
+    host_call c = { .bce = bce, .argc = o->host_argc, .argv = o->host_argv };
+    *(void **)&c.main = dlsym(dl, "edk_host_main");
     int rc;
-    if (!host_main) {
+    if (!c.main) {
         fprintf(stderr, "isekit run edkdsp: %s defines no EDK_HOST_MAIN(bce)\n", o->host);
         rc = EXIT_FAILED;
     } else {
-        rc = host_main(bce, o->host_argc, o->host_argv) == 0 ? EXIT_OK : EXIT_FAILED;
+        if (r->debugger || r->dap) edk_set_step(bce, step_run, r);
+        r->limit = UINT64_MAX;         /* the host's timeouts bound its waits, not --max-clocks */
+        int result;
+        isk_status st = cli_run_hosted(r, call_host, &c, &result);
+        edk_set_step(bce, NULL, NULL);
+        rc = (st == ISK_OK || st == ISK_STOPPED) && result == 0 ? EXIT_OK : EXIT_FAILED;
     }
     dlclose(dl);
     return rc;
@@ -156,7 +178,7 @@ static int cmd_run_edkdsp(int argc, char **argv)
     cli_run_begin(&r, "isekit run edkdsp", edk_system(bce), &o.run, o.run.max_clocks);
     int rc = edk_set_firmware_file(bce, EDK_SLOT_P0, o.firmware) == EDK_OK ? EXIT_OK : EXIT_FAILED;
     if (rc == EXIT_OK && o.host) {
-        rc = run_host(&o, bce, &diag);
+        rc = run_host(&o, bce, &diag, &r);
     } else if (rc == EXIT_OK) {
         bool ok = edk_start(bce, EDK_SLOT_P0) == EDK_OK;
         /* under isekit debug (or a DAP client) the debugger runs the firmware (cli_run_go hands

@@ -330,7 +330,7 @@ static dbg_stop run(dbg_core *d, uint64_t clocks)
             break;
         }
         uint64_t n = end - now < 65536 ? end - now : 65536;
-        s.status = isk_run(d->sys, n);
+        s.status = d->advance ? d->advance(d->advance_user, n) : isk_run(d->sys, n);
         /* the runner's work at the end of a run (stop ports) comes first: a watch may stop the
          * very clock a port asked to stop a processor in */
         if (s.status == ISK_OK && d->between) d->between(d->between_user);

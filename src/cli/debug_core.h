@@ -93,6 +93,10 @@ typedef struct dbg_core {
     uint64_t limit;                  /* the run's clock limit */
     void (*between)(void *user);     /* the runner's work between slices (cli_run.between) */
     void *between_user;
+    /* How the core runs the system, as isk_run (NULL: isk_run): a runner whose host program
+     * drives the clock runs it through the host (runctl.h: cli_run_advance). */
+    isk_status (*advance)(void *user, uint64_t clocks);
+    void *advance_user;
     VEC(dbg_point) points;
     int next_id;
     /* the selected context: what step and stepi step */

@@ -486,7 +486,7 @@ static void run_slice(struct cli_dap *d)
     d->hit_reason = NULL;
     d->hit_bp = 0;
     int clock_step = d->step_thread > 0 && d->threads.data[d->step_thread - 1].ctx < 0 ? d->step_thread : 0;
-    isk_status st = isk_run(r->sys, clock_step ? 1 : r->limit - now < 4096 ? r->limit - now : 4096);
+    isk_status st = cli_run_advance(r, clock_step ? 1 : r->limit - now < 4096 ? r->limit - now : 4096);
     d->last = st;
     char why[512];
     switch (st) {
@@ -550,7 +550,7 @@ isk_status cli_dap_go(cli_run *r, uint64_t clocks)
         do {
             uint64_t now = isk_clock(r->sys);
             if (now >= r->limit || cli_run_interrupted(r)) return ISK_OK;
-            st = isk_run(r->sys, r->limit - now < 4096 ? r->limit - now : 4096);
+            st = cli_run_advance(r, r->limit - now < 4096 ? r->limit - now : 4096);
             if (st == ISK_OK && r->between) r->between(r->between_user);
         } while (st == ISK_OK || st == ISK_BREAK);
         return st;

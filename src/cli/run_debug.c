@@ -818,6 +818,9 @@ void cli_debug_end(cli_run *r)
     r->debugger = NULL;
 }
 
+/* The core runs the system through the run: a host program may be the one that drives it. */
+static isk_status advance_run(void *run, uint64_t clocks) { return cli_run_advance(run, clocks); }
+
 isk_status cli_debug_go(cli_run *r, uint64_t clocks)
 {
     (void)clocks;    /* the user decides how far the run goes */
@@ -825,6 +828,8 @@ isk_status cli_debug_go(cli_run *r, uint64_t clocks)
     g->core.limit = r->limit;        /* a runner may move it after its own start-up clocks */
     g->core.between = r->between;
     g->core.between_user = r->between_user;
+    g->core.advance = advance_run;
+    g->core.advance_user = r;
     g->status = ISK_OK;
     struct sigaction sa, old;
     memset(&sa, 0, sizeof sa);

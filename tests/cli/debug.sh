@@ -298,4 +298,72 @@ expect_in "$tmp/calls.dbg" "Returned to pc 0x2 in main+1 ($tmp/calls.psm:3), kcp
 expect_in "$tmp/calls.dbg" '"finish" not meaningful in the outermost frame'
 same_end "$tmp/calls.plain" "$tmp/calls.dbg" 3
 
+# ---- EdkDSP with a host program: the host drives the clock, its waits stop for the debugger.
+# The first stop is before the firmware's first instruction (edk_start has loaded it); a
+# breakpoint at main_loop is hit inside the host's first wait, and one at its line again inside
+# the rendezvous of its VMUL request; a watch on the operand
+# memory stops at the clock the host itself writes it, one on the result memory inside the
+# host's edk_pb2mb (the DFU writes it); the host's output and the run's results are the
+# undebugged run's ----
+host="$src/models/edkdsp/examples/host_seed.c"
+cat >"$tmp/host.gdb" <<'X'
+info threads
+break main_loop
+continue
+info registers
+stepi
+print s0
+delete
+watch dfu.DMB[8]
+continue
+print dfu.DMB[8]
+delete
+break fw_seed.psm:16
+continue
+delete
+watch dfu.DMA[0x100..0x10f]
+continue
+print dfu.DMA[0x100]
+delete
+continue
+info threads
+continue
+X
+bounded 0 "$tmp/host.plain" -- "$isekit" run edkdsp --firmware "$fw" --host "$host"
+bounded 0 "$tmp/host.dbg" -- "$isekit" debug edkdsp --firmware "$fw" --host "$host" --batch -x "$tmp/host.gdb"
+expect_in "$tmp/host.dbg" 'isekit debug: pb stopped before clock 0'
+expect_in "$tmp/host.dbg" "* pb context 0  running  pc 0x0000 ($fw:15), 0 instructions"
+expect_in "$tmp/host.dbg" "Breakpoint 1, in main_loop ($fw:16) at pc 0x1, pb context 0, clock 8"
+expect_in "$tmp/host.dbg" 'SP = 31 (0x1f)'
+expect_in "$tmp/host.dbg" "Stepped, in main_loop+1 ($fw:17) at pc 0x2, pb context 0, clock 10"
+expect_in "$tmp/host.dbg" 'Watchpoint 2: dfu.DMB[8] changed at clock 584'
+expect_in "$tmp/host.dbg" "Breakpoint 3, in main_loop ($fw:16) at pc 0x1, pb context 0, clock 588"
+expect_in "$tmp/host.dbg" 'DMB[8] = 3225419776 (0xc0400000)'
+expect_in "$tmp/host.dbg" 'Watchpoint 4: dfu.DMA[256] changed at clock 727'
+expect_in "$tmp/host.dbg" 'old = 0 (0x0), new = 3230662656 (0xc0900000)'
+expect_in "$tmp/host.dbg" 'The program finished at clock 823.'
+expect_in "$tmp/host.dbg" '* pb context 0  running  pc 0x0030 in mbpb_wait_host+4 (<isekit>/pbbcelib.psm:98), 412 instructions'
+expect_in "$tmp/host.dbg" 'The program is not being run: it finished at clock 823.'
+# the first breakpoint came before the host's first output, the host's write after it
+sed -n '1,/^Breakpoint 1, in main_loop .* clock 8$/p' "$tmp/host.dbg" | grep -q '^capabilities' &&
+    fail "the host printed its capabilities before the first breakpoint in edk_start's wait"
+sed -n '/^Watchpoint 2: dfu.DMB\[8\] changed/,$p' "$tmp/host.dbg" | grep -q '^capabilities' &&
+    fail "the host's write of B stopped before its capabilities call returned"
+grep -E '^(capabilities|VMUL|unknown op|all results|FAILED)' "$tmp/host.plain" >"$tmp/host.plain.out"
+grep -E '^(capabilities|VMUL|unknown op|all results|FAILED)' "$tmp/host.dbg" >"$tmp/host.dbg.out"
+cmp -s "$tmp/host.plain.out" "$tmp/host.dbg.out" || { fail "the debugged host printed otherwise:"; diff "$tmp/host.plain.out" "$tmp/host.dbg.out"; }
+same_end "$tmp/host.plain" "$tmp/host.dbg" 5
+# leaving while the host waits: status 1, the host's calls fail from there and it ends
+printf 'break 0x1\ncontinue\ncontinue\n' >"$tmp/hostq.gdb"
+bounded 1 "$tmp/hostq" -- "$isekit" debug edkdsp --firmware "$fw" --host "$host" --batch -x "$tmp/hostq.gdb"
+expect_in "$tmp/hostq" 'the debugger left the program unfinished at clock 588'
+expect_in "$tmp/hostq" 'summary: 588 clocks'
+
+# the same run served to a DAP client: entry, a breakpoint inside the host's wait, registers,
+# a step, the end; the host's output and the results (on stderr while serving) are the same
+bounded 0 "$tmp/hostdap" -- python3 "$src/tests/cli/lib/dap_host.py" "$isekit" "$fw" "$host" "$tmp/hostdap.out"
+grep -E '^(capabilities|VMUL|unknown op|all results|FAILED)' "$tmp/hostdap.out" >"$tmp/hostdap.out.host"
+cmp -s "$tmp/host.plain.out" "$tmp/hostdap.out.host" || { fail "the host served over DAP printed otherwise:"; cat "$tmp/hostdap" "$tmp/hostdap.out"; }
+same_end "$tmp/host.plain" "$tmp/hostdap.out" 5
+
 finish debug
