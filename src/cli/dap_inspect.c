@@ -19,20 +19,6 @@ static isk_inst *cur_inst(struct cli_dap *d)
     return isk_instance_at(d->r->sys, 0);
 }
 
-/* A cell's value as its declaration says: decimal by sign and width, fixed point with frac
- * fraction bits, and the raw bits in hex. */
-static void format_value(const isk_storage_info *s, int64_t v, char *out, size_t cap)
-{
-    int w = s->width > 0 && s->width < 64 ? s->width : 64;
-    uint64_t bits = w < 64 ? (uint64_t)v & ((1ull << w) - 1) : (uint64_t)v;
-    int64_t sv = s->sign && w < 64 && (bits >> (w - 1)) ? (int64_t)(bits | ~((1ull << w) - 1)) : (int64_t)bits;
-    if (s->frac > 0)
-        snprintf(out, cap, "%.*g (0x%0*" PRIx64 ")", 12, (double)(s->sign ? sv : (int64_t)bits) / (double)(1ull << s->frac),
-                 (w + 3) / 4, bits);
-    else if (s->sign) snprintf(out, cap, "%" PRId64 " (0x%0*" PRIx64 ")", sv, (w + 3) / 4, bits);
-    else snprintf(out, cap, "%" PRIu64 " (0x%0*" PRIx64 ")", bits, (w + 3) / 4, bits);
-}
-
 /* variablesReference: kind (1 registers, 2 memories, 3 a storage's cells), the storage and the
  * instance, packed. */
 #define REF(kind, inst, storage) ((int64_t)(kind) + 4 * ((int64_t)(storage) + 1) + 4096 * (int64_t)(inst))
@@ -53,7 +39,7 @@ static void variable_cell(jbuf *b, isk_inst *inst, int si, uint64_t i)
     char name[160], val[96];
     cell_name(s, i, name, sizeof name);
     isk_ref ref = { inst, si, i };
-    format_value(s, isk_ref_read(&ref), val, sizeof val);
+    isk_format_cell(s, isk_ref_read(&ref), val, sizeof val);
     jb_add(b, "%s{", b->p[b->len - 1] == '[' ? "" : ",");
     jb_kstr(b, "name", name);
     jb_kstr(b, "value", val);
@@ -248,20 +234,18 @@ const char *dap_req_set_variable(struct cli_dap *d, const dj *a, jbuf *b)
         return d->msg;
     }
     const isk_storage_info *s = isk_model_storage(isk_inst_model(inst), ref.storage);
-    char first[64], why[160];
-    snprintf(first, sizeof first, "%.*s", (int)strcspn(text, " ("), text);
+    /* what the user typed, or an edit of the shown "VALUE (0xBITS)" */
+    char first[96], why[160];
+    const char *hex = strstr(text, " (0x");
+    snprintf(first, sizeof first, "%.*s", (int)(hex ? (size_t)(hex - text) : strlen(text)), text);
     int64_t v;
-    uint64_t u;
-    if (isk_parse_i64(first, INT64_MIN, INT64_MAX, ISK_UNIT_NONE, &v, why, sizeof why)) {
-    } else if (isk_parse_u64(first, 0, UINT64_MAX, ISK_UNIT_NONE, &u, why, sizeof why)) {
-        v = (int64_t)u;
-    } else {
+    if (!isk_parse_cell(s, first, &v, why, sizeof why)) {
         snprintf(d->msg, sizeof d->msg, "%s: %s", name, why);
         return d->msg;
     }
     isk_ref_write(&ref, v);
     char val[96];
-    format_value(s, isk_ref_read(&ref), val, sizeof val);
+    isk_format_cell(s, isk_ref_read(&ref), val, sizeof val);
     jb_kstr(b, "value", val);
     return NULL;
 }

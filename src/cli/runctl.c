@@ -268,7 +268,17 @@ bool cli_show_value(isk_inst *inst, const char *name, const char *shown_as)
 {
     int64_t v;
     if (isk_read(inst, name, 0, &v) != ISK_OK) return false;
-    printf("%s = %" PRId64 " (0x%" PRIx64 ")\n", shown_as, v, (uint64_t)v);
+    isk_ref ref;
+    char msg[256];
+    const isk_storage_info *s = isk_resolve(inst, name, &ref, msg, sizeof msg) == ISK_OK
+                                    ? isk_model_storage(isk_inst_model(inst), ref.storage) : NULL;
+    if (s && s->display != ISK_DISPLAY_INT) {
+        char text[128];
+        isk_format_cell(s, v, text, sizeof text);
+        printf("%s = %s\n", shown_as, text);
+    } else {
+        printf("%s = %" PRId64 " (0x%" PRIx64 ")\n", shown_as, v, (uint64_t)v);
+    }
     return true;
 }
 
