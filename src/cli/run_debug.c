@@ -40,8 +40,10 @@ bool cli_debug_option(cli_args *a, cli_run_opts *o)
         o->debug.on = true;
     } else if (cli_flag(a, "--batch")) {
         o->debug.batch = true;
+        if (!cli_debugging(a)) cli_usage_error(a, "--batch is an option of isekit debug (or of --debug)");
     } else if (cli_value(a, "-x", &v)) {
-        if (v && o->debug.nscripts == 8) cli_usage_error(a, "at most 8 -x options");
+        if (v && !cli_debugging(a)) cli_usage_error(a, "-x is an option of isekit debug (or of --debug)");
+        else if (v && o->debug.nscripts == 8) cli_usage_error(a, "at most 8 -x options");
         else if (v) o->debug.scripts[o->debug.nscripts++] = v;
     } else {
         return false;
@@ -758,10 +760,6 @@ static bool run_script(cli_debugger *g, const char *path)
 
 bool cli_debug_begin(cli_run *r, const cli_run_opts *o)
 {
-    if ((o->debug.batch || o->debug.nscripts) && !o->debug.on && !o->dap.on) {
-        fprintf(stderr, "%s: -x and --batch are options of isekit debug\n", r->cmd);
-        return false;
-    }
     if (!o->debug.on || o->dap.on) return true;    /* the DAP server drives the run instead */
     cli_debugger *g = calloc(1, sizeof *g);
     if (!g) return false;

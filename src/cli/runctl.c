@@ -110,7 +110,7 @@ static double now_seconds(void)
 void cli_run_begin(cli_run *r, const char *cmd, isk_system *sys, const cli_run_opts *o, uint64_t max_clocks)
 {
     memset(r, 0, sizeof *r);
-    r->cmd = cmd;
+    r->cmd = cli_command_name(cmd, o->debug.on, r->cmd_buf, sizeof r->cmd_buf);
     r->sys = sys;
     r->opts = o;
     uint64_t now = isk_clock(sys);
@@ -254,6 +254,8 @@ bool cli_check_param(const char *cmd, const isk_model *m, const char *assignment
 
 bool cli_set_params(const char *cmd, isk_inst *inst, const cli_run_opts *o, int *rc)
 {
+    char name[96];
+    cmd = cli_command_name(cmd, o->debug.on, name, sizeof name);
     for (int i = 0; i < o->nparams; i++) {
         if (!cli_check_param(cmd, isk_inst_model(inst), o->params[i])) {
             *rc = EXIT_USAGE;

@@ -112,7 +112,7 @@ expect_in "$tmp/ex.dbg" 'MULRES = -15 (0xfffffff1)'
 expect_in "$tmp/ex.dbg" 'no processor in this system'
 expect_in "$tmp/ex.dbg" "no storage or register named 'GR5'"
 expect_in "$tmp/ex.dbg" 'LRF[0x0]: 0 5 0 9'
-expect_in "$tmp/ex.dbg" 'write x/NF ADDR with N 1 to 65536 and F one of x d u b c i'
+expect_in "$tmp/ex.dbg" 'write x/NF ADDR with N 1 to 65536 and F one of x d u f b c i'
 expect_in "$tmp/ex.dbg" "cells 3 to 99 are not in 'LRF' (16 cells)"
 expect_in "$tmp/ex.dbg" "unknown info command 'bogus'"
 expect_in "$tmp/ex.dbg" "finish is not supported: model 'example' declares no call ABI"
@@ -199,8 +199,11 @@ expect_in "$tmp/sys.dbg" 'clock 20     dfu1 slot 0: DFU_VMUL (0x2), ended at clo
 same_end "$tmp/sys.plain" "$tmp/sys.dbg" 4
 
 # ---- usage: -x without debug; a missing script; quitting early says so ----
-run 1 "$tmp/u1" -- "$isekit" run kcpsm6 "$psm" -x "$tmp/pb.gdb" --batch
-expect_in "$tmp/u1" '-x and --batch are options of isekit debug'
+run 2 "$tmp/u1" -- "$isekit" run kcpsm6 "$psm" -x "$tmp/pb.gdb" --batch
+expect_in "$tmp/u1" 'isekit run: -x is an option of isekit debug (or of --debug)'
+run 2 "$tmp/u1b" -- "$isekit" run dpu "$psm" --batch
+expect_in "$tmp/u1b" 'isekit run dpu: --batch is an option of isekit debug (or of --debug)'
+expect_in "$tmp/u1b" 'usage: isekit run dpu'
 bounded 1 "$tmp/u2" -- "$isekit" debug kcpsm6 "$psm" --batch -x "$tmp/none.gdb"
 expect_in "$tmp/u2" 'none.gdb: cannot open it'
 printf 'stepi\nquit\n' >"$tmp/q.gdb"
@@ -210,5 +213,16 @@ expect_in "$tmp/u3" 'the debugger left the program unfinished at clock'
 printf 'break 4\ncontinue\nprint s0\ndelete\ncontinue\n' | "$isekit" debug kcpsm6 "$psm" --stop-port 0xFF >"$tmp/stdin" 2>&1
 expect_in "$tmp/stdin" 's0 = 6 (0x06)'
 expect_in "$tmp/stdin" 'The program finished'
+
+# ---- messages under the debugger name the command typed: isekit debug, not isekit run ----
+run 2 "$tmp/n1" -- "$isekit" debug kcpsm6 "$psm" --max-clocks 0
+expect_in "$tmp/n1" 'isekit debug: --max-clocks: 0 is out of range'
+grep -q 'isekit run:' "$tmp/n1" && fail "isekit debug's usage error names isekit run: $(cat "$tmp/n1")"
+run 2 "$tmp/n2" -- "$isekit" debug dpu "$psm" --tasklets 0
+expect_in "$tmp/n2" 'isekit debug dpu: --tasklets: 0 is out of range (1 to 24)'
+expect_in "$tmp/u3" 'isekit debug: the debugger left the program unfinished at clock'
+printf 'quit\n' >"$tmp/q2.gdb"
+bounded 2 "$tmp/n3" -- "$isekit" debug kcpsm6 "$psm" --param nosuch=1 --batch -x "$tmp/q2.gdb"
+expect_in "$tmp/n3" 'isekit debug: --param nosuch=1:'
 
 finish debug
