@@ -225,4 +225,39 @@ printf 'quit\n' >"$tmp/q2.gdb"
 bounded 2 "$tmp/n3" -- "$isekit" debug kcpsm6 "$psm" --param nosuch=1 --batch -x "$tmp/q2.gdb"
 expect_in "$tmp/n3" 'isekit debug: --param nosuch=1:'
 
+# ---- float display: the IPU's $a registers are FLOAT(32); set takes float literals, print,
+# info storage and x/f show floats beside the bits (x/f on an INT cell reads it by its width),
+# the bits stay raw ----
+cat >"$tmp/fl.gdb" <<'X'
+set w0.$a0 = 1.5
+print w0.$a0
+set w0.$a1 = -2.25e1
+x/1x w0.$a1
+x/2f w0.$a0
+set w0.$a2 = 0x3f800000
+print w0.$a2
+set w0.$a3 = 1e39
+set w0.$a3 = 1.5.5
+x/1f $m0
+info storage
+print w0.$AACC0
+delete
+continue
+X
+mkdir "$tmp/ipu_f"
+bounded 0 "$tmp/fl.dbg" -- "$isekit" debug ipu "$ex/vector_add.S" --state "$tmp/vector_add.toml" -o "$tmp/ipu_f" --batch -x "$tmp/fl.gdb"
+expect_in "$tmp/fl.dbg" 'w0.$a0 = 1.5 (0x3fc00000)'
+expect_in "$tmp/fl.dbg" 'w0.$a1 = -22.5 (0xc1b40000)'
+expect_in "$tmp/fl.dbg" 'A[0x1]: 0xc1b40000'
+expect_in "$tmp/fl.dbg" 'A[0x0]: 1.5 -22.5'
+expect_in "$tmp/fl.dbg" 'w0.$a2 = 1 (0x3f800000)'
+expect_in "$tmp/fl.dbg" '1e39 is beyond the f32 range'
+expect_in "$tmp/fl.dbg" "'1.5.5' is not a float"
+expect_in "$tmp/fl.dbg" 'M[0x0]: 0'
+expect_in "$tmp/fl.dbg" 'unsigned 32 bits x 96, f32'
+expect_in "$tmp/fl.dbg" 'w0.$AACC0 = 0 (0x00000000)'
+expect_in "$tmp/fl.dbg" 'The program finished at clock 279.'
+run 0 "$tmp/fl.info" -- "$isekit" info ipu
+expect_in "$tmp/fl.info" 'FLOAT(32), latency 0'
+
 finish debug
