@@ -66,9 +66,21 @@ typedef struct isk_storage_info {
     int width, sign, latency, frac, shared;
     uint64_t count;
     const char *const *element_names;   /* per cell, NULL where unnamed; NULL if none at all */
+    int display;             /* enum isk_display (abi.h): ISK_DISPLAY_INT unless declared FLOAT */
 } isk_storage_info;
 int isk_model_storage_count(const isk_model *m);
 const isk_storage_info *isk_model_storage(const isk_model *m, int i);
+/* A cell's value v as its storage declares it, the raw bits in hex beside it: "N (0xH)"
+ * (decimal by sign and width), "N (0xH) = X" (fixed point), "X (0xH)" (FLOAT), "[L, H] (0xH)"
+ * (FLOAT(16x2), low half first). */
+void isk_format_cell(const isk_storage_info *s, int64_t v, char *out, size_t cap);
+/* The float alone, as the declaration's format (`display`, or by the width if INT: 16, 32 or 64
+ * bits) reads bits v; false if it has none (other widths). */
+bool isk_format_float(const isk_storage_info *s, int display, int64_t v, char *out, size_t cap);
+/* A value typed for a cell of s: for FLOAT a float literal ("1.5", "-2e3", "inf", "nan"; FLOAT(16x2)
+ * "L, H" or "[L, H]") or raw bits as 0x/0b; else an integer (isk_parse_i64, or up to 2^64-1).
+ * false with the reason in `why` (out of the format's range, not a number). */
+bool isk_parse_cell(const isk_storage_info *s, const char *text, int64_t *out, char *why, size_t cap);
 
 typedef struct isk_resource_info { uint64_t mask; const char *name; } isk_resource_info;
 int isk_model_resource_count(const isk_model *m);

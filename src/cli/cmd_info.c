@@ -12,7 +12,9 @@ static const char *const kind_names[] = { "memory", "registers", "register", "co
 
 static void print_type(const isk_storage_info *s)
 {
-    if (s->frac) printf("%s(%d, %d)", s->sign ? "FIXED" : "UFIXED", s->width - s->frac, s->frac);
+    static const char *const floats[] = { "", "16", "32", "64", "16x2" };
+    if (s->display) printf("FLOAT(%s)", floats[s->display]);
+    else if (s->frac) printf("%s(%d, %d)", s->sign ? "FIXED" : "UFIXED", s->width - s->frac, s->frac);
     else printf("%s(%d)", s->sign ? "INT" : "UINT", s->width);
 }
 

@@ -255,7 +255,9 @@ static bool show_system_values(isk_system *sys, const cli_run_opts *o)
         isk_inst *inst = name ? isk_instance(sys, name) : NULL;
         free(name);
         if (!inst) {
-            fprintf(stderr, "isekit run: --show %s: name INSTANCE.STORAGE of the system\n", o->shows[i]);
+            char cmd[96];
+            fprintf(stderr, "%s: --show %s: name INSTANCE.STORAGE of the system\n",
+                    cli_command_name("isekit run", o->debug.on, cmd, sizeof cmd), o->shows[i]);
             ok = false;
             continue;
         }
@@ -274,7 +276,9 @@ static int run_system_file(const run_options *o, isk_diag *diag)
     port_wiring *w = port_wiring_new(sys, o->port_log || f->port_log ? stdout : NULL);
     int rc = EXIT_FAILED;
     if (o->nstop_ports || o->run.nparams) {
-        fprintf(stderr, "isekit run: --stop-port and --param do not apply to a system description (it says them)\n");
+        char cmd[96];
+        fprintf(stderr, "%s: --stop-port and --param do not apply to a system description (it says them)\n",
+                cli_command_name("isekit run", o->run.debug.on, cmd, sizeof cmd));
         rc = EXIT_USAGE;
     } else if (sysfile_build(f, sys, w, NULL, diag) && (!o->run.trace || cli_trace(sys) == ISK_OK)) {
         cli_run r;
@@ -321,8 +325,9 @@ int cmd_run(int argc, char **argv)
     } else if (m->is_processor) {
         rc = run_processor(&o, m, &diag);
     } else {
-        fprintf(stderr, "isekit run: model '%s' is neither an accelerator (SLOTS) nor a processor (PROCESSOR)\n",
-                isk_model_name(m));
+        char cmd[96];
+        fprintf(stderr, "%s: model '%s' is neither an accelerator (SLOTS) nor a processor (PROCESSOR)\n",
+                cli_command_name("isekit run", o.run.debug.on, cmd, sizeof cmd), isk_model_name(m));
         rc = EXIT_FAILED;
     }
     isk_model_release(m);

@@ -40,8 +40,10 @@ bool cli_debug_option(cli_args *a, cli_run_opts *o)
         o->debug.on = true;
     } else if (cli_flag(a, "--batch")) {
         o->debug.batch = true;
+        if (!cli_debugging(a)) cli_usage_error(a, "--batch is an option of isekit debug (or of --debug)");
     } else if (cli_value(a, "-x", &v)) {
-        if (v && o->debug.nscripts == 8) cli_usage_error(a, "at most 8 -x options");
+        if (v && !cli_debugging(a)) cli_usage_error(a, "-x is an option of isekit debug (or of --debug)");
+        else if (v && o->debug.nscripts == 8) cli_usage_error(a, "at most 8 -x options");
         else if (v) o->debug.scripts[o->debug.nscripts++] = v;
     } else {
         return false;
@@ -101,17 +103,13 @@ static bool resolve(cli_debugger *g, const char *text, isk_ref *ref)
     return false;
 }
 
-/* A cell's value in its storage's declared format: signed or unsigned, fixed point with its
- * fraction bits. */
+/* A cell's value in its storage's declared format (isk_format_cell: integer, fixed point,
+ * float), the bits in hex. */
 static void print_cell(const isk_ref *ref)
 {
-    const isk_storage_info *si = isk_model_storage(isk_inst_model(ref->inst), ref->storage);
-    int64_t v = isk_ref_read(ref);
-    uint64_t mask = si->width >= 64 ? UINT64_MAX : (1ull << si->width) - 1;
-    if (si->sign) printf("%" PRId64, v);
-    else printf("%" PRIu64, (uint64_t)v & mask);
-    printf(" (0x%0*" PRIx64 ")", (si->width + 3) / 4, (uint64_t)v & mask);
-    if (si->frac) printf(" = %.10g", (si->sign ? (double)v : (double)((uint64_t)v & mask)) / (double)(1ull << si->frac));
+    char text[128];
+    isk_format_cell(isk_model_storage(isk_inst_model(ref->inst), ref->storage), isk_ref_read(ref), text, sizeof text);
+    printf("%s", text);
 }
 
 static void print_named(const isk_ref *ref)
@@ -360,9 +358,10 @@ static void cmd_info_storage(cli_debugger *g, const char *arg)
         const isk_model *m = isk_inst_model(g->inst);
         for (int s = 0; s < isk_model_storage_count(m); s++) {
             const isk_storage_info *si = isk_model_storage(m, s);
+            static const char *const floats[] = { "", ", f16", ", f32", ", f64", ", f16 pairs" };
             printf("%-12s %-28s %s%d bits x %" PRIu64 "%s\n", si->name, si->title ? si->title : "",
                    si->sign ? "signed " : "unsigned ", si->width, si->count,
-                   si->frac ? ", fixed point" : "");
+                   si->frac ? ", fixed point" : floats[si->display]);
         }
         return;
     }
@@ -390,18 +389,16 @@ static void cmd_set(cli_debugger *g, const char *arg)
     isk_ref ref;
     if (!*name || !*v) return (void)printf("write set NAME = VALUE\n");
     if (!resolve(g, name, &ref)) return;
-    if (!isk_parse_i64(v, INT64_MIN, INT64_MAX, ISK_UNIT_NONE, &value, why, sizeof why)) {
-        uint64_t u;
-        if (!isk_parse_u64(v, 0, UINT64_MAX, ISK_UNIT_NONE, &u, NULL, 0)) return (void)printf("%s\n", why);
-        value = (int64_t)u;
-    }
+    if (!isk_parse_cell(isk_model_storage(isk_inst_model(ref.inst), ref.storage), v, &value, why, sizeof why))
+        return (void)printf("%s\n", why);
     isk_ref_write(&ref, value);
     dbg_watch_refresh(&g->core);
     print_named(&ref);
 }
 
 /* x/NF ADDR: N cells from a byte address of the model's address map (or a storage name), in
- * format F: x hex, d signed, u unsigned, b binary, c character, i instructions. */
+ * format F: x hex, d signed, u unsigned, f float (the declared FLOAT format, else by the width),
+ * b binary, c character, i instructions. */
 static void cmd_x(cli_debugger *g, const char *fmt, const char *arg)
 {
     uint64_t n = 1;
@@ -412,8 +409,8 @@ static void cmd_x(cli_debugger *g, const char *fmt, const char *arg)
         if (isdigit((unsigned char)*fmt)) n = strtoull(fmt, &end, 0), fmt = end;
         if (*fmt) f = *fmt;
     }
-    if (!strchr("xdubci", f) || n == 0 || n > 65536)
-        return (void)printf("write x/NF ADDR with N 1 to 65536 and F one of x d u b c i\n");
+    if (!strchr("xdufbci", f) || n == 0 || n > 65536)
+        return (void)printf("write x/NF ADDR with N 1 to 65536 and F one of x d u f b c i\n");
     if (!*arg) return (void)printf("x needs an address or a storage name\n");
     const isk_model *m = isk_inst_model(g->inst);
     isk_ref ref = { g->inst, -1, 0 };
@@ -446,6 +443,10 @@ static void cmd_x(cli_debugger *g, const char *fmt, const char *arg)
     }
     const isk_storage_info *si = isk_model_storage(isk_inst_model(ref.inst), ref.storage);
     uint64_t mask = si->width >= 64 ? UINT64_MAX : (1ull << si->width) - 1;
+    char text[64];
+    if (f == 'f' && !isk_format_float(si, si->display, 0, text, sizeof text))
+        return (void)printf("%s has %d-bit cells and no FLOAT format: x/f reads 16, 32 or 64 bits\n", si->name,
+                            si->width);
     for (uint64_t i = 0; i < n && ref.index + i < si->count; i++) {
         if (i % 8 == 0) printf(i ? "\n%s[0x%" PRIx64 "]:" : "%s[0x%" PRIx64 "]:", si->name, ref.index + i);
         int64_t v = isk_ref_read(&(isk_ref){ ref.inst, ref.storage, ref.index + i });
@@ -454,6 +455,7 @@ static void cmd_x(cli_debugger *g, const char *fmt, const char *arg)
         case 'x': printf(" 0x%0*" PRIx64, (si->width + 3) / 4, u); break;
         case 'd': printf(" %" PRId64, si->sign || si->width >= 64 ? v : (int64_t)(u << (64 - si->width)) >> (64 - si->width)); break;
         case 'u': printf(" %" PRIu64, u); break;
+        case 'f': isk_format_float(si, si->display, (int64_t)u, text, sizeof text), printf(" %s", text); break;
         case 'c': printf(" '%c'", u >= 32 && u < 127 ? (char)u : '.'); break;
         case 'b':
             printf(" ");
@@ -794,10 +796,6 @@ static bool run_script(cli_debugger *g, const char *path)
 
 bool cli_debug_begin(cli_run *r, const cli_run_opts *o)
 {
-    if ((o->debug.batch || o->debug.nscripts) && !o->debug.on && !o->dap.on) {
-        fprintf(stderr, "%s: -x and --batch are options of isekit debug\n", r->cmd);
-        return false;
-    }
     if (!o->debug.on || o->dap.on) return true;    /* the DAP server drives the run instead */
     cli_debugger *g = calloc(1, sizeof *g);
     if (!g) return false;

@@ -111,7 +111,7 @@ static double now_seconds(void)
 void cli_run_begin(cli_run *r, const char *cmd, isk_system *sys, const cli_run_opts *o, uint64_t max_clocks)
 {
     memset(r, 0, sizeof *r);
-    r->cmd = cmd;
+    r->cmd = cli_command_name(cmd, o->debug.on, r->cmd_buf, sizeof r->cmd_buf);
     r->sys = sys;
     r->opts = o;
     uint64_t now = isk_clock(sys);
@@ -393,6 +393,8 @@ bool cli_check_param(const char *cmd, const isk_model *m, const char *assignment
 
 bool cli_set_params(const char *cmd, isk_inst *inst, const cli_run_opts *o, int *rc)
 {
+    char name[96];
+    cmd = cli_command_name(cmd, o->debug.on, name, sizeof name);
     for (int i = 0; i < o->nparams; i++) {
         if (!cli_check_param(cmd, isk_inst_model(inst), o->params[i])) {
             *rc = EXIT_USAGE;
@@ -407,7 +409,17 @@ bool cli_show_value(isk_inst *inst, const char *name, const char *shown_as)
 {
     int64_t v;
     if (isk_read(inst, name, 0, &v) != ISK_OK) return false;
-    printf("%s = %" PRId64 " (0x%" PRIx64 ")\n", shown_as, v, (uint64_t)v);
+    isk_ref ref;
+    char msg[256];
+    const isk_storage_info *s = isk_resolve(inst, name, &ref, msg, sizeof msg) == ISK_OK
+                                    ? isk_model_storage(isk_inst_model(inst), ref.storage) : NULL;
+    if (s && s->display != ISK_DISPLAY_INT) {
+        char text[128];
+        isk_format_cell(s, v, text, sizeof text);
+        printf("%s = %s\n", shown_as, text);
+    } else {
+        printf("%s = %" PRId64 " (0x%" PRIx64 ")\n", shown_as, v, (uint64_t)v);
+    }
     return true;
 }
 

@@ -71,7 +71,8 @@ isk_status cli_trace(isk_system *sys);
 void cli_issue_text(const isk_event *ev, char *out, size_t cap);
 
 typedef struct cli_run {
-    const char *cmd;                 /* "isekit run", for messages */
+    const char *cmd;                 /* "isekit run", for messages ("isekit debug" under the debugger) */
+    char cmd_buf[96];
     isk_system *sys;
     uint64_t limit;                  /* the clock at which --max-clocks is reached */
     uint64_t slice;                  /* clocks per slice, tuned to ~0.1 s */

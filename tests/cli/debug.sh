@@ -112,7 +112,7 @@ expect_in "$tmp/ex.dbg" 'MULRES = -15 (0xfffffff1)'
 expect_in "$tmp/ex.dbg" 'no processor in this system'
 expect_in "$tmp/ex.dbg" "no storage or register named 'GR5'"
 expect_in "$tmp/ex.dbg" 'LRF[0x0]: 0 5 0 9'
-expect_in "$tmp/ex.dbg" 'write x/NF ADDR with N 1 to 65536 and F one of x d u b c i'
+expect_in "$tmp/ex.dbg" 'write x/NF ADDR with N 1 to 65536 and F one of x d u f b c i'
 expect_in "$tmp/ex.dbg" "cells 3 to 99 are not in 'LRF' (16 cells)"
 expect_in "$tmp/ex.dbg" "unknown info command 'bogus'"
 expect_in "$tmp/ex.dbg" "no processor in this system: finish needs one"
@@ -199,8 +199,11 @@ expect_in "$tmp/sys.dbg" 'clock 20     dfu1 slot 0: DFU_VMUL (0x2), ended at clo
 same_end "$tmp/sys.plain" "$tmp/sys.dbg" 4
 
 # ---- usage: -x without debug; a missing script; quitting early says so ----
-run 1 "$tmp/u1" -- "$isekit" run kcpsm6 "$psm" -x "$tmp/pb.gdb" --batch
-expect_in "$tmp/u1" '-x and --batch are options of isekit debug'
+run 2 "$tmp/u1" -- "$isekit" run kcpsm6 "$psm" -x "$tmp/pb.gdb" --batch
+expect_in "$tmp/u1" 'isekit run: -x is an option of isekit debug (or of --debug)'
+run 2 "$tmp/u1b" -- "$isekit" run dpu "$psm" --batch
+expect_in "$tmp/u1b" 'isekit run dpu: --batch is an option of isekit debug (or of --debug)'
+expect_in "$tmp/u1b" 'usage: isekit run dpu'
 bounded 1 "$tmp/u2" -- "$isekit" debug kcpsm6 "$psm" --batch -x "$tmp/none.gdb"
 expect_in "$tmp/u2" 'none.gdb: cannot open it'
 printf 'stepi\nquit\n' >"$tmp/q.gdb"
@@ -365,5 +368,51 @@ bounded 0 "$tmp/hostdap" -- python3 "$src/tests/cli/lib/dap_host.py" "$isekit" "
 grep -E '^(capabilities|VMUL|unknown op|all results|FAILED)' "$tmp/hostdap.out" >"$tmp/hostdap.out.host"
 cmp -s "$tmp/host.plain.out" "$tmp/hostdap.out.host" || { fail "the host served over DAP printed otherwise:"; cat "$tmp/hostdap" "$tmp/hostdap.out"; }
 same_end "$tmp/host.plain" "$tmp/hostdap.out" 5
+
+# ---- messages under the debugger name the command typed: isekit debug, not isekit run ----
+run 2 "$tmp/n1" -- "$isekit" debug kcpsm6 "$psm" --max-clocks 0
+expect_in "$tmp/n1" 'isekit debug: --max-clocks: 0 is out of range'
+grep -q 'isekit run:' "$tmp/n1" && fail "isekit debug's usage error names isekit run: $(cat "$tmp/n1")"
+run 2 "$tmp/n2" -- "$isekit" debug dpu "$psm" --tasklets 0
+expect_in "$tmp/n2" 'isekit debug dpu: --tasklets: 0 is out of range (1 to 24)'
+expect_in "$tmp/u3" 'isekit debug: the debugger left the program unfinished at clock'
+printf 'quit\n' >"$tmp/q2.gdb"
+bounded 2 "$tmp/n3" -- "$isekit" debug kcpsm6 "$psm" --param nosuch=1 --batch -x "$tmp/q2.gdb"
+expect_in "$tmp/n3" 'isekit debug: --param nosuch=1:'
+
+# ---- float display: the IPU's $a registers are FLOAT(32); set takes float literals, print,
+# info storage and x/f show floats beside the bits (x/f on an INT cell reads it by its width),
+# the bits stay raw ----
+cat >"$tmp/fl.gdb" <<'X'
+set w0.$a0 = 1.5
+print w0.$a0
+set w0.$a1 = -2.25e1
+x/1x w0.$a1
+x/2f w0.$a0
+set w0.$a2 = 0x3f800000
+print w0.$a2
+set w0.$a3 = 1e39
+set w0.$a3 = 1.5.5
+x/1f $m0
+info storage
+print w0.$AACC0
+delete
+continue
+X
+mkdir "$tmp/ipu_f"
+bounded 0 "$tmp/fl.dbg" -- "$isekit" debug ipu "$ex/vector_add.S" --state "$tmp/vector_add.toml" -o "$tmp/ipu_f" --batch -x "$tmp/fl.gdb"
+expect_in "$tmp/fl.dbg" 'w0.$a0 = 1.5 (0x3fc00000)'
+expect_in "$tmp/fl.dbg" 'w0.$a1 = -22.5 (0xc1b40000)'
+expect_in "$tmp/fl.dbg" 'A[0x1]: 0xc1b40000'
+expect_in "$tmp/fl.dbg" 'A[0x0]: 1.5 -22.5'
+expect_in "$tmp/fl.dbg" 'w0.$a2 = 1 (0x3f800000)'
+expect_in "$tmp/fl.dbg" '1e39 is beyond the f32 range'
+expect_in "$tmp/fl.dbg" "'1.5.5' is not a float"
+expect_in "$tmp/fl.dbg" 'M[0x0]: 0'
+expect_in "$tmp/fl.dbg" 'unsigned 32 bits x 96, f32'
+expect_in "$tmp/fl.dbg" 'w0.$AACC0 = 0 (0x00000000)'
+expect_in "$tmp/fl.dbg" 'The program finished at clock 279.'
+run 0 "$tmp/fl.info" -- "$isekit" info ipu
+expect_in "$tmp/fl.info" 'FLOAT(32), latency 0'
 
 finish debug

@@ -42,6 +42,7 @@ static uint64_t fingerprint(void)
         O(isk_storage_decl, sign), O(isk_storage_decl, width), O(isk_storage_decl, latency),
         O(isk_storage_decl, frac), O(isk_storage_decl, cell_bytes), O(isk_storage_decl, count),
         O(isk_storage_decl, offset), O(isk_storage_decl, shared), O(isk_storage_decl, seq), O(isk_storage_decl, line),
+        O(isk_storage_decl, display),
         S(isk_kind_decl), O(isk_kind_decl, name), O(isk_kind_decl, type), O(isk_kind_decl, names),
         O(isk_kind_decl, exact_case), O(isk_kind_decl, scale), O(isk_kind_decl, min), O(isk_kind_decl, max),
         O(isk_kind_decl, hex), O(isk_kind_decl, pc_bias), O(isk_kind_decl, reloc),
@@ -83,6 +84,7 @@ static uint64_t fingerprint(void)
         ISK_PARAM_TEXT, ISK_PARAM_INT, ISK_PARAM_ENUM, ISK_PARAM_BOOL,
         ISK_SOLO, ISK_SOLO_BIT_SET,
         ISK_FLOW_NONE, ISK_FLOW_CALL, ISK_FLOW_RETURN,
+        ISK_DISPLAY_INT, ISK_DISPLAY_F16, ISK_DISPLAY_F32, ISK_DISPLAY_F64, ISK_DISPLAY_F16X2,
     };
 #undef S
 #undef O
@@ -108,6 +110,7 @@ static const struct { int version; uint64_t layout; } versions[] = {
     { 8, 0x191c21a949249613ull },     /* INSTRUCTION .group_slot: the member of a group an instruction must be */
     { 9, 0x9f684bf88ff73650ull },     /* INSTRUCTION .solo = ISK_SOLO_BIT_SET: the group bit a fixed 1 */
     { 10, 0x1ff6bac4430be73bull },    /* INSTRUCTION .flow: calls and returns, for the debugger's call stack */
+    { 11, 0x7a27dd3fdfa56a7bull },    /* isk_storage_decl .display: FLOAT display formats */
 };
 
 STATE_BEGIN

@@ -54,19 +54,28 @@ def session(c):
     if sbp["verified"]:
         check(frame["line"] == line and frame["source"]["path"].endswith(os.path.basename(source)), "line: %r" % frame)
 
-    # registers by display name: r0 = n = 10
+    # registers by display name: thread 1 is tasklet 0, whose Registers scope holds its own
+    # registers (r0 = n = 10, r23, id) and the shared flags, and no other tasklet's (t1.r0): the
+    # model names banked registers by a context prefix
     scopes = c.request("scopes", {"frameId": frame["id"]})["body"]["scopes"]
     check([s["name"] for s in scopes] == ["Registers", "Memories"], "scopes: %r" % scopes)
-    regs = c.request("variables", {"variablesReference": scopes[0]["variablesReference"]})["body"]["variables"]
-    rf = next(v for v in regs if v["name"] == "Registers")
-    cells = c.request("variables", {"variablesReference": rf["variablesReference"], "start": 0, "count": 24})["body"]
-    r0 = cells["variables"][0]
-    check(r0["name"] == "r0" and r0["value"].startswith("10 "), "r0: %r" % r0)
-    c.request("setVariable", {"variablesReference": rf["variablesReference"], "name": "r14", "value": "7"})
-    again = c.request("variables", {"variablesReference": rf["variablesReference"], "start": 14, "count": 1})["body"]
-    check(again["variables"][0]["value"].startswith("7 "), "r14 after setVariable: %r" % again)
+    ref = scopes[0]["variablesReference"]
+    regs = c.request("variables", {"variablesReference": ref})["body"]["variables"]
+    names = [v["name"] for v in regs]
+    check({"r0", "r23", "id", "ZF[0]"} <= set(names) and not any("." in n for n in names), "tasklet 0's registers: %r" % names)
+    r0 = next(v for v in regs if v["name"] == "r0")
+    check(r0["value"].startswith("10 "), "r0: %r" % r0)
+    other = c.request("scopes", {"frameId": 2})["body"]["scopes"][0]["variablesReference"]
+    names2 = [v["name"] for v in c.request("variables", {"variablesReference": other})["body"]["variables"]]
+    check({"t1.r0", "t1.r23", "t1.id", "ZF[0]"} <= set(names2) and "r0" not in names2 and
+          not any(n.startswith("t2.") for n in names2), "tasklet 1's registers: %r" % names2)
+    c.request("variables", {"variablesReference": ref + 4 * 999}, ok=False)      # no context 998
+    c.request("setVariable", {"variablesReference": ref, "name": "r14", "value": "7"})
+    again = c.request("variables", {"variablesReference": ref})["body"]["variables"]
+    r14 = next(v for v in again if v["name"] == "r14")
+    check(r14["value"].startswith("7 "), "r14 after setVariable: %r" % r14)
     # main prints r14 (n) after the call: put it back, or the output changes
-    c.request("setVariable", {"variablesReference": rf["variablesReference"], "name": "r14", "value": "0xa"})
+    c.request("setVariable", {"variablesReference": ref, "name": "r14", "value": "0xa"})
     mems = c.request("variables", {"variablesReference": scopes[1]["variablesReference"]})["body"]["variables"]
     check(any(v["name"] == "Working RAM" and v["indexedVariables"] == 65536 for v in mems), "memories: %r" % mems)
 
