@@ -104,14 +104,14 @@ static int run_host(const edk_cli *o, edk_bce *bce, isk_diag *diag, cli_run *r)
     void *dl = dlopen(so, RTLD_NOW | RTLD_LOCAL);
     free(so);
     if (!dl) {
-        fprintf(stderr, "isekit run edkdsp: %s: cannot load the host program: %s\n", o->host, dlerror());
+        fprintf(stderr, "%s: %s: cannot load the host program: %s\n", r->cmd, o->host, dlerror());
         return EXIT_FAILED;
     }
     host_call c = { .bce = bce, .argc = o->host_argc, .argv = o->host_argv };
     *(void **)&c.main = dlsym(dl, "edk_host_main");
     int rc;
     if (!c.main) {
-        fprintf(stderr, "isekit run edkdsp: %s defines no EDK_HOST_MAIN(bce)\n", o->host);
+        fprintf(stderr, "%s: %s defines no EDK_HOST_MAIN(bce)\n", r->cmd, o->host);
         rc = EXIT_FAILED;
     } else {
         if (r->debugger || r->dap) edk_set_step(bce, step_run, r);
@@ -185,13 +185,14 @@ static int cmd_run_edkdsp(int argc, char **argv)
          * it the run) */
         const bool debugged = r.debugger || r.dap;
         if (debugged) r.limit = isk_clock(edk_system(bce)) + o.run.max_clocks;   /* as edk_run counts */
+        r.limit_is_end = true;          /* without a host, --max-clocks is the run's normal end */
         isk_status st = ok && debugged ? cli_run_go(&r, 0) : ISK_OK;
         if (debugged) ok = ok && (st == ISK_OK || st == ISK_STOPPED);
         else ok = ok && edk_run(bce, o.run.max_clocks) == EDK_OK;
         rc = ok ? EXIT_OK : EXIT_FAILED;
     }
     if (*edk_last_error(bce) && rc != EXIT_OK && !cli_run_interrupted(&r))
-        fprintf(stderr, "isekit run edkdsp: %s\n", edk_last_error(bce));
+        fprintf(stderr, "%s: %s\n", r.cmd, edk_last_error(bce));
     print_report(bce);
     if (cli_run_interrupted(&r)) rc = cli_run_unfinished(&r, NULL);
     cli_run_end(&r);

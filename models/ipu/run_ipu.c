@@ -162,6 +162,7 @@ static isk_status run_vertex(void *user, isk_system *sys, uint64_t max_clocks)
 static int cmd_run_ipu(int argc, char **argv)
 {
     ipu_run_cli o;
+    char name[64];
     int start = cli_start(argc, argv, usage, parse, &o);
     if (start >= 0) return start;
     isk_diag diag;
@@ -179,7 +180,8 @@ static int cmd_run_ipu(int argc, char **argv)
     ipu_state_desc *d = ipu_state_read(o.state, &diag);
     if (!d || ipu_state_load_tensors(d, dir, &diag) != 0) goto out;
     if (o.chip && d->chip && strcmp(o.chip, d->chip) != 0)
-        fprintf(stderr, "isekit run ipu: --chip %s overrides the description's chip %s\n", o.chip, d->chip);
+        fprintf(stderr, "%s: --chip %s overrides the description's chip %s\n",
+                cli_command_name("isekit run ipu", o.run.debug.on, name, sizeof name), o.chip, d->chip);
     const char *chip = o.chip ? o.chip : d->chip ? d->chip : "ipu2";
     free(d->chip);
     d->chip = NULL;

@@ -480,7 +480,7 @@ static void run_slice(struct cli_dap *d)
     uint64_t now = isk_clock(r->sys);
     if (now >= r->limit || cli_run_interrupted(r)) {
         d->last = ISK_OK;
-        ended(d, cli_run_interrupted(r) ? EXIT_INTERRUPTED : EXIT_LIMIT);
+        ended(d, cli_run_interrupted(r) ? EXIT_INTERRUPTED : r->limit_is_end ? 0 : EXIT_LIMIT);
         return;
     }
     d->hit_reason = NULL;

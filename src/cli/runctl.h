@@ -87,6 +87,9 @@ typedef struct cli_run {
     /* The runner's own before-issue hook ends its run (e.g. at a return address it set up):
      * cli_run_go returns ISK_BREAK to the runner instead of going on past it. */
     bool break_ends_run;
+    /* Reaching the clock limit is the run's normal end (status 0), as for firmware run without a
+     * host for --max-clocks: a DAP client is told exit code 0, not the limit's 3. */
+    bool limit_is_end;
     const cli_run_opts *opts;
     struct cli_traces *traces;       /* run_observe.h: NULL unless asked for */
     struct cli_profile *profile;

@@ -1,6 +1,6 @@
 """The DAP sessions of tests/cli/dap.sh on .psm programs (KCPSM6, EdkDSP firmware): a source
 breakpoint at FILE.psm:LINE, its hit on that line, registers by display name, a step by line,
-then the end.
+then the end, whose exited event has the runner's exit status.
 usage: dap_psm.py SOURCE.psm LINE REGISTER VALUE NEXT_LINE OUT -- RUNNER ARGV...
 REGISTER must read VALUE at the breakpoint; the step stops on NEXT_LINE (a file:line, or a
 line of SOURCE); the runner's own output (stderr during a DAP session) goes to OUT."""
@@ -42,16 +42,19 @@ def session(c):
     check(where == next_line or where == "%s:%s" % (path, next_line), "after the step: %r" % frame)
     c.request("setBreakpoints", {"source": {"path": path}, "breakpoints": []})
     c.request("continue", {"threadId": 1})
-    c.event("exited")
+    code = c.event("exited")["body"]["exitCode"]
     c.event("terminated")
     c.request("disconnect", {})
+    return code
 
 
 try:
     with open(out, "w") as err:
         c = Client(argv + ["--dap"], stderr=err)
-        session(c)
-        sys.exit(c.proc.wait(timeout=60))
+        code = session(c)
+        status = c.proc.wait(timeout=60)
+        check(code == status, "the exited event's exitCode %r, the runner's status %r" % (code, status))
+        sys.exit(status)
 except (DapError, StopIteration, KeyError) as e:
     print("DAP session failed: %r" % e)
     sys.exit(99)
