@@ -61,19 +61,17 @@ expect_in "$tmp/dpu.dbg" '#0  pc 0x'
 expect_in "$tmp/dpu.dbg" 'The program finished at clock 4215.'
 same_end "$tmp/dpu.plain" "$tmp/dpu.dbg" 7
 
-# FILE:LINE once the assembler emits line information (objdump -l shows it)
-run 0 "$tmp/dpu.elf.log" -- "$isekit" run dpu "$prog" --tasklets 2 -o "$tmp/rec.elf"
-if "$isekit" objdump -l "$tmp/rec.elf" 2>/dev/null | grep -q 'recursive.s:'; then
-    printf 'break recursive.s:8\ncontinue\ndelete\ncontinue\n' >"$tmp/line.gdb"
-    bounded 0 "$tmp/line" -- "$isekit" debug dpu "$prog" --tasklets 2 --batch -x "$tmp/line.gdb"
-    expect_in "$tmp/line" 'recursive.s:'
-    same_end "$tmp/dpu.plain" "$tmp/line" 7
-else
-    printf 'break recursive.s:16\ncontinue\n' >"$tmp/line.gdb"
-    bounded 0 "$tmp/line" -- "$isekit" debug dpu "$prog" --tasklets 2 --batch -x "$tmp/line.gdb"
-    expect_in "$tmp/line" 'no line information in the program'
-    same_end "$tmp/dpu.plain" "$tmp/line" 7
-fi
+# FILE:LINE (the assembler's line information): the recursive call's line
+printf 'break recursive.s:23\ncontinue\ndelete\ncontinue\n' >"$tmp/line.gdb"
+bounded 0 "$tmp/line" -- "$isekit" debug dpu "$prog" --tasklets 2 --batch -x "$tmp/line.gdb"
+expect_in "$tmp/line" 'Breakpoint 1 at pc 0x1bc in fib+6 ('
+expect_in "$tmp/line" 'recursive.s:23) at pc 0x1bc, dpu context 0, clock 37'
+expect_in "$tmp/line" '  0x1bc: call r23, 0x1b6'
+same_end "$tmp/dpu.plain" "$tmp/line" 7
+# a line with no code says so
+printf 'break recursive.s:8\ncontinue\n' >"$tmp/line8.gdb"
+bounded 0 "$tmp/line8" -- "$isekit" debug dpu "$prog" --tasklets 2 --batch -x "$tmp/line8.gdb"
+expect_in "$tmp/line8" 'no code at recursive.s:8'
 
 # ---- the example accelerator: clocks, the launch list, a watched register ----
 ll="$src/models/example/programs/demo.ll"
