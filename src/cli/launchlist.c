@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "asm/disasm.h"
 #include "asm/syntax.h"
 #include "base/file.h"
 #include "base/num.h"
@@ -327,7 +328,9 @@ launch_list *launch_list_from_words(const char *path, isk_system *sys, isk_inst 
     launch_list *l = new_list(path, sys, acc, diag);
     for (size_t i = 0; i < n; i++) {
         step st = { .kind = LAUNCH, .at = -1, .word = words[i] };
-        st.text = isk_xasprintf("command %zu (word 0x%" PRIx64 ")", i + 1, words[i]);
+        char text[200];
+        isk_disasm_word(isk_inst_model(acc), words[i], i, text, sizeof text);   /* as a debugger shows it */
+        st.text = isk_xstrdup(text);
         VEC_PUSH(&l->steps, st);
     }
     return l;
