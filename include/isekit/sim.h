@@ -220,7 +220,11 @@ isk_status isk_launch(isk_system *sys, isk_inst *acc, uint64_t word);
 
 /* A driver runs at the start of every clock, before the processors and accelerators: it plays
  * the main processor (e.g. a launch list). It returns 0 to go on, 1 when it has finished
- * (the run then ends once every accelerator is idle), or < 0 to stop with an error. */
+ * (the run then ends once every accelerator is idle), < 0 to stop with an error, or
+ * ISK_DRIVER_BREAK to stop before the clock has any other effect (a debugger's breakpoint in a
+ * launch list): isk_step/isk_run return ISK_BREAK with the clock not counted, and the next run
+ * begins that clock by calling the driver again. */
+enum { ISK_DRIVER_BREAK = 2 };
 typedef int (*isk_driver_fn)(void *user, isk_system *sys);
 void isk_set_driver(isk_system *sys, isk_driver_fn fn, void *user);
 

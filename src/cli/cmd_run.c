@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "asm/asm.h"
+#include "asm/dwarf_line.h"
 #include "asm/syntax.h"
 #include "base/str.h"
 #include "cli/cli.h"
@@ -115,6 +116,48 @@ static bool is_elf_file(const char *path)
     return n == 4 && memcmp(m, "\177ELF", 4) == 0;
 }
 
+/* A .debug_line address in an object: its relocation's symbol plus the addend. */
+static uint64_t reloc_address(void *user, uint64_t at, uint64_t raw, uint32_t *sec)
+{
+    const isk_obj *o = user;
+    const isk_section *dl = &o->secs.data[isk_obj_find_section(o, ".debug_line")];
+    for (size_t i = 0; i < dl->relocs.len; i++) {
+        const isk_obj_reloc *r = &dl->relocs.data[i];
+        if (r->offset != at || r->sym >= o->syms.len) continue;
+        *sec = o->syms.data[r->sym].shndx;
+        return o->syms.data[r->sym].value + (uint64_t)r->addend;
+    }
+    return raw;
+}
+
+/* The launch program's lines and labels, for a debugger's break FILE:LINE and break LABEL: each
+ * command's source line from the object's .debug_line, each label of .text at its command. */
+static void keep_program_source(launch_list *l, const isk_obj *obj, uint32_t text, int bytes)
+{
+    const isk_section *sec = &obj->secs.data[text];
+    for (size_t i = 1; i < obj->syms.len; i++) {
+        const isk_symbol *s = &obj->syms.data[i];
+        if (s->shndx == text && *s->name && s->type != STT_SECTION && s->value < sec->size)
+            launch_list_add_label(l, s->name, (size_t)(s->value / (uint64_t)bytes));
+    }
+    uint32_t dli = isk_obj_find_section(obj, ".debug_line");
+    if (!dli || !obj->secs.data[dli].data) return;
+    isk_dwarf_lines d = { 0 };
+    char err[200];
+    const isk_section *dl = &obj->secs.data[dli];
+    if (isk_dwarf_line_decode(dl->data, dl->size, obj->big_endian, NULL, 0, NULL, 0,
+                              obj->type == ET_EXEC ? NULL : reloc_address, (void *)obj, &d, err, sizeof err)) {
+        for (size_t r = 0; r < d.rows.len; r++) {
+            const isk_dwarf_row *w = &d.rows.data[r];
+            uint64_t off = obj->type == ET_EXEC ? w->addr - sec->addr : w->addr;
+            if (w->end || (w->sec && w->sec != text) || w->file >= d.files.len || off >= sec->size) continue;
+            /* a row covers the commands up to the next row: the assembler writes one per command */
+            launch_list_set_source(l, (size_t)(off / (uint64_t)bytes), d.files.data[w->file], (int)w->line);
+        }
+    }
+    isk_dwarf_lines_free(&d);
+}
+
 /* A launch program: an assembly source (assembled here) or an ELF file; its .text holds the
  * commands, launched one per clock. */
 static launch_list *load_launch_program(const char *path, isk_system *sys, isk_inst *acc, isk_diag *diag)
@@ -146,6 +189,7 @@ static launch_list *load_launch_program(const char *path, isk_system *sys, isk_i
             }
         l = launch_list_from_words(path, sys, acc, words, n, diag);
         free(words);
+        keep_program_source(l, obj, text, bytes);
     }
     isk_obj_free(obj);
     return l;
@@ -167,6 +211,7 @@ static int run_launch_list(const run_options *o, isk_model *m, isk_diag *diag)
     if (!l) goto out;
     cli_run r;
     cli_run_begin(&r, "isekit run", sys, &o->run, o->run.max_clocks);
+    r.launch_list = l;     /* the debugger's break FILE:LINE, SYMBOL and stepi in the list */
     if (launch_list_start(l, r.limit) == ISK_OK) {
         isk_status st = cli_run_go(&r, 0);
         print_summary(sys, acc);

@@ -7,6 +7,7 @@
 
 #include "asm/disasm.h"
 #include "base/vec.h"
+#include "cli/launchlist.h"
 #include "isekit/desc.h"
 
 /* Before each processor instruction while a debugger is attached: the call stack learns where
@@ -22,7 +23,7 @@ static int before_issue(void *user, uint64_t clock, isk_inst *proc, uint32_t con
     }
     for (size_t i = 0; i < d->points.len; i++) {
         dbg_point *p = &d->points.data[i];
-        if (p->watch || p->pc != pc || (p->proc && p->proc != proc)) continue;
+        if (p->watch || p->in_list || p->pc != pc || (p->proc && p->proc != proc)) continue;
         p->hits++;
         d->hit = (dbg_stop){ .kind = DBG_BREAKPOINT, .id = p->id, .proc = proc, .context = context, .pc = pc,
                              .clock = clock };
@@ -377,8 +378,57 @@ static dbg_stop run(dbg_core *d, uint64_t clocks)
 
 dbg_stop dbg_continue(dbg_core *d, uint64_t clocks) { return run(d, clocks); }
 
+/* ---- launch lists --------------------------------------------------------------------------- */
+
+/* The list's hook: asked once per step as the list comes to it. */
+static int before_line(void *user, launch_list *l, size_t step)
+{
+    dbg_core *d = user;
+    (void)l;
+    d->list_seen = step + 1;
+    for (size_t i = 0; i < d->points.len; i++) {
+        dbg_point *p = &d->points.data[i];
+        if (!p->in_list || p->step != step) continue;
+        p->hits++;
+        d->hit = (dbg_stop){ .kind = DBG_BREAKPOINT, .id = p->id, .in_list = true, .step = step,
+                             .clock = isk_clock(d->sys) };
+        d->hit_set = true;
+        return 1;
+    }
+    if (d->list_steps_left >= 0 && d->list_steps_left-- == 0) {
+        d->hit = (dbg_stop){ .kind = DBG_STEP, .in_list = true, .step = step, .clock = isk_clock(d->sys) };
+        d->hit_set = true;
+        return 1;
+    }
+    return 0;
+}
+
+void dbg_attach_list(dbg_core *d, launch_list *l)
+{
+    d->list = l;
+    d->list_steps_left = -1;
+    launch_list_set_before_line(l, before_line, d);
+}
+
+int dbg_break_step(dbg_core *d, size_t step, bool temp)
+{
+    VEC_PUSH(&d->points, ((dbg_point){ .id = d->next_id, .temp = temp, .in_list = true, .step = step }));
+    return d->next_id++;
+}
+
+/* n steps of the list: the step it stands at (already asked about: it acts first) counts. */
+static dbg_stop step_list(dbg_core *d, long n)
+{
+    bool pending = d->list_seen == launch_list_next(d->list) + 1;
+    d->list_steps_left = n - (pending ? 1 : 0);
+    dbg_stop s = run(d, 0);
+    d->list_steps_left = -1;
+    return s;
+}
+
 dbg_stop dbg_stepi(dbg_core *d, long n)
 {
+    if (!d->proc && d->list) return step_list(d, n);
     if (!d->proc) return run(d, (uint64_t)(n > 0 ? n : 1));   /* accelerators only: a step is a clock */
     bool pending = d->at_issue && d->last.proc == d->proc && d->last.context == d->context;
     d->steps_left = n - (pending ? 1 : 0);

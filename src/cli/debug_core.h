@@ -42,6 +42,8 @@ typedef struct dbg_stop {
     int storage;
     uint64_t index;
     int64_t old, value;
+    bool in_list;            /* BREAKPOINT, STEP with proc NULL: before step `step` of the launch list */
+    size_t step;
 } dbg_stop;
 
 typedef struct dbg_point {
@@ -56,6 +58,8 @@ typedef struct dbg_point {
     uint64_t first, last;
     int64_t *seen;
     uint64_t hits;
+    bool in_list;            /* a breakpoint at step `step` of the launch list (dbg_break_step) */
+    size_t step;
 } dbg_point;
 
 /* The resources an accelerator used in the last clock it used any (RESOURCE events). */
@@ -117,6 +121,10 @@ typedef struct dbg_core {
     dbg_stop last;
     dbg_callstacks calls;            /* call frames, only for models that mark calls */
     long finish_depth;               /* >= 0: dbg_finish runs until the selected context's depth is below */
+    /* the launch list of a system without a processor (dbg_attach_list), or NULL */
+    struct launch_list *list;
+    long list_steps_left;            /* < 0: not stepping the list */
+    size_t list_seen;                /* the step the list last asked about, + 1 */
 } dbg_core;
 
 /* Attach to a system (before its first clock or between runs); limit = the clock limit. */
@@ -142,6 +150,16 @@ dbg_stop dbg_stepi(dbg_core *d, long n);
 /* From a signal handler or another thread: stop the run under way at the end of its clock
  * (nothing between runs: a Ctrl-C at the prompt must not end the next run at once). */
 void dbg_interrupt(dbg_core *d);
+
+/* ---- launch lists ----
+ * A system driven by a launch list (launchlist.h) has no processor: the list is the program of
+ * an imaginary main processor, and its steps take breakpoints and stepi. A stop comes before
+ * the clock in which the step would act; the run then goes on with that very step. */
+
+/* Break and step in list l (call once, before the first run). */
+void dbg_attach_list(dbg_core *d, struct launch_list *l);
+/* A breakpoint before step `step` of the list: its number. */
+int dbg_break_step(dbg_core *d, size_t step, bool temp);
 
 /* ---- call frames ----
  * A shadow call stack per context, kept from the ISSUE events of instructions the model marks

@@ -16,6 +16,7 @@
 #include "base/num.h"
 #include "cli/cli.h"
 #include "cli/debug_core.h"
+#include "cli/launchlist.h"
 #include "cli/run_observe.h"
 #include "cli/runctl.h"
 #include "isekit/desc.h"
@@ -191,6 +192,58 @@ static int parse_location(cli_debugger *g, const char *text, uint64_t *pcs, int 
     return 0;
 }
 
+/* ---- the launch list: the program of a system without a processor ------------------------ */
+
+/* " demo.ll:11 (mac gr0, gr0)": where step lies (the file's last component, as gdb shows it). */
+static void list_where(const launch_list *l, size_t step, char *out, size_t cap)
+{
+    const char *file, *text;
+    int line;
+    if (!launch_list_step_source(l, step, &file, &line, &text)) {
+        snprintf(out, cap, " the end of the launch list");
+        return;
+    }
+    const char *base = strrchr(file, '/');
+    if (line) snprintf(out, cap, " %s:%d (%s)", base ? base + 1 : file, line, text);
+    else snprintf(out, cap, " %s (%s)", base ? base + 1 : file, text);
+}
+
+/* break LINE, FILE:LINE or LABEL (a launch program's) in the list: steps, 0 after a message. */
+static int list_location(cli_debugger *g, const char *text, size_t *steps, int cap)
+{
+    const launch_list *l = g->core.list;
+    const char *colon = strrchr(text, ':');
+    if (colon || isdigit((unsigned char)*text)) {
+        char file[256] = "";
+        uint64_t line;
+        if (colon) snprintf(file, sizeof file, "%.*s", (int)(colon - text), text);
+        if (!parse_u64(colon ? colon + 1 : text, &line)) return 0;
+        const char *main_file, *ignored;
+        int ignored_line;
+        if (!colon && launch_list_step_source(l, 0, &main_file, &ignored_line, &ignored))
+            snprintf(file, sizeof file, "%s", main_file);
+        int n = line <= INT32_MAX ? launch_list_line_steps(l, file, (int)line, steps, cap) : 0;
+        if (n <= 0) printf("no launch step at %s:%" PRIu64 "\n", file, line);
+        return n < cap ? n : cap;
+    }
+    if (launch_list_label(l, text, steps)) return 1;
+    printf("no label '%s' in the launch program\n", text);
+    return 0;
+}
+
+static void list_break(cli_debugger *g, const char *arg, bool temp)
+{
+    size_t steps[16];
+    if (!*arg) steps[0] = launch_list_next(g->core.list);
+    int n = *arg ? list_location(g, arg, steps, 16) : 1;
+    for (int i = 0; i < n; i++) {
+        char where[512];
+        int id = dbg_break_step(&g->core, steps[i], temp);
+        list_where(g->core.list, steps[i], where, sizeof where);
+        printf("%s %d at%s\n", temp ? "Temporary breakpoint" : "Breakpoint", id, where);
+    }
+}
+
 /* ---- stops -------------------------------------------------------------------------------- */
 
 static void print_pc_line(cli_debugger *g, isk_inst *proc, uint32_t ctx, uint64_t pc)
@@ -205,6 +258,12 @@ static void report(cli_debugger *g, const dbg_stop *s)
 {
     char where[256], text[128];
     g->status = s->status;
+    if (s->in_list) {
+        list_where(g->core.list, s->step, where, sizeof where);
+        if (s->kind == DBG_BREAKPOINT) printf("Breakpoint %d,%s at clock %" PRIu64 "\n", s->id, where, s->clock);
+        else printf("Stepped,%s at clock %" PRIu64 "\n", where, s->clock);
+        return;
+    }
     switch (s->kind) {
     case DBG_BREAKPOINT:
     case DBG_STEP:
@@ -260,6 +319,7 @@ static bool count_arg(const char *arg, uint64_t *n)
 static void cmd_break(cli_debugger *g, const char *arg, bool temp)
 {
     uint64_t pcs[16];
+    if (!g->core.proc && g->core.list) return list_break(g, arg, temp);
     if (!*arg) {
         if (!g->core.proc) return (void)printf("no processor in this system\n");
         pcs[0] = isk_context_of(g->core.proc, (int)g->core.context)->pc;
@@ -324,6 +384,10 @@ static void cmd_info_breakpoints(cli_debugger *g)
             const isk_storage_info *si = isk_model_storage(isk_inst_model(p->inst), p->storage);
             printf("%-4d watchpoint  %s.%s[%" PRIu64 "..%" PRIu64 "]", p->id, isk_inst_name(p->inst), si->name,
                    p->first, p->last);
+        } else if (p->in_list) {
+            char where[512];
+            list_where(g->core.list, p->step, where, sizeof where);
+            printf("%-4d %-11s%s", p->id, p->temp ? "tbreakpoint" : "breakpoint", where);
         } else {
             char where[256];
             where_text(g, g->core.proc, p->pc, where, sizeof where);
@@ -828,6 +892,7 @@ isk_status cli_debug_go(cli_run *r, uint64_t clocks)
     g->core.between_user = r->between_user;
     g->core.advance = advance_run;
     g->core.advance_user = r;
+    if (r->launch_list && !g->core.proc && !g->core.list) dbg_attach_list(&g->core, r->launch_list);
     g->status = ISK_OK;
     struct sigaction sa, old;
     memset(&sa, 0, sizeof sa);

@@ -97,6 +97,7 @@ typedef struct cli_run {
     struct cli_dap *dap;
     struct cli_hosted *hosted;       /* cli_run_hosted: the host program's thread, while it runs */
     bool observers_failed;           /* one of them could not start (reported) */
+    struct launch_list *launch_list; /* the run's launch list (launchlist.h), or NULL: a debugger breaks in it */
 } cli_run;
 
 /* Install the Ctrl-C handler for this system, and start what the options ask for beyond the

@@ -413,4 +413,74 @@ expect_in "$tmp/fl.dbg" 'The program finished at clock 279.'
 run 0 "$tmp/fl.info" -- "$isekit" info ipu
 expect_in "$tmp/fl.info" 'FLOAT(32), latency 0'
 
+
+# ---- the example accelerator's launch list as a program: break at FILE:LINE, stepi ----
+# The stop comes before the clock in which the line would act: the MACs of lines 11 and 12 are
+# not yet launched; stepi advances the list by one line; the run's timing and end are the
+# undebugged run's.
+cat >"$tmp/ll.gdb" <<'X'
+break demo.ll:11
+break demo.ll:1
+break 12
+info breakpoints
+continue
+info launches
+print ACR
+continue
+stepi
+info launches
+break nosuch
+delete
+continue
+X
+run 0 "$tmp/ll.plain" -- "$isekit" run example "$ll" --show ACR
+bounded 0 "$tmp/ll.dbg" -- "$isekit" debug example "$ll" --show ACR --batch -x "$tmp/ll.gdb"
+expect_in "$tmp/ll.dbg" 'Breakpoint 1 at demo.ll:11 (mac gr0, gr0)'
+expect_in "$tmp/ll.dbg" 'no launch step at demo.ll:1'
+expect_in "$tmp/ll.dbg" 'Breakpoint 2 at demo.ll:12 (mac gr0, gr1)'
+expect_in "$tmp/ll.dbg" 'Breakpoint 1, demo.ll:11 (mac gr0, gr0) at clock 4'
+expect_in "$tmp/ll.dbg" 'clock 3      example slot 0: Clear_ACC (0xc00400), ended at clock 3'
+expect_in "$tmp/ll.dbg" 'Breakpoint 2, demo.ll:12 (mac gr0, gr1) at clock 5'
+expect_in "$tmp/ll.dbg" 'Stepped, demo.ll:13 (wait idle) at clock 6'
+expect_in "$tmp/ll.dbg" 'clock 5      example slot 1: MAC_LREG_GREG (0xc00201), running'
+expect_in "$tmp/ll.dbg" "no label 'nosuch' in the launch program"
+expect_in "$tmp/ll.dbg" 'The program finished at clock 28.'
+# before line 11 acts nothing of it has run: no MAC in the launch history at the first stop
+sed -n '/^Breakpoint 1, /,/^Breakpoint 2, /p' "$tmp/ll.dbg" >"$tmp/ll.first"
+grep -q MAC_LREG_GREG "$tmp/ll.first" && fail "the MAC of demo.ll:11 launched before its breakpoint:" && sed 's/^/    /' "$tmp/ll.first"
+expect_in "$tmp/ll.first" 'ACR = 0 (0x000000000)'
+same_end "$tmp/ll.plain" "$tmp/ll.dbg" 7
+
+# ---- the launch program mac.s: break at its label and at mac.s:LINE ----
+mac="$src/models/example/programs/mac.s"
+cat >"$tmp/mac.gdb" <<'X'
+break start
+break mac.s:19
+break mac.s:4
+tbreak mac.s:14
+continue
+info launches
+continue
+continue
+print ACR
+stepi
+break nosuch
+continue
+X
+run 0 "$tmp/mac.plain" -- "$isekit" run example "$mac" --show ACR --show LR15
+bounded 0 "$tmp/mac.dbg" -- "$isekit" debug example "$mac" --show ACR --show LR15 --batch -x "$tmp/mac.gdb"
+expect_in "$tmp/mac.dbg" 'Breakpoint 1 at mac.s:10 (ldi lr1, 5)'
+expect_in "$tmp/mac.dbg" 'Breakpoint 2 at mac.s:19 (mac gr0, gr1)'
+expect_in "$tmp/mac.dbg" 'no launch step at mac.s:4'
+expect_in "$tmp/mac.dbg" 'Temporary breakpoint 3 at mac.s:14 (mac gr0, gr0)'
+expect_in "$tmp/mac.dbg" 'Breakpoint 1, mac.s:10 (ldi lr1, 5) at clock 0'
+expect_in "$tmp/mac.dbg" 'No launches yet.'
+expect_in "$tmp/mac.dbg" 'Breakpoint 3, mac.s:14 (mac gr0, gr0) at clock 5'
+expect_in "$tmp/mac.dbg" 'Breakpoint 2, mac.s:19 (mac gr0, gr1) at clock 8'
+expect_in "$tmp/mac.dbg" 'ACR = 50 (0x000000032)'
+expect_in "$tmp/mac.dbg" 'Stepped, mac.s:21 (add lr15, gr0, gr1) at clock 9'
+expect_in "$tmp/mac.dbg" "no label 'nosuch' in the launch program"
+expect_in "$tmp/mac.dbg" 'The program finished at clock 11.'
+same_end "$tmp/mac.plain" "$tmp/mac.dbg" 8
+
 finish debug
