@@ -107,7 +107,7 @@ expect_in "$tmp/ex.dbg" 'example slot 0: MAC_LREG_GREG (word 0xc00200), launched
 expect_in "$tmp/ex.dbg" 'Watchpoint 1: example.ACR[0] changed at clock 6'
 expect_in "$tmp/ex.dbg" 'old = 0 (0x0), new = 25 (0x19)'
 expect_in "$tmp/ex.dbg" 'MULRES = -15 (0xfffffff1)'
-expect_in "$tmp/ex.dbg" 'no processor in this system'
+expect_in "$tmp/ex.dbg" "no label 'foo' in the launch program"
 expect_in "$tmp/ex.dbg" "no storage or register named 'GR5'"
 expect_in "$tmp/ex.dbg" 'LRF[0x0]: 0 5 0 9'
 expect_in "$tmp/ex.dbg" 'write x/NF ADDR with N 1 to 65536 and F one of x d u f b c i'
