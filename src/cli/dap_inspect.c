@@ -132,17 +132,24 @@ const char *dap_req_threads(struct cli_dap *d, const dj *a, jbuf *b)
     return NULL;
 }
 
-const dap_thread *dap_thread_arg(struct cli_dap *d, const dj *a, const char *key)
+static const dap_thread *thread_by_id(struct cli_dap *d, int64_t id)
 {
-    int64_t id = dj_int(a, key, -1);
-    /* frame k of thread i is i + k * threads (dap_req_stack_trace): registers are the thread's */
-    if (strcmp(key, "frameId") == 0 && id > (int64_t)d->threads.len && d->threads.len)
-        id = (id - 1) % (int64_t)d->threads.len + 1;
     if (id < 1 || (uint64_t)id > d->threads.len) {
         snprintf(d->msg, sizeof d->msg, "no thread %lld (threads are 1 to %zu)", (long long)id, d->threads.len);
         return NULL;
     }
     return &d->threads.data[id - 1];
+}
+
+const dap_thread *dap_thread_arg(struct cli_dap *d, const dj *a) { return thread_by_id(d, dj_int(a, "threadId", -1)); }
+
+/* The thread of the frame `frameId` names: frame k of thread i is i + k * threads
+ * (dap_req_stack_trace), so a caller's frame has its thread's registers. */
+static const dap_thread *frame_thread(struct cli_dap *d, const dj *a)
+{
+    int64_t id = dj_int(a, "frameId", -1);
+    if (id > (int64_t)d->threads.len && d->threads.len) id = (id - 1) % (int64_t)d->threads.len + 1;
+    return thread_by_id(d, id);
 }
 
 static void source_json(jbuf *b, const char *file)
@@ -187,7 +194,7 @@ static void frame_json(jbuf *b, const dap_thread *t, int64_t id, uint64_t pc)
 
 const char *dap_req_stack_trace(struct cli_dap *d, const dj *a, jbuf *b)
 {
-    const dap_thread *t = dap_thread_arg(d, a, "threadId");
+    const dap_thread *t = dap_thread_arg(d, a);
     if (!t) return d->msg;
     if (t->ctx < 0) {      /* an accelerator: a frame for its storages, at no PC */
         jb_key(b, "stackFrames");
@@ -222,7 +229,7 @@ const char *dap_req_stack_trace(struct cli_dap *d, const dj *a, jbuf *b)
 
 const char *dap_req_scopes(struct cli_dap *d, const dj *a, jbuf *b)
 {
-    const dap_thread *t = dap_thread_arg(d, a, "frameId");
+    const dap_thread *t = frame_thread(d, a);
     if (!t) return d->msg;
     jb_key(b, "scopes");
     jb_add(b, "[{");

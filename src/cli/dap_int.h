@@ -78,7 +78,7 @@ const char *dap_req_set_variable(struct cli_dap *d, const dj *a, jbuf *b);
 const char *dap_req_read_memory(struct cli_dap *d, const dj *a, jbuf *b);
 const char *dap_req_write_memory(struct cli_dap *d, const dj *a, jbuf *b);
 const char *dap_req_disassemble(struct cli_dap *d, const dj *a, jbuf *b);
-/* The thread a request's argument `key` names, or NULL (d->msg says why). */
-const dap_thread *dap_thread_arg(struct cli_dap *d, const dj *a, const char *key);
+/* The thread a request's `threadId` names, or NULL (d->msg says why). */
+const dap_thread *dap_thread_arg(struct cli_dap *d, const dj *a);
 
 #endif

@@ -325,7 +325,7 @@ static const char *req_continue(struct cli_dap *d, const dj *a, jbuf *b)
 static const char *req_step(struct cli_dap *d, const dj *a, jbuf *b)
 {
     (void)b;
-    const dap_thread *t = dap_thread_arg(d, a, "threadId");
+    const dap_thread *t = dap_thread_arg(d, a);
     if (!t) return d->msg;
     resume(d, (int)(t - d->threads.data) + 1);
     return NULL;
@@ -335,7 +335,7 @@ static const char *req_step(struct cli_dap *d, const dj *a, jbuf *b)
 static const char *req_step_out(struct cli_dap *d, const dj *a, jbuf *b)
 {
     (void)b;
-    const dap_thread *t = dap_thread_arg(d, a, "threadId");
+    const dap_thread *t = dap_thread_arg(d, a);
     if (!t) return d->msg;
     if (t->ctx < 0 || !dbg_model_has_calls(t->inst)) {
         snprintf(d->msg, sizeof d->msg, "stepOut: model '%s' declares no calls (INSTRUCTION .flow): step, or set a "
