@@ -116,20 +116,6 @@ static bool is_elf_file(const char *path)
     return n == 4 && memcmp(m, "\177ELF", 4) == 0;
 }
 
-/* A .debug_line address in an object: its relocation's symbol plus the addend. */
-static uint64_t reloc_address(void *user, uint64_t at, uint64_t raw, uint32_t *sec)
-{
-    const isk_obj *o = user;
-    const isk_section *dl = &o->secs.data[isk_obj_find_section(o, ".debug_line")];
-    for (size_t i = 0; i < dl->relocs.len; i++) {
-        const isk_obj_reloc *r = &dl->relocs.data[i];
-        if (r->offset != at || r->sym >= o->syms.len) continue;
-        *sec = o->syms.data[r->sym].shndx;
-        return o->syms.data[r->sym].value + (uint64_t)r->addend;
-    }
-    return raw;
-}
-
 /* The launch program's lines and labels, for a debugger's break FILE:LINE and break LABEL: each
  * command's source line from the object's .debug_line, each label of .text at its command. */
 static void keep_program_source(launch_list *l, const isk_obj *obj, uint32_t text, int bytes)
@@ -140,13 +126,9 @@ static void keep_program_source(launch_list *l, const isk_obj *obj, uint32_t tex
         if (s->shndx == text && *s->name && s->type != STT_SECTION && s->value < sec->size)
             launch_list_add_label(l, s->name, (size_t)(s->value / (uint64_t)bytes));
     }
-    uint32_t dli = isk_obj_find_section(obj, ".debug_line");
-    if (!dli || !obj->secs.data[dli].data) return;
     isk_dwarf_lines d = { 0 };
     char err[200];
-    const isk_section *dl = &obj->secs.data[dli];
-    if (isk_dwarf_line_decode(dl->data, dl->size, obj->big_endian, NULL, 0, NULL, 0,
-                              obj->type == ET_EXEC ? NULL : reloc_address, (void *)obj, &d, err, sizeof err)) {
+    if (isk_obj_lines(obj, &d, err, sizeof err)) {
         for (size_t r = 0; r < d.rows.len; r++) {
             const isk_dwarf_row *w = &d.rows.data[r];
             uint64_t off = obj->type == ET_EXEC ? w->addr - sec->addr : w->addr;
