@@ -12,31 +12,45 @@
 #include "elf/elf_file.h"
 #include "elf/image.h"
 
-static int load_section(isk_inst *inst, const isk_obj *exe, const isk_section *s, isk_load_info *info,
-                        isk_diag *diag)
+/* Where a section's bytes go: its load address (LMA) when a PT_LOAD segment with a physical
+ * address covers it, as a loader of ROM images does (picolibc's linker script keeps .data's
+ * initial values in flash, after .text, for crt0 to copy); else its own address. */
+static uint64_t load_address(const isk_obj *exe, size_t index, const isk_section *s)
+{
+    for (size_t p = 0; p < exe->phdrs.len; p++) {
+        const isk_phdr *ph = &exe->phdrs.data[p];
+        if (ph->type == PT_LOAD && s->type != SHT_NOBITS && index >= ph->first && index - ph->first < ph->count
+            && s->addr >= ph->vaddr)
+            return s->addr - ph->vaddr + ph->paddr;
+    }
+    return s->addr;
+}
+
+static int load_section(isk_inst *inst, const isk_obj *exe, const isk_section *s, uint64_t addr,
+                        isk_load_info *info, isk_diag *diag)
 {
     const isk_model *m = isk_inst_model(inst);
     isk_loc loc = { .file = exe->filename && *exe->filename ? exe->filename : "<executable>" };
-    const isk_map_region *r = isk_addr_region(m, s->addr);
+    const isk_map_region *r = isk_addr_region(m, addr);
     if (!r || !r->declared) {
         isk_error(diag, &loc, "section %s at 0x%" PRIx64 " lies outside every memory region of model '%s'", s->name,
-                  s->addr, m->name);
+                  addr, m->name);
         return -1;
     }
-    uint64_t end_room = r->size - (s->addr - r->base);
+    uint64_t end_room = r->size - (addr - r->base);
     if (s->size > end_room) {
         isk_error(diag, &loc, "program too large for region %s: section %s needs 0x%" PRIx64 " bytes at 0x%" PRIx64
                   " but the region ends at 0x%" PRIx64 " (%" PRIu64 " bytes too many)", r->name, s->name, s->size,
-                  s->addr, r->base + r->size, s->size - end_room);
+                  addr, r->base + r->size, s->size - end_room);
         return -1;
     }
     if (r->storage < 0) return 0;                   /* a region the simulator does not hold */
     int si = r->storage;
     const isk_storage_info *st = isk_model_storage(m, si);
     int unit = r->cell_bytes;
-    uint64_t off = s->addr - r->base;
+    uint64_t off = addr - r->base;
     if (off % (uint64_t)unit) {
-        isk_error(diag, &loc, "section %s at 0x%" PRIx64 " is not aligned to the %d-byte cells of %s", s->name, s->addr,
+        isk_error(diag, &loc, "section %s at 0x%" PRIx64 " is not aligned to the %d-byte cells of %s", s->name, addr,
                   unit, st->name);
         return -1;
     }
@@ -57,7 +71,7 @@ static int load_section(isk_inst *inst, const isk_obj *exe, const isk_section *s
         for (int i = 0; i < unit; i++) v |= (uint64_t)cellbytes[exe->big_endian ? unit - 1 - i : i] << (8 * i);
         if (code && word_bits < 64 && (v >> word_bits)) {
             isk_error(diag, &loc, "instruction at 0x%" PRIx64 " (0x%" PRIx64 ") has bits set above its %d-bit word",
-                      s->addr + at, v, word_bits);
+                      addr + at, v, word_bits);
             free(values);
             return -1;
         }
@@ -106,7 +120,7 @@ int isk_load_obj(isk_inst *inst, const isk_obj *exe, isk_load_info *info, isk_di
     for (size_t i = 1; i < exe->secs.len; i++) {
         const isk_section *s = &exe->secs.data[i];
         if (!(s->flags & SHF_ALLOC) || !s->size) continue;
-        load_section(inst, exe, s, info, diag);
+        load_section(inst, exe, s, load_address(exe, i, s), info, diag);
     }
     if (diag->errors != errors) return -1;
     isk_loaded_keep(inst, exe, diag);
