@@ -5,7 +5,11 @@ set -e
 need=""
 have() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 # gtkwave: its vcd2fst reads the VCDs of --vcd in tests/cli/traces.sh
-for pkg in gcc make cmake libelf-dev libedit-dev pkg-config python3 gtkwave; do
+# gcc-riscv64-unknown-elf, picolibc-riscv64-unknown-elf: build C programs for the rv32 host
+#   (docs/rv32.md "Building C programs"; tests/rv32/c is built with them when present)
+# qemu-system-misc: tests only, qemu-system-riscv32 is the reference of tests/cli/rv32_qemu.sh
+for pkg in gcc make cmake libelf-dev libedit-dev pkg-config python3 gtkwave \
+           gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf qemu-system-misc; do
     have "$pkg" || need="$need $pkg"
 done
 [ -z "$need" ] && exit 0
