@@ -163,8 +163,8 @@ static void test_refusals(void)
 }
 
 /* The timing of docs/semantics.md, "The bus". Clock by clock (CPI 1, the program starts at 0):
- * a command's latency-0 write in clock t (commands run after the processors' issues) is read by
- * the processor in clock t + 1; a command's latency-3 write (LDM) at t is read from t + 3 on; a
+ * a command's write to SHM (latency 1) in clock t is read by the processor in clock t + 1, not
+ * before; a command's latency-3 write (LDM) at t is read from t + 3 on; a
  * processor's write to LDM in clock t is read by a command launched in t + 1 although LDM has a
  * latency of 3 (a bus write is the host's, at once). */
 static void test_timing(void)
@@ -184,7 +184,7 @@ static void test_timing(void)
         snprintf(words[i], sizeof words[i], "li %llu", (unsigned long long)test_encode(r.ex, cmds[i], 0));
     isk_write(r.acc, "LRF", 1, 9);
     const char *const prog[] = {
-        "lx 0x100c", words[0], "ld 4, d0",          /* 0, 1, 2: the flag command's word */
+        "lx 0x100c", words[0], "ld 4, d0",          /* 0, 1, 2: SHM[3] still 0 */
         "launch 0",                                /* 3: flag written in clock 3 */
         "ld 4, d1",                                  /* 4: sees 7 */
         "lx 0x400a", words[1], "launch 0",         /* 5, 6, 7: LDM[5] = 9 written at 7, latency 3 */
