@@ -73,6 +73,20 @@ static int load_section(isk_inst *inst, const isk_obj *exe, const isk_section *s
     return 0;
 }
 
+/* Where a section's contents go: its load address (the segment's p_paddr) when a PT_LOAD segment
+ * places it apart from its run address, as a C library's initialised data that crt0 copies from
+ * flash to RAM (picolibc's .data: AT>flash); else its address. */
+static uint64_t load_address(const isk_obj *exe, const isk_section *s)
+{
+    if (s->type == SHT_NOBITS) return s->addr;
+    for (size_t i = 0; i < exe->phdrs.len; i++) {
+        const isk_phdr *ph = &exe->phdrs.data[i];
+        if (ph->type == PT_LOAD && ph->paddr != ph->vaddr && s->addr >= ph->vaddr && s->addr - ph->vaddr < ph->memsz)
+            return ph->paddr + (s->addr - ph->vaddr);
+    }
+    return s->addr;
+}
+
 int isk_load_obj(isk_inst *inst, const isk_obj *exe, isk_load_info *info, isk_diag *diag)
 {
     const isk_model *m = isk_inst_model(inst);
@@ -106,7 +120,9 @@ int isk_load_obj(isk_inst *inst, const isk_obj *exe, isk_load_info *info, isk_di
     for (size_t i = 1; i < exe->secs.len; i++) {
         const isk_section *s = &exe->secs.data[i];
         if (!(s->flags & SHF_ALLOC) || !s->size) continue;
-        load_section(inst, exe, s, info, diag);
+        isk_section at_lma = *s;
+        at_lma.addr = load_address(exe, s);
+        load_section(inst, exe, &at_lma, info, diag);
     }
     if (diag->errors != errors) return -1;
     isk_loaded_keep(inst, exe, diag);

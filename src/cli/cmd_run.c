@@ -227,6 +227,17 @@ static void print_contexts(isk_inst *proc, bool named)
     }
 }
 
+/* A program that ended itself with an exit status (a context EXITED, e.g. a semihosted exit(3))
+ * gives the command that status, as a native program would. */
+static int exit_status_of(isk_inst *proc, int rc)
+{
+    for (int id = 0; isk_context_of(proc, id); id++) {
+        const isk_context *c = isk_context_of(proc, id);
+        if (c->state == ISK_CTX_EXITED && c->exit_status) return c->exit_status & 0xff ? c->exit_status & 0xff : EXIT_FAILED;
+    }
+    return rc;
+}
+
 static void print_instructions(isk_system *sys)
 {
     isk_stats stats;
@@ -262,7 +273,7 @@ static int run_processor(const run_options *o, isk_model *m, isk_diag *diag)
     print_contexts(proc, false);
     bool shown = cli_show_values(proc, &o->run);
     if (st == ISK_OK) rc = cli_run_unfinished(&r, NULL);
-    else if (st == ISK_STOPPED && shown) rc = EXIT_OK;
+    else if (st == ISK_STOPPED && shown) rc = exit_status_of(proc, EXIT_OK);
     cli_run_end(&r);
 out:
     port_wiring_free(w);
@@ -323,7 +334,13 @@ static int run_system_file(const run_options *o, isk_diag *diag)
         }
         bool shown = show_system_values(sys, &o->run);
         if (st == ISK_OK) rc = cli_run_unfinished(&r, NULL);
-        else if (st == ISK_STOPPED && shown) rc = EXIT_OK;
+        else if (st == ISK_STOPPED && shown) {
+            rc = EXIT_OK;
+            for (size_t i = 0; i < f->instances.len && rc == EXIT_OK; i++) {
+                isk_inst *inst = isk_instance(sys, f->instances.data[i].name);
+                if (isk_inst_model(inst)->is_processor) rc = exit_status_of(inst, EXIT_OK);
+            }
+        }
         else if (st == ISK_FAULT) cli_run_fault_hint(&r);
         cli_run_end(&r);
     }
