@@ -16,7 +16,7 @@ extern "C" {
 /* Bumped whenever the layout of isk_hdr, the ops tables or the declaration structs change
  * (tests/engine/test_abi.c records each version's layout and fails on a change without a new
  * version); the engine refuses a model compiled against another version. */
-#define ISK_ABI_VERSION 11
+#define ISK_ABI_VERSION 12
 
 /* Most operands an instruction format may have (fields passed to a behaviour). */
 #define ISK_MAX_OPS 6
@@ -134,6 +134,12 @@ struct isk_engine_ops {
     void (*breakpoint)(isk_hdr *h, const char *message);
     /* A transfer the model made (a DMA): a DMA event for subscribers, nothing otherwise. */
     void (*dma)(isk_hdr *h, const char *what, uint64_t from, uint64_t to, uint64_t bytes);
+    /* Processors: a little-endian access of 1..8 bytes at a byte address outside the model's
+     * own storages, through the storages of other instances the system maps there
+     * (isk_map_storage). Non-zero if every byte is mapped; otherwise nothing is read or written
+     * (*value is 0) and the model raises its own access fault. */
+    int (*bus_read)(isk_hdr *h, uint64_t addr, int bytes, uint64_t *value);
+    int (*bus_write)(isk_hdr *h, uint64_t addr, int bytes, uint64_t value);
 };
 
 /* The first member of every model's state. Fields marked [engine] are maintained by the engine;

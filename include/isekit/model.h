@@ -341,6 +341,14 @@ static inline void isk_raise(isk_hdr *h, int cause, const char *fmt, ...)
 /* I/O ports, connected by the system (see isekit/sim.h: isk_set_ports). */
 #define OUTPUT(port, value) S->isk.ops->port_write(&S->isk, (uint64_t)(port), (uint64_t)(value))
 #define INPUT(port) S->isk.ops->port_read(&S->isk, (uint64_t)(port))
+/* The system's bus (isk_map_storage, a system file's `map ADDR = INSTANCE.STORAGE`): a
+ * little-endian access of `bytes` (1..8) at byte address `addr` reaches the storage of another
+ * instance mapped there, e.g. an accelerator's shared memory. Each returns non-zero if every
+ * byte is mapped; otherwise nothing is accessed and the model raises its own access fault:
+ *     uint64_t v; if (!BUS_READ(addr, 4, &v)) { RAISE(LOAD_FAULT, "..."); return; }
+ * A write takes effect at once, as the host's isk_write does (docs/semantics.md). */
+#define BUS_READ(addr, bytes, out) S->isk.ops->bus_read(&S->isk, (uint64_t)(addr), (bytes), (out))
+#define BUS_WRITE(addr, bytes, value) S->isk.ops->bus_write(&S->isk, (uint64_t)(addr), (bytes), (uint64_t)(value))
 /* A model parameter of this instance, as declared in the description (PARAM_INT, ...). Its
  * value was checked when it was set, so a model reads it without parsing:
  * GET_PARAM("key") is an integer parameter's value, an enumeration's index of the word (0 for

@@ -186,6 +186,15 @@ isk_inst *isk_system_add(isk_system *sys, isk_model *m, const char *name);
  * msg ("storage 'X' of dfu1 (32 bits x 256) does not match 'Y' of dfu0 (32 bits x 128)"). */
 isk_status isk_share_storage(isk_inst *inst, const char *name, isk_inst *owner, const char *owner_name, char *msg,
                              size_t cap);
+/* Map storage `storage` of `target` (any instance of the system, e.g. an accelerator's
+ * SHARED_MEMORY) into the byte address space of processor `proc` from `base` on, before the
+ * first clock: each cell takes its container's bytes (1, 2, 4 or 8: the width rounded up),
+ * little endian, so cell i sits at base + i * bytes. The processor reaches it with BUS_READ and
+ * BUS_WRITE (isekit/model.h); an access spanning cells (or mappings) splits into them. A mapping
+ * that overlaps another of proc's, or a region of proc's own model, is refused: ISK_FAILED with
+ * the reason in msg. */
+isk_status isk_map_storage(isk_inst *proc, uint64_t base, isk_inst *target, const char *storage, char *msg,
+                           size_t cap);
 /* Make `acc` accelerator number `number` of the system's processor(s) and of isk_launch. */
 isk_status isk_attach(isk_system *sys, isk_inst *acc, int number);
 isk_inst *isk_instance(isk_system *sys, const char *name);

@@ -6,6 +6,7 @@
  *                  insns/mem.h     loads, stores, fence     insns/flow.h    jumps and branches
  *                  insns/system.h  Zicsr, ecall, ebreak, mret, wfi
  *                  semihost.h      the semihosting calls of picolibc and QEMU
+ *                  launch.h        the launch command (custom-0) to accelerators
  *   description    below: parameters, storage names, operand kinds, the instruction table in
  *                  the order of the unprivileged spec's opcode map, the toolchain's view
  */
@@ -18,6 +19,7 @@
 #include "insns/mem.h"
 #include "insns/flow.h"
 #include "insns/system.h"
+#include "launch.h"
 
 static void rv_reset(isk_hdr *h)
 {
@@ -195,6 +197,9 @@ MODEL_BEGIN(rv32, "RV32IM + Zicsr, machine mode")
     INSTRUCTION("cccccccccccc-uuuuu-101-00000-1110011", csrrwi, "csrwi {c:csr}, {u:uimm5}", .alias = 1);
     INSTRUCTION("cccccccccccc-uuuuu-110-00000-1110011", csrrsi, "csrsi {c:csr}, {u:uimm5}", .alias = 1);
     INSTRUCTION("cccccccccccc-uuuuu-111-00000-1110011", csrrci, "csrci {c:csr}, {u:uimm5}", .alias = 1);
+
+    /* launch commands to accelerators (launch.h) */
+    RV_LAUNCH_INSTRUCTIONS
 
     /* One hart issuing an instruction per clock; the engine's PC is the RAM word index. */
     PROCESSOR(.code = "RAM", .contexts = 1, .issue = ISK_ISSUE_CPI, .cpi = 1, .reset_pc = 0, .code_bytes = 4,

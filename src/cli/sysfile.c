@@ -19,7 +19,7 @@ static const key_info keys[] = {
     { "max_clocks", false, false }, { "port_log", false, false },
     { "model", false, true }, { "program", false, true }, { "accelerator", false, true }, { "ports", false, true },
     { "param", true, true }, { "share", true, true }, { "out", true, true }, { "in", true, true },
-    { "interrupt", true, true },
+    { "interrupt", true, true }, { "map", true, true },
 };
 
 static const key_info *find_key(const char *name, bool instance)
@@ -31,7 +31,7 @@ static const key_info *find_key(const char *name, bool instance)
 
 static const char *key_list(bool instance)
 {
-    return instance ? "model, program, accelerator, ports, param, share, out, in, interrupt" : "max_clocks, port_log";
+    return instance ? "model, program, accelerator, ports, param, share, out, in, interrupt, map" : "max_clocks, port_log";
 }
 
 static __attribute__((format(printf, 5, 6))) void err(const sysfile *f, isk_diag *d, int line, int col,
@@ -474,6 +474,29 @@ static bool share(const builder *b, isk_inst *inst, const sf_entry *e)
     return owner != NULL;
 }
 
+/* map ADDR = INSTANCE.STORAGE: that storage in this processor's address space from ADDR on */
+static bool map_storage(const builder *b, isk_inst *inst, const sf_entry *e)
+{
+    uint64_t base;
+    char why[512];
+    if (!need_processor(b, inst, e, e->key_col)) return false;
+    if (!isk_parse_u64(e->arg, 0, UINT64_MAX, ISK_UNIT_NONE, &base, why, sizeof why)) {
+        err(b->f, b->d, e->line, e->arg_col, "map address: %s", why);
+        return false;
+    }
+    const char *dot = strchr(e->value, '.');
+    if (!dot) {
+        err(b->f, b->d, e->line, e->value_col, "map ADDR = INSTANCE.STORAGE, not '%s'", e->value);
+        return false;
+    }
+    isk_inst *target = named_instance(b, e->value, (size_t)(dot - e->value), e->line, e->value_col);
+    if (target && isk_map_storage(inst, base, target, dot + 1, why, sizeof why) != ISK_OK) {
+        err(b->f, b->d, e->line, e->value_col, "%s", why);
+        return false;
+    }
+    return target != NULL;
+}
+
 /* ports = DEVICE INSTANCE... */
 static bool open_device(const builder *b, isk_inst *inst, const sf_entry *e)
 {
@@ -592,13 +615,14 @@ static bool load(const builder *b, isk_inst *inst, const sf_entry *e)
 }
 
 /* The steps, each over every instance: parameters (which reset an instance) before sharing,
- * sharing before wiring reads cells, programs last. */
+ * sharing before wiring reads cells or maps storages, programs last. */
 static const struct {
     const char *key;
     bool (*fn)(const builder *b, isk_inst *inst, const sf_entry *e);
 } steps[] = {
     { "param", set_param }, { "share", share }, { "accelerator", attach }, { "ports", open_device },
-    { "out", wire_out }, { "in", wire_in }, { "interrupt", route_line }, { "program", load },
+    { "out", wire_out }, { "in", wire_in }, { "interrupt", route_line }, { "map", map_storage },
+    { "program", load },
 };
 
 bool sysfile_build(const sysfile *f, isk_system *sys, port_wiring *wiring, const sysfile_build_options *o,

@@ -790,4 +790,6 @@ const struct isk_engine_ops isk_engine_ops = {
     .exit_context = isk_op_exit_context,
     .breakpoint = isk_op_breakpoint,
     .dma = op_dma,
+    .bus_read = isk_op_bus_read,
+    .bus_write = isk_op_bus_write,
 };

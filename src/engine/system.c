@@ -118,6 +118,7 @@ static void free_inst(isk_inst *inst)
     free(inst->order);
     free(inst->contexts);
     free(inst->dcache);
+    free(inst->bus);
     for (size_t i = 0; inst->shadow && i < m->storages.len; i++) free(inst->shadow[i]);
     free(inst->shadow);
     free(inst->reported_states);

@@ -59,6 +59,13 @@ typedef struct crew_entry {
 
 #define LAUNCH_CACHE 64
 
+/* A storage of another instance in a processor's address space (isk_map_storage). */
+struct isk_bus_map {
+    uint64_t base, size;             /* bytes: the storage's cells times cell_bytes */
+    isk_inst *target;
+    int storage, cell_bytes;
+};
+
 struct isk_inst {
     isk_system *sys;
     isk_model *model;
@@ -100,6 +107,10 @@ struct isk_inst {
     void **shadow;
     int nwatched;
     uint8_t *reported_states;
+
+    /* processors: storages of other instances in its address space (bus.c), by base */
+    struct isk_bus_map *bus;
+    int nbus;
 
     isk_stats stats;
     /* isk_inst_set_data: what tools keep with the instance */
@@ -267,6 +278,10 @@ static inline void isk_cell_write_raw(void *cell, int bytes, int64_t value)
 void isk_invalidate_code(isk_inst *inst, uint64_t address);
 /* Which storage and index a cell address belongs to; false if none of inst's. */
 bool isk_cell_location(const isk_inst *inst, const void *cell, int *storage, uint64_t *index);
+
+/* bus.c: a processor's mappings (isk_map_storage) and the BUS_READ/BUS_WRITE operations. */
+int isk_op_bus_read(isk_hdr *h, uint64_t addr, int bytes, uint64_t *value);
+int isk_op_bus_write(isk_hdr *h, uint64_t addr, int bytes, uint64_t value);
 
 /* events.c: deliver an event of the current clock to its subscribers. */
 void isk_emit(isk_system *sys, isk_event *ev);

@@ -105,7 +105,7 @@ err() {   # err NAME 'DESCRIPTION' 'EXPECTED MESSAGE'
     expect_in "$tmp/$1" "$tmp/$1.sys:$3"
 }
 err key '[instance pb]\nmodel = kcpsm6\nbogus = 1\n' \
-    "3:1: error: unknown key 'bogus' in an [instance] (keys: model, program, accelerator, ports, param, share, out, in, interrupt)"
+    "3:1: error: unknown key 'bogus' in an [instance] (keys: model, program, accelerator, ports, param, share, out, in, interrupt, map)"
 err syskey '[system]\nports = 3\n' "2:1: error: unknown key 'ports' in [system] (keys: max_clocks, port_log)"
 err dupname '[instance pb]\nmodel = kcpsm6\n[instance pb]\nmodel = kcpsm6\n' \
     "3:11: error: a second instance 'pb' (first at line 1)"
@@ -148,6 +148,15 @@ err port '[instance pb]\nmodel = kcpsm6\nin x1 = 3\n' "3:4: error: port: "
 err line '[instance a]\nmodel = example\ninterrupt 40 = a\n' "3:11: error: interrupt line: 40 is out of range (0 to 31)"
 err lineproc '[instance a]\nmodel = example\ninterrupt 1 = a\n' \
     "3:15: error: interrupt: instance 'a' is not a processor (model 'example' declares no PROCESSOR)"
+err mapnotproc '[instance a]\nmodel = example\nmap 0x1000 = a.SHM\n' \
+    "3:1: error: map: instance 'a' is not a processor (model 'example' declares no PROCESSOR)"
+err mapaddr '[instance pb]\nmodel = kcpsm6\nmap 0x1_0000_0000_0000_0000 = pb.SHM\n' "3:5: error: map address: "
+err mapdot '[instance pb]\nmodel = kcpsm6\nmap 0x1000 = SHM\n' "3:14: error: map ADDR = INSTANCE.STORAGE, not 'SHM'"
+err mapinst '[instance pb]\nmodel = kcpsm6\nmap 0x1000 = acc.SHM\n' "3:14: error: unknown instance 'acc'"
+err mapstorage '[instance pb]\nmodel = kcpsm6\nmap 0x1000 = a.NOPE\n[instance a]\nmodel = example\n' \
+    "3:14: error: a (model 'example') has no storage 'NOPE'"
+err mapoverlap '[instance pb]\nmodel = kcpsm6\nmap 0x10000 = a.SHM\nmap 0x103fc = a.LDM\n[instance a]\nmodel = example\n' \
+    "4:15: error: a.LDM at [0x103fc, 0x113fc) overlaps a.SHM mapped at [0x10000, 0x10400)"
 err program '[instance pb]\nmodel = kcpsm6\nprogram = missing.psm\n' \
     "3:11: error: instance 'pb': cannot load program 'missing.psm'"
 printf 'LOAD s0, 05\nBOGUS s1\n' >"$tmp/bad.psm"

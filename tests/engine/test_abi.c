@@ -32,6 +32,7 @@ static uint64_t fingerprint(void)
         O(struct isk_engine_ops, param_number), O(struct isk_engine_ops, schedule),
         O(struct isk_engine_ops, exception), O(struct isk_engine_ops, exit_context),
         O(struct isk_engine_ops, breakpoint), O(struct isk_engine_ops, dma),
+        O(struct isk_engine_ops, bus_read), O(struct isk_engine_ops, bus_write),
         S(struct isk_hdr), O(struct isk_hdr, trap), O(struct isk_hdr, checking), O(struct isk_hdr, clock),
         O(struct isk_hdr, pc), O(struct isk_hdr, next_pc), O(struct isk_hdr, context), O(struct isk_hdr, ncontexts),
         O(struct isk_hdr, contexts), O(struct isk_hdr, ops), O(struct isk_hdr, engine), O(struct isk_hdr, user),
@@ -111,6 +112,7 @@ static const struct { int version; uint64_t layout; } versions[] = {
     { 9, 0x9f684bf88ff73650ull },     /* INSTRUCTION .solo = ISK_SOLO_BIT_SET: the group bit a fixed 1 */
     { 10, 0x1ff6bac4430be73bull },    /* INSTRUCTION .flow: calls and returns, for the debugger's call stack */
     { 11, 0x7a27dd3fdfa56a7bull },    /* isk_storage_decl .display: FLOAT display formats */
+    { 12, 0x806768a246d29a43ull },    /* the bus: bus_read, bus_write (BUS_READ, BUS_WRITE) */
 };
 
 STATE_BEGIN

@@ -123,8 +123,10 @@ static inline bool rv_jump(struct isk_state *S, uint32_t target)
 /* ---- memory ---------------------------------------------------------------------------------- */
 
 /* Loads and stores outside the RAM: the CLINT (msip, mtimecmp, mtime), the PLIC's pending bits
- * and claim register; anything else is not mapped (the access faults). This is the one place
- * an address outside the RAM is decided: a system's bus extends it. Accesses are aligned. */
+ * and claim register; anything else goes to the system's bus (storages of other instances a
+ * system file maps, docs/rv32.md "Launch commands and the system"), and what is not mapped
+ * there faults. This is the one place an address outside the RAM is decided. Accesses are
+ * aligned. */
 static __attribute__((noinline)) bool rv_bus_read(struct isk_state *S, uint32_t addr, unsigned size, uint32_t *v)
 {
     const uint64_t mtime = CLOCK - S->mtime_base;
@@ -146,7 +148,12 @@ static __attribute__((noinline)) bool rv_bus_read(struct isk_state *S, uint32_t 
                 break;
             }
         break;
-    default: return false;
+    default: {
+        uint64_t b;
+        if (!BUS_READ(addr, (int)size, &b)) return false;
+        *v = (uint32_t)b;
+        return true;
+    }
     }
     w >>= shift;
     *v = size == 4 ? w : size == 2 ? (w & 0xffff) : (w & 0xff);
@@ -176,7 +183,7 @@ static __attribute__((noinline)) bool rv_bus_write(struct isk_state *S, uint32_t
         break;
     }
     case RV_PLIC_CLAIM: break;                                   /* completion: nothing to do */
-    default: return false;
+    default: return BUS_WRITE(addr, (int)size, v >> shift) != 0;   /* v was shifted above */
     }
 #undef RV_MERGE
     rv_rearm(S);
