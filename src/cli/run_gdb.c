@@ -472,7 +472,7 @@ static void breakpoint(cli_gdb *g, const char *p, bool insert)
     /* Z0/Z1,ADDR,KIND: a software or hardware breakpoint, both the core's */
     uint64_t addr, pc;
     p += 2;
-    if (!parse_hex(&p, &addr)) return reply(g, "E01");
+    if (*p++ != ',' || !parse_hex(&p, &addr)) return reply(g, "E01");
     for (size_t i = 0; i < g->bps.len; i++)
         if (g->bps.data[i].addr == addr) {
             if (insert) return reply(g, "OK");
