@@ -4,8 +4,9 @@
 set -e
 need=""
 have() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
-# gtkwave: its vcd2fst reads the VCDs of --vcd in tests/cli/traces.sh
-for pkg in gcc make cmake libelf-dev libedit-dev pkg-config python3 gtkwave; do
+# gtkwave: its vcd2fst reads the VCDs of --vcd in tests/cli/traces.sh; gdb-multiarch: the gdb
+# session of tests/cli/gdb.sh (tests only)
+for pkg in gcc make cmake libelf-dev libedit-dev pkg-config python3 gtkwave gdb-multiarch; do
     have "$pkg" || need="$need $pkg"
 done
 [ -z "$need" ] && exit 0

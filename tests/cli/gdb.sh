@@ -60,7 +60,7 @@ int main(void)
     return s == 55 ? 3 : 1;
 }
 C
-# docs/rv32.md's command line, at -O0 so that every variable lives
+# docs/rv32.md's command line (the CPROG part's), at -O0 so that every variable lives
 riscv64-unknown-elf-gcc -march=rv32im -misa-spec=2.2 -mabi=ilp32 -O0 -g --specs=picolibc.specs --oslib=semihost \
     --crt0=semihost -Wl,--defsym=__flash=0x80000000,--defsym=__flash_size=0x40000 \
     -Wl,--defsym=__ram=0x80040000,--defsym=__ram_size=0xc0000 -o "$tmp/sum.elf" "$tmp/sum.c" || fail "gcc"
@@ -85,6 +85,6 @@ expect_in "$tmp/gdb.out" '13	    int s = sum(n);'
 expect_in "$tmp/gdb.out" '14	    printf("sum(%d) = %d\n", n, s);'
 expect_in "$tmp/gdb.out" '$1 = 55'
 expect_in "$tmp/gdb.out" '$2 = 10'
-grep -q '^pc  *0x800[0-9a-f]* <main+[0-9]*>' "$tmp/gdb.out" || { fail "info registers pc:"; cat "$tmp/gdb.out"; }
-expect_in "$tmp/gdb.out" '[Inferior 1 (Remote target) exited with code 03]'
+grep -q '^pc  *0x800[0-9a-f]*.*<main+[0-9]*>' "$tmp/gdb.out" || { fail "info registers pc:"; cat "$tmp/gdb.out"; }
+expect_in "$tmp/gdb.out" 'exited with code 03]'
 finish gdb.sh
