@@ -16,7 +16,7 @@ extern "C" {
 /* Bumped whenever the layout of isk_hdr, the ops tables or the declaration structs change
  * (tests/engine/test_abi.c records each version's layout and fails on a change without a new
  * version); the engine refuses a model compiled against another version. */
-#define ISK_ABI_VERSION 12
+#define ISK_ABI_VERSION 13
 
 /* Most operands an instruction format may have (fields passed to a behaviour). */
 #define ISK_MAX_OPS 6
@@ -296,6 +296,19 @@ typedef struct isk_elf_decl {
     int abi_shift;
 } isk_elf_decl;
 
+/* What a gdb remote stub (isekit debug --gdb) tells gdb about a processor: the architecture
+ * gdb knows it as, and the registers of gdb's `g` packet in gdb's order. */
+typedef struct isk_gdb_decl {
+    const char *arch;        /* gdb's name, e.g. "riscv:rv32" (NULL: none; gdb must be told) */
+    /* Space-separated, in gdb's register numbering: a storage or element name as the debugger
+     * takes it ("X[3]", "ra", "ACC"), a range of cells "X[0..31]", or "pc" (the context's pc as
+     * a byte address). Each may end in ":BYTES" (default: the cell's width in whole bytes; pc:
+     * the ELF class's address size, else 4). */
+    const char *registers;
+    const char *feature;     /* a target.xml feature name (qXfer:features:read), e.g. "org.gnu.gdb.riscv.cpu"; NULL: no XML */
+    uint64_t context_stride; /* banked registers: context c's cell is c * context_stride further on */
+} isk_gdb_decl;
+
 typedef struct isk_region_decl {
     const char *name;        /* e.g. "IRAM" */
     uint64_t base, size;     /* addresses in the ELF files, in bytes */
@@ -361,6 +374,8 @@ struct isk_builder_ops {
     void (*line)(isk_builder *b, int line);   /* the line of the description's next declaration */
     /* Processors: the handler of architectural exceptions (ON_EXCEPTION). */
     void (*exception_handler)(isk_builder *b, void (*fn)(isk_hdr *h, int cause, const char *message));
+    /* Processors: what gdb needs (GDB_TARGET). */
+    void (*gdb)(isk_builder *b, const isk_gdb_decl *d);
 };
 struct isk_builder {
     const struct isk_builder_ops *ops;

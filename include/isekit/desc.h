@@ -154,6 +154,8 @@ struct isk_model {
     int code_storage;                 /* processors: index of the code memory */
     bool has_elf;
     isk_elf_decl elf;
+    bool has_gdb;
+    isk_gdb_decl gdb;                 /* GDB_TARGET: strings owned by the model */
     ISK_VEC(isk_region_decl) regions;     /* strings owned by the model */
     ISK_VEC(isk_reloc) relocs;
     isk_addrmap map;                  /* built from regions and proc at load */

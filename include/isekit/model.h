@@ -545,6 +545,9 @@ ISK_INLINE void INSTRUCTION_FRAME_after(struct isk_state *S, uint64_t before) { 
 #define ELF_FORMAT(...) (ISK_AT, B->ops->elf(B, &(isk_elf_decl){ __VA_ARGS__ }))
 #define REGION(...) (ISK_AT, B->ops->region(B, &(isk_region_decl){ __VA_ARGS__ }))
 #define RELOCATION(...) (ISK_AT, B->ops->reloc(B, &(isk_reloc_decl){ __VA_ARGS__ }))
+/* gdb: GDB_TARGET(.arch = "riscv:rv32", .registers = "X[0..31] pc", .feature = "org.gnu.gdb.riscv.cpu")
+ * (isekit debug --gdb PORT, docs/gdb.md). */
+#define GDB_TARGET(...) (ISK_AT, B->ops->gdb(B, &(isk_gdb_decl){ __VA_ARGS__ }))
 
 #ifdef __cplusplus
 }

@@ -146,6 +146,8 @@ MODEL_BEGIN(dpu, "UPMEM DPU (SDK 2025.1 ISA)")
 
     /* ELF (elf-abi.md 1): EM_DPU, ELFCLASS32 little-endian, e_flags = EABI set (bit 23) and
      * version 2 in bits 31:24. */
+    /* gdb knows no DPU: a stub client sees r0..r23 of each tasklet and the pc (docs/gdb.md) */
+    GDB_TARGET(.registers = "R[0..23] pc", .context_stride = DPU_REGS);
     ELF_FORMAT(.machine = 0xf5, .elfclass = 32, .big_endian = 0, .flags = 0x02800000u,
                .abi_mask = 0xff000000u, .abi_shift = 24);
     REGION(.name = "IRAM", .base = 0x80000000u, .size = DPU_IRAM_INSNS * 8,

@@ -204,6 +204,8 @@ MODEL_BEGIN(rv32, "RV32IM + Zicsr, machine mode")
     /* One hart issuing an instruction per clock; the engine's PC is the RAM word index. */
     PROCESSOR(.code = "RAM", .contexts = 1, .issue = ISK_ISSUE_CPI, .cpi = 1, .reset_pc = 0, .code_bytes = 4,
               .pc_unit_bytes = 1);
+    /* gdb knows the hart as riscv:rv32: its g packet holds x0..x31, then pc */
+    GDB_TARGET(.arch = "riscv:rv32", .registers = "X[0..31] pc", .feature = "org.gnu.gdb.riscv.cpu");
     /* ELF: EM_RISCV, ELFCLASS32, little endian, as riscv64-unknown-elf-gcc -march=rv32im_zicsr
      * -mabi=ilp32 writes them. Everything lives in the RAM. */
     ELF_FORMAT(.machine = 243, .elfclass = 32, .big_endian = 0);

@@ -344,21 +344,6 @@ const char *dap_req_set_variable(struct cli_dap *d, const dj *a, jbuf *b)
     return NULL;
 }
 
-/* The byte at addr of inst's address map, false where the simulator holds none. */
-static bool mem_byte(isk_inst *inst, uint64_t addr, uint8_t *out, const uint8_t *write)
-{
-    const isk_model *m = isk_inst_model(inst);
-    isk_addr_cell c;
-    if (!isk_addr_to_cell(m, addr, &c) || c.storage < 0) return false;
-    int bytes = m->map.regions.data[c.region].cell_bytes;
-    int shift = 8 * (m->has_elf && m->elf.big_endian ? bytes - 1 - c.byte : c.byte);
-    isk_ref ref = { inst, c.storage, c.index };
-    uint64_t v = (uint64_t)isk_ref_read(&ref);
-    if (write) isk_ref_write(&ref, (int64_t)((v & ~(0xffull << shift)) | (uint64_t)*write << shift));
-    else *out = (uint8_t)(v >> shift);
-    return true;
-}
-
 static bool mem_address(struct cli_dap *d, const dj *a, uint64_t *addr)
 {
     const char *ref = dj_str(a, "memoryReference", "");
@@ -379,7 +364,7 @@ const char *dap_req_read_memory(struct cli_dap *d, const dj *a, jbuf *b)
     if (count < 0 || count > (1 << 20)) count = 1 << 20;
     uint8_t *data = isk_xcalloc(1, (size_t)count + 1);
     int64_t n = 0;
-    while (n < count && mem_byte(cur_inst(d), addr + (uint64_t)n, &data[n], NULL)) n++;
+    while (n < count && dbg_mem_byte(cur_inst(d), addr + (uint64_t)n, &data[n], NULL)) n++;
     char ref[32];
     snprintf(ref, sizeof ref, "0x%" PRIx64, addr);
     jb_kstr(b, "address", ref);
@@ -398,7 +383,7 @@ const char *dap_req_write_memory(struct cli_dap *d, const dj *a, jbuf *b)
     uint8_t *data = dj_base64_decode(dj_str(a, "data", ""), &n);
     if (!data) return "writeMemory: data is not base64";
     size_t k = 0;
-    while (k < n && mem_byte(cur_inst(d), addr + k, NULL, &data[k])) k++;
+    while (k < n && dbg_mem_byte(cur_inst(d), addr + k, NULL, &data[k])) k++;
     free(data);
     if (k < n) {
         snprintf(d->msg, sizeof d->msg, "0x%" PRIx64 " is not in a memory of %s (%zu bytes written)", addr + k,

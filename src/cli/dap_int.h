@@ -64,8 +64,6 @@ void dap_output(struct cli_dap *d, const char *category, const char *text);
 char *dap_read_message(struct cli_dap *d);
 /* Is a message (or part of one) waiting? Never blocks. */
 bool dap_input_waiting(struct cli_dap *d);
-/* --dap-port: listen on 127.0.0.1:port, accept one client: its socket, or -1 (reported). */
-int dap_serve_tcp(const cli_run *r, uint64_t port);
 
 /* ---- requests that look at the system (dap_inspect.c) ---- */
 /* A handler: NULL on success (body filled), else the message of the failure. */

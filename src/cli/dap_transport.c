@@ -1,13 +1,10 @@
 /* The DAP server's stream (dap_int.h): framed messages in and out over stdio or one TCP client. */
-#include <arpa/inet.h>
 #include <errno.h>
 #include <inttypes.h>
-#include <netinet/in.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include "cli/dap_int.h"
@@ -89,27 +86,4 @@ bool dap_input_waiting(struct cli_dap *d)
 {
     struct pollfd p = { .fd = d->in_fd, .events = POLLIN };
     return d->len || poll(&p, 1, 0) > 0;
-}
-
-int dap_serve_tcp(const cli_run *r, uint64_t port)
-{
-    int s = socket(AF_INET, SOCK_STREAM, 0);
-    if (s < 0) return -1;
-    int one = 1;
-    setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);     /* loopback only: the protocol has no authentication */
-    socklen_t alen = sizeof a;
-    if (bind(s, (struct sockaddr *)&a, sizeof a) != 0 || listen(s, 1) != 0 ||
-        getsockname(s, (struct sockaddr *)&a, &alen) != 0) {
-        fprintf(stderr, "%s: --dap-port %" PRIu64 ": %s\n", r->cmd, port, strerror(errno));
-        close(s);
-        return -1;
-    }
-    fprintf(stderr, "%s: DAP server listening on 127.0.0.1:%u\n", r->cmd, ntohs(a.sin_port));
-    int c;
-    while ((c = accept(s, NULL, NULL)) < 0 && errno == EINTR) {}
-    if (c < 0) fprintf(stderr, "%s: --dap-port: %s\n", r->cmd, strerror(errno));
-    close(s);
-    return c;
 }

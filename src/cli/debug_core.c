@@ -473,3 +473,17 @@ void dbg_disasm_at(isk_inst *proc, uint64_t pc, char *out, size_t cap)
     if (!dbg_code_word(proc, pc, &word)) snprintf(out, cap, "(no code)");
     else isk_disasm_word(isk_inst_model(proc), word, pc, out, cap);
 }
+
+bool dbg_mem_byte(isk_inst *inst, uint64_t addr, uint8_t *out, const uint8_t *write)
+{
+    const isk_model *m = isk_inst_model(inst);
+    isk_addr_cell c;
+    if (!isk_addr_to_cell(m, addr, &c) || c.storage < 0) return false;
+    int bytes = m->map.regions.data[c.region].cell_bytes;
+    int shift = 8 * (m->has_elf && m->elf.big_endian ? bytes - 1 - c.byte : c.byte);
+    isk_ref ref = { inst, c.storage, c.index };
+    uint64_t v = (uint64_t)isk_ref_read(&ref);
+    if (write) isk_ref_write(&ref, (int64_t)((v & ~(0xffull << shift)) | (uint64_t)*write << shift));
+    else *out = (uint8_t)(v >> shift);
+    return true;
+}

@@ -194,6 +194,9 @@ bool dbg_finish(dbg_core *d, dbg_stop *out, char *msg, size_t cap);
 isk_inst *dbg_first_processor(isk_system *sys);
 /* The instruction word at pc of a processor's code memory; false outside it. */
 bool dbg_code_word(isk_inst *proc, uint64_t pc, uint64_t *word);
+/* The byte at addr of inst's address map (the debugger's x, DAP's readMemory, gdb's m):
+ * read into *out, or with write set, *write stored; false where the simulator holds none. */
+bool dbg_mem_byte(isk_inst *inst, uint64_t addr, uint8_t *out, const uint8_t *write);
 /* The disassembled instruction at pc ("(no code)" outside the code memory). */
 void dbg_disasm_at(isk_inst *proc, uint64_t pc, char *out, size_t cap);
 

@@ -14,6 +14,7 @@
 #include "asm/loaded.h"
 #include "base/num.h"
 #include "cli/dap_int.h"
+#include "cli/tcp.h"
 #include "isekit/desc.h"
 
 /* ---- options ---------------------------------------------------------------------------- */
@@ -87,7 +88,7 @@ bool cli_dap_begin(cli_run *r, const cli_run_opts *o)
     d->step_thread = d->out_thread = -1;
     d->last = ISK_OK;
     if (o->dap.tcp) {
-        d->in_fd = d->out_fd = dap_serve_tcp(r, o->dap.port);
+        d->in_fd = d->out_fd = cli_tcp_accept_one(r->cmd, "--dap-port", "DAP server", o->dap.port);
         if (d->in_fd < 0) {
             free(d);
             return false;

@@ -860,7 +860,7 @@ static bool run_script(cli_debugger *g, const char *path)
 
 bool cli_debug_begin(cli_run *r, const cli_run_opts *o)
 {
-    if (!o->debug.on || o->dap.on) return true;    /* the DAP server drives the run instead */
+    if (!o->debug.on || o->dap.on || o->gdb.on) return true;    /* the DAP server or gdb drives the run instead */
     cli_debugger *g = calloc(1, sizeof *g);
     if (!g) return false;
     g->r = r;

@@ -91,4 +91,19 @@ bool cli_dap_begin(struct cli_run *r, const struct cli_run_opts *o);
 isk_status cli_dap_go(struct cli_run *r, uint64_t clocks);
 void cli_dap_end(struct cli_run *r);
 
+/* ---- the gdb remote serial protocol stub (run_gdb.c) ---- */
+typedef struct cli_gdb_opts {
+    bool on;                 /* --gdb PORT: one gdb on 127.0.0.1:PORT */
+    uint64_t port;
+} cli_gdb_opts;
+struct cli_gdb;
+bool cli_gdb_option(cli_args *a, struct cli_run_opts *o);
+#define CLI_GDB_HELP                                                                                \
+    "  --gdb PORT          serve gdb's remote protocol on 127.0.0.1:PORT (0: any free port, printed)\n" \
+    "                      for a processor whose model declares GDB_TARGET (docs/gdb.md)\n"
+bool cli_gdb_begin(struct cli_run *r, const struct cli_run_opts *o);
+/* cli_run_go while gdb drives the run (r->gdb). */
+isk_status cli_gdb_go(struct cli_run *r, uint64_t clocks);
+void cli_gdb_end(struct cli_run *r);
+
 #endif

@@ -36,7 +36,7 @@ bool cli_run_option(cli_args *a, cli_run_opts *o, const char *alias)
         if (v && o->nshows == CLI_MAX_LIST) cli_usage_error(a, "at most %d --show options", CLI_MAX_LIST);
         else if (v) o->shows[o->nshows++] = v;
     } else if (cli_traces_option(a, o) || cli_profile_option(a, o) || cli_debug_option(a, o) ||
-               cli_dap_option(a, o)) {
+               cli_dap_option(a, o) || cli_gdb_option(a, o)) {
     } else {
         return false;
     }
@@ -132,7 +132,7 @@ void cli_run_begin(cli_run *r, const char *cmd, isk_system *sys, const cli_run_o
     sa.sa_flags = SA_RESTART;
     sigaction(SIGINT, &sa, &previous_sigint);
     r->observers_failed = !cli_traces_begin(r, o) || !cli_profile_begin(r, o) || !cli_debug_begin(r, o) ||
-                          !cli_dap_begin(r, o);
+                          !cli_dap_begin(r, o) || !cli_gdb_begin(r, o);
 }
 
 /* Every second on a terminal: where the run is and how fast it goes. */
@@ -161,6 +161,7 @@ isk_status cli_run_go(cli_run *r, uint64_t clocks)
     if (r->observers_failed) return ISK_FAILED;
     if (r->debugger) return cli_debug_go(r, clocks);
     if (r->dap) return cli_dap_go(r, clocks);
+    if (r->gdb) return cli_gdb_go(r, clocks);
     uint64_t now = isk_clock(r->sys);
     uint64_t end = clocks && clocks < r->limit - now ? now + clocks : r->limit;
     isk_status st = ISK_OK;
@@ -240,7 +241,7 @@ isk_status cli_run_hosted(cli_run *r, int (*host)(void *user), void *user, int *
 {
     *result = 0;
     if (r->observers_failed) return ISK_FAILED;
-    if (!r->debugger && !r->dap) {
+    if (!r->debugger && !r->dap && !r->gdb) {
         *result = host(user);
         return ISK_OK;
     }
@@ -333,6 +334,7 @@ bool cli_run_at_limit(const cli_run *r) { return isk_clock(r->sys) >= r->limit; 
 
 void cli_run_end(cli_run *r)
 {
+    cli_gdb_end(r);
     cli_dap_end(r);
     cli_debug_end(r);
     cli_profile_end(r);

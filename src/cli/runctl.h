@@ -36,6 +36,7 @@ typedef struct cli_run_opts {
     cli_profile_opts profile;
     cli_debug_opts debug;
     cli_dap_opts dap;
+    cli_gdb_opts gdb;
 } cli_run_opts;
 
 void cli_run_opts_init(cli_run_opts *o, uint64_t default_max_clocks);
@@ -52,7 +53,7 @@ bool cli_run_option(cli_args *a, cli_run_opts *o, const char *alias);
     "  --behaviour-stack BYTES  the stack of each multi-clock behaviour (default 256K)\n"            \
     "  --param KEY=VALUE   set a model parameter\n"                                                   \
     "  --show NAME         print a register or cell after the run (e.g. GR0, LDM[5], R[2])\n"        \
-    CLI_TRACES_HELP CLI_PROFILE_HELP CLI_DEBUG_HELP CLI_DAP_HELP                                                   \
+    CLI_TRACES_HELP CLI_PROFILE_HELP CLI_DEBUG_HELP CLI_DAP_HELP CLI_GDB_HELP                                                  \
     CLI_MAX_ERRORS_HELP
 #define CLI_EXIT_HELP                                                                                \
     "Exit status: 0 on success; 1 on an error, a fault, a crash in model code, a deadlock or a\n"   \
@@ -95,6 +96,7 @@ typedef struct cli_run {
     struct cli_profile *profile;
     struct cli_debugger *debugger;
     struct cli_dap *dap;
+    struct cli_gdb *gdb;
     struct cli_hosted *hosted;       /* cli_run_hosted: the host program's thread, while it runs */
     bool observers_failed;           /* one of them could not start (reported) */
     struct launch_list *launch_list; /* the run's launch list (launchlist.h), or NULL: a debugger breaks in it */

@@ -396,6 +396,17 @@ static void b_elf(isk_builder *b, const isk_elf_decl *d)
     m->elf = *d;
 }
 
+static void b_gdb(isk_builder *b, const isk_gdb_decl *d)
+{
+    isk_model *m = mb(b)->m;
+    if (!d->registers || !*d->registers) {
+        desc_error(mb(b), "model '%s': GDB_TARGET needs .registers (gdb's register order)", m->name);
+        return;
+    }
+    m->has_gdb = true;
+    m->gdb = (isk_gdb_decl){ dup_or_null(d->arch), isk_xstrdup(d->registers), dup_or_null(d->feature), d->context_stride };
+}
+
 static void b_region(isk_builder *b, const isk_region_decl *d)
 {
     isk_region_decl r = *d;
@@ -428,7 +439,7 @@ static void b_reloc(isk_builder *b, const isk_reloc_decl *d)
 static const struct isk_builder_ops builder_ops = {
     b_model, b_word_bits, b_slots, b_storage, b_element, b_end_group, b_resource,
     b_kind, b_instruction, b_processor, b_param, b_init, b_elf, b_region, b_reloc, b_elements, b_line,
-    b_exception_handler,
+    b_exception_handler, b_gdb,
 };
 
 /* Link each operand to the kind its syntax template names: "{GREG:gr}". */
@@ -889,6 +900,9 @@ void isk_model_release(isk_model *m)
     VEC_FREE(&m->patterns);
     isk_params_free(m);
     free((char *)m->proc.code);
+    free((char *)m->gdb.arch);
+    free((char *)m->gdb.registers);
+    free((char *)m->gdb.feature);
     for (size_t i = 0; i < m->regions.len; i++) {
         free((char *)m->regions.data[i].name);
         free((char *)m->regions.data[i].sections);

@@ -57,6 +57,7 @@ static uint64_t fingerprint(void)
         O(isk_processor_decl, group_words), O(isk_processor_decl, group_all), O(isk_processor_decl, group_align),
         S(isk_elf_decl), O(isk_elf_decl, machine), O(isk_elf_decl, elfclass), O(isk_elf_decl, big_endian),
         O(isk_elf_decl, flags), O(isk_elf_decl, abi_mask), O(isk_elf_decl, abi_shift),
+        S(isk_gdb_decl), O(isk_gdb_decl, arch), O(isk_gdb_decl, registers), O(isk_gdb_decl, feature), O(isk_gdb_decl, context_stride),
         S(isk_region_decl), O(isk_region_decl, name), O(isk_region_decl, base), O(isk_region_decl, size),
         O(isk_region_decl, sections), O(isk_region_decl, storage), O(isk_region_decl, code),
         S(isk_reloc_decl), O(isk_reloc_decl, type), O(isk_reloc_decl, name), O(isk_reloc_decl, bytes),
@@ -72,6 +73,7 @@ static uint64_t fingerprint(void)
         O(struct isk_builder_ops, param), O(struct isk_builder_ops, init), O(struct isk_builder_ops, elf),
         O(struct isk_builder_ops, region), O(struct isk_builder_ops, reloc), O(struct isk_builder_ops, elements),
         O(struct isk_builder_ops, line), O(struct isk_builder_ops, exception_handler),
+        O(struct isk_builder_ops, gdb),
         S(struct isk_builder), O(struct isk_builder, ops), O(struct isk_builder, engine),
         S(struct isk_model_entry), O(struct isk_model_entry, abi_version), O(struct isk_model_entry, name),
         O(struct isk_model_entry, state_size), O(struct isk_model_entry, describe), O(struct isk_model_entry, file),
@@ -113,6 +115,7 @@ static const struct { int version; uint64_t layout; } versions[] = {
     { 10, 0x1ff6bac4430be73bull },    /* INSTRUCTION .flow: calls and returns, for the debugger's call stack */
     { 11, 0x7a27dd3fdfa56a7bull },    /* isk_storage_decl .display: FLOAT display formats */
     { 12, 0x806768a246d29a43ull },    /* the bus: bus_read, bus_write (BUS_READ, BUS_WRITE) */
+    { 13, 0xf6600377a087a57bull },    /* GDB_TARGET: isk_gdb_decl, the builder's gdb */
 };
 
 STATE_BEGIN
