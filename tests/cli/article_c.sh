@@ -5,8 +5,8 @@
 # here), and the clocks the host counts (mcycle) those the semantics imply: CONV takes LOOPREG +
 # 2 clocks from its launch; its flag (SHM, latency 1), written in its last clock, is seen by the
 # host's poll the clock after; its interrupt reaches the host in its last clock and the handler
-# runs after. (Not checked against --trace: tracing watches the host's 16 MiB RAM after every
-# instruction, too slow for the test's bounds.)
+# runs after. A Perfetto trace of the same run (host instructions, commands, interrupts) then
+# pins each style to the exact clocks the semantics give (docs/rv32-launch.md).
 # usage: article_c.sh ISEKIT SOURCE_DIR
 isekit=$1
 src=$2
@@ -24,7 +24,7 @@ if ! riscv64-unknown-elf-gcc -march=rv32im -misa-spec=2.2 -mabi=ilp32 -O2 -g -Wa
     fail "article.c does not build:"; sed 's/^/    /' "$tmp/gcc"; finish article_c
 fi
 
-bounded 0 "$tmp/run" -- "$isekit" run "$tmp/article.sys"
+bounded 0 "$tmp/run" -- "$isekit" run "$tmp/article.sys" --perfetto "$tmp/trace.json"
 out="$tmp/run"
 
 # what the semantics give: CONV's dot product of article.c's DM0 and TM0 (N pairs, as LOOPREG
@@ -63,5 +63,39 @@ s=$(after interrupt)
 [ -n "$s" ] && [ "$s" -gt $((loopreg + 2)) ] && [ "$s" -le $((loopreg + 12)) ] ||
     fail "interrupt: handler after '$s' clocks"
 expect_in "$out" "(claimed source 1)"
+
+# The exact clocks, from the trace: L is each CONV's launch clock as the host printed it.
+launched() { sed -n "s/^$1: .* launched at clock \([0-9]*\),.*/\1/p" "$out"; }
+python3 - "$tmp/trace.json" "$loopreg" "$(launched static)" "$(launched flag)" "$(launched interrupt)" \
+    >"$tmp/exact" 2>&1 <<'PY' || { fail "the trace does not show the clocks the semantics imply:"; sed 's/^/    /' "$tmp/exact"; }
+import json, sys
+events = json.load(open(sys.argv[1]))["traceEvents"]
+loop, l1, l2, l3 = (int(a) for a in sys.argv[2:6])
+end = loop + 2                        # CONV's length: its last clock is L + end - 1
+host = [e for e in events if e.get("cat") == "instruction"]
+def after(clock): return [e for e in host if e["ts"] >= clock]
+def check(what, ok):
+    if not ok: print(what); sys.exit(1)
+for launch, name in ((l1, "conv "), (l2, "convf "), (l3, "conv ")):
+    cmd = [e for e in events if e.get("cat") == "command" and e["ts"] == launch]
+    check(f"no command launched at clock {launch}", len(cmd) == 1 and cmd[0]["name"].startswith(name))
+    check(f"{name}at {launch} takes {cmd[0]['dur']} clocks, not LOOPREG + 2", cmd[0]["dur"] == end)
+# static: the first read of the accumulator (mapped at 0x40002000) comes once the result is
+# visible, at L + LOOPREG + 2 or later
+acc = lambda es: next(i for i, e in enumerate(es) if e["args"]["asm"].startswith("lui") and "0x40002" in e["args"]["asm"])
+rest = after(l1)
+check("static: the accumulator is read before CONV's end", rest[acc(rest) + 1]["ts"] >= l1 + end)
+# flag: CONVF writes SHM[1] in its last clock (latency 1): the first poll at or after
+# L + LOOPREG + 2 sees it and ends the loop; the poll before it came earlier
+rest = after(l2 + 1)
+polls = [e["ts"] for e in rest[:acc(rest)] if e["name"] == "lw"]
+check(f"flag: polls at {polls}", len(polls) >= 2 and polls[-1] >= l2 + end and polls[-2] < l2 + end)
+# interrupt: raised in CONV's last clock; the sleeping wfi wakes the clock after and completes,
+# and the trap is taken after it: the handler's first instruction issues at L + LOOPREG + 3
+irq = [e["ts"] for e in events if e.get("cat") == "interrupt" and e["name"] == "interrupt line 0 raised" and e["ts"] >= l3]
+check(f"interrupt raised at {irq}, not {l3 + end - 1}", irq == [l3 + end - 1])
+trap = next(e["ts"] for e in after(l3) if e["args"].get("function") == "on_trap")
+check(f"the handler's first instruction at {trap}, not {l3 + end + 1}", trap == l3 + end + 1)
+PY
 expect_in "$out" "host context 0: "
 finish article_c
