@@ -11,8 +11,15 @@ BEHAVIOUR(INPUT_sX_at_sY, x, y)  { const pb_cells r = pb_cells_of(S); r.bank[x] 
 BEHAVIOUR(OUTPUT_sX_pp, x, p)    { const pb_cells r = pb_cells_of(S); OUTPUT(p, r.bank[x]); }
 BEHAVIOUR(OUTPUT_sX_at_sY, x, y) { const pb_cells r = pb_cells_of(S); OUTPUT(r.bank[y], r.bank[x]); }
 
-BEHAVIOUR(FETCH_sX_ss, x, s)     { const pb_cells r = pb_cells_of(S); r.bank[x] = CELLS(SPM)[(unsigned)s & S->spm_mask]; }
-BEHAVIOUR(FETCH_sX_at_sY, x, y)  { const pb_cells r = pb_cells_of(S); r.bank[x] = CELLS(SPM)[r.bank[y] & S->spm_mask]; }
+/* FETCH reads the scratchpad raw (the mask is its bounds check); NOTE_READ lets a read
+ * watchpoint see it. */
+ISK_INLINE uint8_t pb_fetch(STATE, unsigned at)
+{
+    NOTE_READ(SPM, at, 1);
+    return CELLS(SPM)[at];
+}
+BEHAVIOUR(FETCH_sX_ss, x, s)     { const pb_cells r = pb_cells_of(S); r.bank[x] = pb_fetch(S, (unsigned)s & S->spm_mask); }
+BEHAVIOUR(FETCH_sX_at_sY, x, y)  { const pb_cells r = pb_cells_of(S); r.bank[x] = pb_fetch(S, r.bank[y] & S->spm_mask); }
 BEHAVIOUR(STORE_sX_ss, x, s)     { const pb_cells r = pb_cells_of(S); CELLS(SPM)[(unsigned)s & S->spm_mask] = r.bank[x]; }
 BEHAVIOUR(STORE_sX_at_sY, x, y)  { const pb_cells r = pb_cells_of(S); CELLS(SPM)[r.bank[y] & S->spm_mask] = r.bank[x]; }
 

@@ -17,6 +17,7 @@ ISK_INLINE void dpu_wram_check(struct isk_state *S, uint32_t addr, unsigned size
 ISK_INLINE uint64_t dpu_wram_read(struct isk_state *S, uint32_t addr, unsigned size, int big)
 {
     dpu_wram_check(S, addr, size, "load");
+    NOTE_READ(WRAM, addr, size);          /* a read watchpoint sees the raw load */
     const uint8_t *p = CELLS(WRAM) + addr;
     uint64_t v = 0;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
