@@ -153,7 +153,12 @@ ISK_INLINE void isk_store(isk_hdr *h, void *cell, int bytes, int64_t v, int lat,
  * engine takes the boundary and, while reads are watched, reports this one (ops->read). */
 ISK_INLINE uint64_t isk_index_read(isk_hdr *h, int64_t i, uint64_t n, const char *name, size_t storage)
 {
-    if (ISK_UNLIKELY(h->trap)) h->ops->read(h, storage, i, 1);
+    if (ISK_UNLIKELY(h->trap)) {
+        /* a command's next clock costs what it did before watched reads existed; FinishCycle()
+         * cleared ISK_TRAP_READS, which the boundary brings back if reads are watched */
+        if (h->trap == ISK_TRAP_BOUNDARY) h->ops->boundary(h);
+        if (h->trap) h->ops->read(h, storage, i, 1);
+    }
     if (ISK_UNLIKELY((uint64_t)i >= n)) h->ops->index_fault(h, name, i, n);
     return (uint64_t)i;
 }
