@@ -134,31 +134,21 @@ struct isk_engine_ops {
     void (*breakpoint)(isk_hdr *h, const char *message);
     /* A transfer the model made (a DMA): a DMA event for subscribers, nothing otherwise. */
     void (*dma)(isk_hdr *h, const char *what, uint64_t from, uint64_t to, uint64_t bytes);
+    /* Called by GET and NOTE_READ only while h->trap is non-zero: takes a pending clock boundary
+     * (ISK_TRAP_BOUNDARY), then reports a read of cells first..first+n-1 of the storage at
+     * `storage` (its offset in the state) if someone watches reads (ISK_TRAP_READS). */
+    void (*read)(isk_hdr *h, size_t storage, int64_t first, uint64_t n);
 };
 /* The bits of isk_hdr.trap. Both make the storage accesses of a behaviour leave their fast path,
  * which tests only that the word is zero. */
 #define ISK_TRAP_BOUNDARY 1u   /* FinishCycle() ran: the next access suspends until the next clock */
 #define ISK_TRAP_READS 2u      /* reads of this instance are watched (isk_watch_reads) */
 
-/* A read noted while reads are watched (GET, NOTE_READ): which cells, the first one's value, and
- * who read (the context and pc of a processor, the slot of a command: hdr->context). Noting makes
- * no call, so that a behaviour that reads stays a leaf function; the engine turns the notes into
- * LOAD events at the end of the clock (the noting sets attention, which ends a fast loop there). */
-typedef struct isk_read_note {
-    uint64_t storage;         /* the storage's offset in the state */
-    int64_t first;
-    uint64_t n;
-    int64_t value;
-    uint64_t pc;
-    uint32_t context;
-} isk_read_note;
-#define ISK_READ_NOTES 8      /* per instance and clock; more reads coalesce or count as lost */
-
 /* The first member of every model's state. Fields marked [engine] are maintained by the engine;
  * a model reads them through the macros of this header. */
 struct isk_hdr {
     uint32_t trap;            /* [engine] non-zero: the next storage access must call ops->boundary
-                                 (GET and NOTE_READ: or note the read); ISK_TRAP_* bits */
+                                 (GET and NOTE_READ: ops->read); ISK_TRAP_* bits */
     uint32_t checking;        /* [engine] non-zero: every write goes through ops->write (the CREW log,
                                  an issue group's buffer) */
     uint64_t clock;           /* [engine] the current clock */
@@ -175,10 +165,6 @@ struct isk_hdr {
     uint32_t attention;
     uint32_t lines;           /* [engine] processors: pending interrupt lines (ACK_LINE clears one) */
     uint64_t issued;          /* [engine] processors: instructions issued before this one, live */
-    /* Reads noted while ISK_TRAP_READS is set (isk_read_note); the engine empties the array at the
-     * end of each clock. nreads_lost: reads that found it full and could not be coalesced. */
-    uint32_t nreads, nreads_lost;
-    isk_read_note reads[ISK_READ_NOTES];
 };
 
 typedef void (*isk_behaviour_fn)(isk_hdr *h, const int64_t *op);

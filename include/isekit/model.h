@@ -148,48 +148,19 @@ ISK_INLINE void isk_store(isk_hdr *h, void *cell, int bytes, int64_t v, int lat,
  * this clock for latency >= 1, the latest value for latency 0. Index out of range is a fault. */
 #define GET(...) ISK_OVERLOAD_2(__VA_ARGS__, ISK_GET2, ISK_GET1, ~)(__VA_ARGS__)
 #define ISK_GET1(X) ISK_GET2(X, 0)
-#define ISK_GET2(X, i) (S->X.v[isk_index_read(&S->isk, (int64_t)(i), S->X.n, #X, offsetof(struct isk_state, X), \
-                                          S->X.v, ISK_CELL_BYTES_OF(struct isk_state, X), ISK_SIGN_OF(struct isk_state, X))])
-/* Cell i of an array of cells of `bytes` bytes (constants once inlined), as GET gives it. */
-ISK_INLINE int64_t isk_cell_value(const void *cells, uint64_t i, int bytes, int sgn)
-{
-    switch (bytes) {
-    case 1: return sgn ? (int64_t)((const int8_t *)cells)[i] : (int64_t)((const uint8_t *)cells)[i];
-    case 2: return sgn ? (int64_t)((const int16_t *)cells)[i] : (int64_t)((const uint16_t *)cells)[i];
-    case 4: return sgn ? (int64_t)((const int32_t *)cells)[i] : (int64_t)((const uint32_t *)cells)[i];
-    default: return ((const int64_t *)cells)[i];
-    }
-}
-ISK_INLINE void isk_note_read(isk_hdr *h, size_t storage, int64_t first, uint64_t n, int64_t value);
-/* isk_index for a read: the same single test of h->trap on the fast path; when it is set, a
- * pending FinishCycle() first (ops->boundary returns at once when only reads are watched), then
- * the read is noted, without a call (isk_note_read). */
-ISK_INLINE uint64_t isk_index_read(isk_hdr *h, int64_t i, uint64_t n, const char *name, size_t storage,
-                                   const void *cells, int bytes, int sgn)
+#define ISK_GET2(X, i) (S->X.v[isk_index_read(&S->isk, (int64_t)(i), S->X.n, #X, offsetof(struct isk_state, X))])
+/* isk_index for a read: the same single test of h->trap on the fast path; when it is set, the
+ * engine takes the boundary and, while reads are watched, reports this one (ops->read). */
+ISK_INLINE uint64_t isk_index_read(isk_hdr *h, int64_t i, uint64_t n, const char *name, size_t storage)
 {
     if (ISK_UNLIKELY(h->trap)) {
-        h->ops->boundary(h);
-        if (h->trap) isk_note_read(h, storage, i, 1, (uint64_t)i < n ? isk_cell_value(cells, (uint64_t)i, bytes, sgn) : 0);
+        /* a command's next clock costs what it did before watched reads existed; FinishCycle()
+         * cleared ISK_TRAP_READS, which the boundary brings back if reads are watched */
+        if (h->trap == ISK_TRAP_BOUNDARY) h->ops->boundary(h);
+        if (h->trap) h->ops->read(h, storage, i, 1);
     }
     if (ISK_UNLIKELY((uint64_t)i >= n)) h->ops->index_fault(h, name, i, n);
     return (uint64_t)i;
-}
-/* A read of cells first..first+n-1 of the storage at offset `storage` while reads are watched:
- * one more note in the header for the engine (contiguous reads of one storage coalesce). */
-ISK_INLINE void isk_note_read(isk_hdr *h, size_t storage, int64_t first, uint64_t n, int64_t value)
-{
-    const uint32_t k = h->nreads;
-    isk_read_note *last = &h->reads[k ? k - 1 : 0];
-    if (k && last->storage == storage && last->first + (int64_t)last->n == first && last->pc == h->pc &&
-        last->context == h->context) {
-        last->n += n;
-    } else if (k < ISK_READ_NOTES) {
-        h->reads[k] = (isk_read_note){ storage, first, n, value, h->pc, h->context };
-        h->nreads = k + 1;
-    } else {
-        h->nreads_lost++;
-    }
-    h->attention = 1;
 }
 
 /* SET(X, v) / SET(X, i, v): write cell i, visible after the storage's latency. */
@@ -210,14 +181,10 @@ ISK_INLINE void isk_note_read(isk_hdr *h, size_t storage, int64_t first, uint64_
 #define CELLS(X) (S->X.v)
 /* NOTE_READ(X, first, n): a read of cells first..first+n-1 of X through CELLS (a load, a DMA),
  * for the debugger's read watchpoints; place it next to the path's own bounds check. Costs one
- * test of h->trap while nobody watches, and makes no call (the behaviour stays a leaf); unlike
- * GET it takes no pending FinishCycle(), as the CELLS access beside it does not. */
-#define NOTE_READ(X, first, count) do { \
-        if (ISK_UNLIKELY(S->isk.trap & ISK_TRAP_READS)) { \
-            const int64_t f_ = (int64_t)(first); \
-            isk_note_read(&S->isk, offsetof(struct isk_state, X), f_, (uint64_t)(count), \
-                          (uint64_t)f_ < S->X.n ? (int64_t)CELLS(X)[f_] : 0); \
-        } \
+ * test of h->trap while nobody watches; like GET, it also takes a pending FinishCycle(). */
+#define NOTE_READ(X, first, n) do { \
+        if (ISK_UNLIKELY(S->isk.trap)) \
+            S->isk.ops->read(&S->isk, offsetof(struct isk_state, X), (int64_t)(first), (uint64_t)(n)); \
     } while (0)
 /* COUNT(X): the number of cells (may be configured below the declared count at run time). */
 #define COUNT(X) (S->X.n)
@@ -232,7 +199,7 @@ ISK_INLINE void isk_note_read(isk_hdr *h, size_t storage, int64_t first, uint64_
 ISK_INLINE void isk_finish_cycle(isk_hdr *h)
 {
     if (h->trap) h->ops->boundary(h);
-    h->trap |= ISK_TRAP_BOUNDARY;      /* keeps ISK_TRAP_READS */
+    h->trap = 1;
 }
 
 /* Functional resources: an enum of powers of two. Operations running in the same clock, in

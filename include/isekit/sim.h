@@ -336,8 +336,8 @@ typedef enum isk_event_kind {
     ISK_EV_NOTE,         /* a model's TRACE text */
     ISK_EV_LOAD,         /* a behaviour read cells of a storage whose reads are watched
                             (isk_watch_reads): storage, `index` = the first cell, `amount` = how
-                            many, value = the first cell's as read; the reader's slot, or context
-                            and pc. Reported at the end of the clock of the read */
+                            many, value = the first cell's; the reader's slot, or context and pc.
+                            Seen during the read, before the behaviour uses the value */
     ISK_EV_KINDS
 } isk_event_kind;
 #define ISK_EV_BIT(kind) (1u << (kind))
@@ -379,8 +379,7 @@ isk_status isk_watch(isk_inst *inst, int storage, bool on);
 /* LOAD events for reads of storage `storage` of inst (-1: all of them): reads through GET, and
  * through CELLS where the model marks them with NOTE_READ (the memories and register files of
  * the shipped models). While an instance has a watched storage, every GET and NOTE_READ of its
- * behaviours notes the read in its header (no call), and the clock's end reports the watched
- * ones; with none, they cost what they did. */
+ * behaviours calls into the engine; with none, they cost what they did. */
 isk_status isk_watch_reads(isk_inst *inst, int storage, bool on);
 /* The event in words, as `isekit run --trace` prints it after the clock and the instance:
  * "launch MAC (0x1234) in slot 0", "GRF[1] (GR1) = 5", "port 0x3 <- 0x41", ... Returns buf. */

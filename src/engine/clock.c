@@ -117,7 +117,7 @@ static void op_boundary(isk_hdr *h)
     isk_inst *inst = h->engine;
     isk_system *sys = inst->sys;
     if (sys->cur_inst != inst || sys->cur_slot < 0) {
-        h->trap &= ~ISK_TRAP_BOUNDARY;
+        h->trap = inst->trap_rest;
         isk_op_fault(h, 0, "FinishCycle() inside a processor instruction: processor instructions take one issue; "
                        "model longer ones with BLOCK_FOR()");
     }
@@ -469,12 +469,11 @@ static void run_slot(isk_system *sys, isk_inst *a, int s)
     sys->cur_slot = s;
     h->clock = sys->clock;
     h->checking = 1;
-    h->trap &= ~ISK_TRAP_BOUNDARY;   /* the boundary of the slot that ran before belongs to that slot */
-    h->context = (uint32_t)s;        /* the reader of the reads noted (isk_read_note) */
+    h->trap = a->trap_rest;      /* the trap of the slot that ran before belongs to that slot */
     if (slot->state == SLOT_FRESH) {
         slot->state = SLOT_ON_ENGINE;
         slot->d->fn(h, slot->d->op);
-        h->trap &= ~ISK_TRAP_BOUNDARY;
+        h->trap = a->trap_rest;
         if (slot->stack.lo) {
             /* This frame lives on the stack the command took: the live engine resumed the
              * command in this clock and waits for it in the branch below. */
@@ -490,7 +489,7 @@ static void run_slot(isk_system *sys, isk_inst *a, int s)
         sys->engine.stack_size = sys->cur_stack.size;
         slot->state = SLOT_ON_OWN;
         isk_coro_switch(&sys->engine, &slot->ctx);
-        h->trap &= ~ISK_TRAP_BOUNDARY;
+        h->trap = a->trap_rest;
         put_back_recycled(sys);
     }
     h->checking = 0;
@@ -623,12 +622,9 @@ static void end_clock(isk_system *sys)
 {
     commit_writes(sys);
     /* what became visible at the end of the clock (latency >= 1, the host's writes) */
-    if (ISK_UNLIKELY(sys->listening & (ISK_EV_BIT(ISK_EV_STORE) | ISK_EV_BIT(ISK_EV_LOAD))))
-        for (size_t i = 0; i < sys->insts.len; i++) {
-            isk_inst *inst = sys->insts.data[i];
-            if (inst->hdr->nreads || inst->hdr->nreads_lost) isk_report_reads(sys, inst);
-            if (inst->nwatched && isk_listening(sys, ISK_EV_STORE)) isk_report_changes(sys, inst);
-        }
+    if (isk_listening(sys, ISK_EV_STORE))
+        for (size_t i = 0; i < sys->insts.len; i++)
+            if (sys->insts.data[i]->nwatched) isk_report_changes(sys, sys->insts.data[i]);
     if (ISK_LIKELY(sys->ended_slots == 0)) {
     } else if (sys->ended_slots == 1 && sys->busy_slots == 1) {
         /* the one active command ended (a stream of one-clock commands) */
@@ -770,6 +766,14 @@ static void op_dma(isk_hdr *h, const char *what, uint64_t from, uint64_t to, uin
                                     .amount = bytes });
 }
 
+/* GET or NOTE_READ with the trap set: a pending boundary first (the read belongs to the next
+ * clock), then the read for whoever watches reads. */
+static void op_read(isk_hdr *h, size_t storage, int64_t first, uint64_t n)
+{
+    if (h->trap & ISK_TRAP_BOUNDARY) op_boundary(h);
+    if (h->trap & ISK_TRAP_READS) isk_report_read(h->engine, storage, first, n);
+}
+
 static const char *op_param(isk_hdr *h, const char *key) { return isk_read_param(h->engine, key); }
 static int64_t op_param_number(isk_hdr *h, const char *key) { return isk_read_param_number(h->engine, key); }
 
@@ -792,4 +796,5 @@ const struct isk_engine_ops isk_engine_ops = {
     .exit_context = isk_op_exit_context,
     .breakpoint = isk_op_breakpoint,
     .dma = op_dma,
+    .read = op_read,
 };

@@ -75,9 +75,9 @@ isk_status isk_watch(isk_inst *inst, int storage, bool on)
 }
 
 /* Reads are seen where they happen: GET and NOTE_READ test hdr->trap, which already leaves
- * their fast path for FinishCycle(); the ISK_TRAP_READS bit (which the engine's clearing of a
- * boundary keeps) makes them note the read in the header, and the end of the clock turns the
- * notes into LOAD events (isk_report_reads) while any storage of the instance is watched. */
+ * their fast path for FinishCycle(); the ISK_TRAP_READS bit (kept in trap_rest, which the engine
+ * restores wherever it clears the trap) sends them to isk_report_read while any storage of the
+ * instance is watched. */
 isk_status isk_watch_reads(isk_inst *inst, int storage, bool on)
 {
     const isk_model *m = inst->model;
@@ -91,47 +91,32 @@ isk_status isk_watch_reads(isk_inst *inst, int storage, bool on)
         inst->read_watched[i] = on;
         inst->nread_watched += on ? 1 : -1;
     }
-    if (inst->nread_watched) {
-        inst->hdr->trap |= ISK_TRAP_READS;
-    } else {
-        inst->hdr->trap &= ~ISK_TRAP_READS;
-        inst->hdr->nreads = inst->hdr->nreads_lost = 0;
-    }
+    inst->trap_rest = inst->nread_watched ? ISK_TRAP_READS : 0;
+    if (inst->trap_rest) inst->hdr->trap |= ISK_TRAP_READS;
+    else inst->hdr->trap &= ~ISK_TRAP_READS;
     return ISK_OK;
 }
 
-static void report_read(isk_system *sys, isk_inst *inst, const isk_read_note *r)
+void isk_report_read(isk_inst *inst, size_t storage, int64_t first, uint64_t n)
 {
+    isk_system *sys = inst->sys;
     const isk_model *m = inst->model;
+    if (!isk_listening(sys, ISK_EV_LOAD)) return;
     size_t s = 0;
-    while (s < m->storages.len && m->storages.data[s].offset != r->storage) s++;
+    while (s < m->storages.len && m->storages.data[s].offset != storage) s++;
     if (s == m->storages.len || !inst->read_watched[s]) return;
     const uint64_t count = m->storages.data[s].info.count;
     /* an index out of range faults after this (GET) or is the model's to refuse: no read */
-    if (r->first < 0 || (uint64_t)r->first >= count || r->n == 0) return;
-    const uint64_t n = r->n > count - (uint64_t)r->first ? count - (uint64_t)r->first : r->n;
-    isk_event ev = { .kind = ISK_EV_LOAD, .inst = inst, .slot = -1, .storage = (int)s, .index = (uint64_t)r->first,
-                     .amount = n, .value = r->value };
-    if (inst->contexts) {
-        ev.context = r->context;
-        ev.pc = r->pc;
-    } else if (inst->nslots) {
-        ev.slot = (int)r->context;           /* run_slot put the command's slot there */
+    if (first < 0 || (uint64_t)first >= count || n == 0) return;
+    if (n > count - (uint64_t)first) n = count - (uint64_t)first;
+    isk_ref ref = { inst, (int)s, (uint64_t)first };
+    isk_event ev = { .kind = ISK_EV_LOAD, .inst = inst, .slot = sys->cur_inst == inst ? sys->cur_slot : -1,
+                     .storage = (int)s, .index = (uint64_t)first, .amount = n, .value = isk_ref_read(&ref) };
+    if (inst->contexts && ev.slot < 0) {
+        ev.context = inst->hdr->context;
+        ev.pc = inst->hdr->pc;
     }
     isk_emit(sys, &ev);
-}
-
-void isk_report_reads(isk_system *sys, isk_inst *inst)
-{
-    isk_hdr *h = inst->hdr;
-    const uint32_t n = h->nreads, lost = h->nreads_lost;
-    h->nreads = h->nreads_lost = 0;
-    if (!isk_listening(sys, ISK_EV_LOAD)) return;
-    for (uint32_t k = 0; k < n && k < ISK_READ_NOTES; k++) report_read(sys, inst, &h->reads[k]);
-    if (lost)
-        isk_report(sys, ISK_WARNING, "clock %llu: %s read more storages than it can note in one clock (%d); "
-                   "a read watchpoint may miss %u of its reads", (unsigned long long)sys->clock, inst->name,
-                   ISK_READ_NOTES, lost);
 }
 
 void isk_report_changes(isk_system *sys, isk_inst *inst)

@@ -99,10 +99,11 @@ struct isk_inst {
      * watched), how many are; the context states last reported */
     void **shadow;
     int nwatched;
-    /* per storage: its reads are watched (isk_watch_reads); how many are (while any is,
-     * hdr->trap keeps ISK_TRAP_READS) */
+    /* per storage: its reads are watched (isk_watch_reads); how many are; what hdr->trap holds
+     * between clock boundaries (ISK_TRAP_READS while any is, else 0) */
     bool *read_watched;
     int nread_watched;
+    uint32_t trap_rest;
     uint8_t *reported_states;
 
     isk_stats stats;
@@ -276,9 +277,9 @@ bool isk_cell_location(const isk_inst *inst, const void *cell, int *storage, uin
 void isk_emit(isk_system *sys, isk_event *ev);
 /* STORE events for the cells of inst's watched storages that changed since last reported. */
 void isk_report_changes(isk_system *sys, isk_inst *inst);
-/* LOAD events for the reads inst's behaviours noted in this clock (hdr->reads) of the storages
- * whose reads are watched; empties the notes. */
-void isk_report_reads(isk_system *sys, isk_inst *inst);
+/* ops->read while reads of inst are watched: a LOAD event if storage (an offset in the state)
+ * is one of them. */
+void isk_report_read(isk_inst *inst, size_t storage, int64_t first, uint64_t n);
 static inline bool isk_listening(const isk_system *sys, isk_event_kind kind)
 {
     return __builtin_expect((sys->listening >> kind) & 1, 0);

@@ -31,14 +31,11 @@ static uint64_t fingerprint(void)
         O(struct isk_engine_ops, port_read), O(struct isk_engine_ops, trace), O(struct isk_engine_ops, param),
         O(struct isk_engine_ops, param_number), O(struct isk_engine_ops, schedule),
         O(struct isk_engine_ops, exception), O(struct isk_engine_ops, exit_context),
-        O(struct isk_engine_ops, breakpoint), O(struct isk_engine_ops, dma),
+        O(struct isk_engine_ops, breakpoint), O(struct isk_engine_ops, dma), O(struct isk_engine_ops, read),
         S(struct isk_hdr), O(struct isk_hdr, trap), O(struct isk_hdr, checking), O(struct isk_hdr, clock),
         O(struct isk_hdr, pc), O(struct isk_hdr, next_pc), O(struct isk_hdr, context), O(struct isk_hdr, ncontexts),
         O(struct isk_hdr, contexts), O(struct isk_hdr, ops), O(struct isk_hdr, engine), O(struct isk_hdr, user),
         O(struct isk_hdr, attention), O(struct isk_hdr, lines), O(struct isk_hdr, issued),
-        O(struct isk_hdr, nreads), O(struct isk_hdr, nreads_lost), O(struct isk_hdr, reads),
-        S(isk_read_note), O(isk_read_note, storage), O(isk_read_note, first), O(isk_read_note, n),
-        O(isk_read_note, value), O(isk_read_note, pc), O(isk_read_note, context), ISK_READ_NOTES,
         S(isk_behaviour_info), O(isk_behaviour_info, name), O(isk_behaviour_info, params),
         O(isk_behaviour_info, nparams), O(isk_behaviour_info, fn),
         S(isk_storage_decl), O(isk_storage_decl, name), O(isk_storage_decl, title), O(isk_storage_decl, kind),
@@ -109,7 +106,7 @@ static const struct { int version; uint64_t layout; } versions[] = {
     { 7, 0xea8e08086f1e500full },     /* PROCESSOR .group_align: where an issue group may start */
     { 8, 0x191c21a949249613ull },     /* INSTRUCTION .group_slot: the member of a group an instruction must be */
     { 9, 0x9f684bf88ff73650ull },     /* INSTRUCTION .solo = ISK_SOLO_BIT_SET: the group bit a fixed 1 */
-    { 10, 0x723ea6461a1846d3ull },    /* ISK_TRAP_READS, the header's read notes: reads the engine sees (isk_watch_reads) */
+    { 10, 0x15f25c52a9ebc568ull },    /* ops->read, ISK_TRAP_READS: reads the engine sees (isk_watch_reads) */
 };
 
 STATE_BEGIN
