@@ -16,7 +16,7 @@ extern "C" {
 /* Bumped whenever the layout of isk_hdr, the ops tables or the declaration structs change
  * (tests/engine/test_abi.c records each version's layout and fails on a change without a new
  * version); the engine refuses a model compiled against another version. */
-#define ISK_ABI_VERSION 10
+#define ISK_ABI_VERSION 12
 
 /* Most operands an instruction format may have (fields passed to a behaviour). */
 #define ISK_MAX_OPS 6
@@ -177,6 +177,11 @@ typedef struct isk_behaviour_info {
 
 typedef struct isk_builder isk_builder;
 
+/* How tools print and read a storage's cells (model.h: FLOAT(32) ...). A display property only:
+ * the bits, GET and SET are the same as for UINT of the width. F16X2 is a 32-bit cell holding
+ * two binary16 halves, the low half first. */
+enum isk_display { ISK_DISPLAY_INT, ISK_DISPLAY_F16, ISK_DISPLAY_F32, ISK_DISPLAY_F64, ISK_DISPLAY_F16X2 };
+
 typedef struct isk_storage_decl {
     const char *name;        /* the member name, e.g. "GRF" */
     const char *title;       /* the debugger's title, e.g. "General Registers" */
@@ -186,6 +191,7 @@ typedef struct isk_storage_decl {
     int shared;              /* bound by name to the same storage of other instances */
     int seq;                 /* the declaration's rank in STATE_BEGIN..STATE_END (1, 2, ...), 0 = unknown */
     int line;                /* the declaration's line in the state's file, 0 = unknown */
+    int display;             /* enum isk_display: how tools show a cell (model.h FLOAT) */
 } isk_storage_decl;
 
 /* How operands are written in assembly. Referenced by syntax templates as {FIELD:kind}. */
@@ -214,6 +220,12 @@ typedef struct isk_kind_decl {
 
 /* INSTRUCTION .solo: the value the format fixes the group bit to, plus one (0: not solo). */
 enum isk_solo { ISK_SOLO = 1, ISK_SOLO_BIT_SET = 2 };
+
+/* INSTRUCTION .flow: how an instruction moves between routines, for a debugger's call stack
+ * (backtrace, finish). A CALL that is taken (the context's next issue is not the following
+ * instruction) enters a routine; a RETURN leaves one when the context's next issue lands on
+ * the return address of a routine it is in. Conditional calls and returns carry the mark too. */
+enum isk_flow { ISK_FLOW_NONE = 0, ISK_FLOW_CALL = 1, ISK_FLOW_RETURN = 2 };
 
 /* Options of INSTRUCTION after the format, the behaviour and the syntax. */
 typedef struct isk_insn_decl {
@@ -244,6 +256,7 @@ typedef struct isk_insn_decl {
     /* 1..group_words: the member of an issue group the instruction must be (the IPU's main
      * pipe first, aux second); the assembler refuses it elsewhere in `{ }`. 0: any. */
     int group_slot;
+    int flow;                /* enum isk_flow: a call, a return or neither (0) */
 } isk_insn_decl;
 
 /* Processor models: how instructions are fetched and issued. */

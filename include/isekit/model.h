@@ -45,22 +45,41 @@ extern "C" {
  *   DECLARE_REGISTERS_FILE(INT(16), 2) GRF;    two 16-bit registers, latency 1 (the default)
  *   DECLARE_REGISTER(UINT(36)) ACR;            one unsigned 36-bit register
  *   DECLARE_REGISTER(FIXED(4, 12)) K;          signed fixed point: 4 integer, 12 fraction bits
+ *   DECLARE_REGISTERS_FILE(FLOAT(32, 0), 16) A;   16 cells shown as IEEE binary32
  *   DECLARE_CODE_MEMORY(UINT(48, 0), 4096) IRAM;  instruction memory of a processor
  *
  * Latency L: a value written in clock k is readable from clock k+L; reads in between see the
  * old value. L = 0 means immediate update (fast ISA models). Writes wrap to the cell width and
  * sign-extend (INT) or zero-extend (UINT). Declarations go between STATE_BEGIN and STATE_END;
  * each must also be named in the description (MEMORY, REGFILE_BEGIN, REG): the model is refused
- * otherwise. The cells of one instance may take ISEKIT_MAX_STORAGE bytes (default 1 GiB). */
+ * otherwise. The cells of one instance may take ISEKIT_MAX_STORAGE bytes (default 1 GiB).
+ *
+ * FLOAT(16), FLOAT(32), FLOAT(64) and FLOAT(16x2) (two binary16 halves in 32 bits, the low half
+ * first), each with an optional latency, declare a display format: the cells are UINT of that
+ * width (GET gives the raw bits; the model converts, e.g. with memcpy), and the debugger, the DAP
+ * server, `--show`, `isekit info` and VCD traces show them as floats and accept float literals
+ * in `set`. */
 
 #define INT(...) ISK_CAT(ISK_SPEC_, ISK_NARGS(__VA_ARGS__))(1, __VA_ARGS__)
 #define UINT(...) ISK_CAT(ISK_SPEC_, ISK_NARGS(__VA_ARGS__))(0, __VA_ARGS__)
 #define FIXED(...) ISK_CAT(ISK_FIXED_, ISK_NARGS(__VA_ARGS__))(1, __VA_ARGS__)
 #define UFIXED(...) ISK_CAT(ISK_FIXED_, ISK_NARGS(__VA_ARGS__))(0, __VA_ARGS__)
-#define ISK_SPEC_1(sgn, w) (sgn, w, 1, 0)
-#define ISK_SPEC_2(sgn, w, lat) (sgn, w, lat, 0)
-#define ISK_FIXED_2(sgn, i, f) (sgn, (i) + (f), 1, f)
-#define ISK_FIXED_3(sgn, i, f, lat) (sgn, (i) + (f), lat, f)
+#define FLOAT(...) ISK_CAT(ISK_FLOAT_, ISK_NARGS(__VA_ARGS__))(__VA_ARGS__)
+#define ISK_SPEC_1(sgn, w) (sgn, w, 1, 0, ISK_DISPLAY_INT)
+#define ISK_SPEC_2(sgn, w, lat) (sgn, w, lat, 0, ISK_DISPLAY_INT)
+#define ISK_FIXED_2(sgn, i, f) (sgn, (i) + (f), 1, f, ISK_DISPLAY_INT)
+#define ISK_FIXED_3(sgn, i, f, lat) (sgn, (i) + (f), lat, f, ISK_DISPLAY_INT)
+/* A format other than 16, 32, 64, 16x2 fails to compile naming ISK_FLOAT_WIDTH_<it>. */
+#define ISK_FLOAT_1(fmt) ISK_FLOAT_2(fmt, 1)
+#define ISK_FLOAT_2(fmt, lat) (0, ISK_FLOAT_WIDTH_##fmt, lat, 0, ISK_FLOAT_DISPLAY_##fmt)
+#define ISK_FLOAT_WIDTH_16 16
+#define ISK_FLOAT_WIDTH_32 32
+#define ISK_FLOAT_WIDTH_64 64
+#define ISK_FLOAT_WIDTH_16x2 32
+#define ISK_FLOAT_DISPLAY_16 ISK_DISPLAY_F16
+#define ISK_FLOAT_DISPLAY_32 ISK_DISPLAY_F32
+#define ISK_FLOAT_DISPLAY_64 ISK_DISPLAY_F64
+#define ISK_FLOAT_DISPLAY_16x2 ISK_DISPLAY_F16X2
 
 /* The container of a cell: the smallest standard integer type that holds the width, signed for
  * INT so that a plain read already has the right sign. */
@@ -69,17 +88,17 @@ extern "C" {
     char (*)[1]: (uint8_t)0, char (*)[2]: (uint16_t)0, char (*)[3]: (uint32_t)0, char (*)[4]: (uint64_t)0, \
     char (*)[5]: (int8_t)0, char (*)[6]: (int16_t)0, char (*)[7]: (int32_t)0, char (*)[8]: (int64_t)0))
 
-/* A storage member: the engine points `v` at `n` cells. The static shape (kind, sign, latency,
- * fraction bits, width) and the declared count live in the types of never-used pointers, so
+/* A storage member: the engine points `v` at `n` cells. The static shape (display, kind, sign,
+ * latency, fraction bits, width) and the declared count live in the types of never-used pointers, so
  * that accessors see them as compile-time constants at no run-time cost; so do the declaration's
  * line and its number from __COUNTER__, which tell the engine whether the description named
  * every declared storage (C cannot list the members of a struct). */
 #define ISK_STORAGE(kind, count, spec) ISK_STORAGE_(kind, count, __COUNTER__, ISK_EXPAND spec)
 #define ISK_STORAGE_(kind, count, seq, ...) ISK_STORAGE__(kind, count, seq, __VA_ARGS__)
-#define ISK_STORAGE__(kind, count, seq, sgn, w, lat, frac) struct { \
+#define ISK_STORAGE__(kind, count, seq, sgn, w, lat, frac, disp) struct { \
     ISK_CELL_T(sgn, w) *v; \
     uint64_t n; \
-    char (*isk_shape)[(kind) + 1][(sgn) + 1][(lat) + 1][(frac) + 1][(w)]; \
+    char (*isk_shape)[(disp) + 1][(kind) + 1][(sgn) + 1][(lat) + 1][(frac) + 1][(w)]; \
     char (*isk_count)[(count)]; \
     char (*isk_where)[(seq) + 1][__LINE__]; \
     _Static_assert((w) >= 1 && (w) <= 64, "storage width must be 1..64 bits"); \
@@ -93,7 +112,8 @@ extern "C" {
 #define DECLARE_REGISTER(spec) ISK_STORAGE(ISK_REGISTER, 1, spec)
 
 /* Static properties of a storage member X of the current state (usable in constant expressions). */
-#define ISK_SHAPE_OF(st, X) (*((st *)0)->X.isk_shape)
+#define ISK_SHAPE_OF(st, X) ((*((st *)0)->X.isk_shape)[0])
+#define ISK_DISPLAY_OF(st, X) ((int)(sizeof(*((st *)0)->X.isk_shape) / sizeof(ISK_SHAPE_OF(st, X))) - 1)
 #define ISK_WIDTH_OF(st, X) ((int)sizeof(ISK_SHAPE_OF(st, X)[0][0][0][0]))
 #define ISK_FRAC_OF(st, X) ((int)(sizeof(ISK_SHAPE_OF(st, X)[0][0][0]) / sizeof(ISK_SHAPE_OF(st, X)[0][0][0][0])) - 1)
 #define ISK_LAT_OF(st, X) ((int)(sizeof(ISK_SHAPE_OF(st, X)[0][0]) / sizeof(ISK_SHAPE_OF(st, X)[0][0][0])) - 1)
@@ -500,7 +520,8 @@ ISK_INLINE void INSTRUCTION_FRAME_after(struct isk_state *S, uint64_t before) { 
     .width = ISK_WIDTH_OF(struct isk_state, X), .latency = ISK_LAT_OF(struct isk_state, X), \
     .frac = ISK_FRAC_OF(struct isk_state, X), .cell_bytes = ISK_CELL_BYTES_OF(struct isk_state, X), \
     .count = ISK_COUNT_OF(struct isk_state, X), .offset = offsetof(struct isk_state, X), .shared = (shr), \
-    .seq = ISK_SEQ_OF(struct isk_state, X) - isk_state_first, .line = ISK_LINE_OF(struct isk_state, X) })
+    .seq = ISK_SEQ_OF(struct isk_state, X) - isk_state_first, .line = ISK_LINE_OF(struct isk_state, X), \
+    .display = ISK_DISPLAY_OF(struct isk_state, X) })
 
 /* Debugger names: MEMORY(LDM, "Acc LDM"); REG(ACR, "Accumulator");
  * REGFILE_BEGIN(GRF, "General Registers") REGISTER(0, "GR0"); ... REGFILE_END()

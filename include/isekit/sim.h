@@ -66,9 +66,21 @@ typedef struct isk_storage_info {
     int width, sign, latency, frac, shared;
     uint64_t count;
     const char *const *element_names;   /* per cell, NULL where unnamed; NULL if none at all */
+    int display;             /* enum isk_display (abi.h): ISK_DISPLAY_INT unless declared FLOAT */
 } isk_storage_info;
 int isk_model_storage_count(const isk_model *m);
 const isk_storage_info *isk_model_storage(const isk_model *m, int i);
+/* A cell's value v as its storage declares it, the raw bits in hex beside it: "N (0xH)"
+ * (decimal by sign and width), "N (0xH) = X" (fixed point), "X (0xH)" (FLOAT), "[L, H] (0xH)"
+ * (FLOAT(16x2), low half first). */
+void isk_format_cell(const isk_storage_info *s, int64_t v, char *out, size_t cap);
+/* The float alone, as the declaration's format (`display`, or by the width if INT: 16, 32 or 64
+ * bits) reads bits v; false if it has none (other widths). */
+bool isk_format_float(const isk_storage_info *s, int display, int64_t v, char *out, size_t cap);
+/* A value typed for a cell of s: for FLOAT a float literal ("1.5", "-2e3", "inf", "nan"; FLOAT(16x2)
+ * "L, H" or "[L, H]") or raw bits as 0x/0b; else an integer (isk_parse_i64, or up to 2^64-1).
+ * false with the reason in `why` (out of the format's range, not a number). */
+bool isk_parse_cell(const isk_storage_info *s, const char *text, int64_t *out, char *why, size_t cap);
 
 typedef struct isk_resource_info { uint64_t mask; const char *name; } isk_resource_info;
 int isk_model_resource_count(const isk_model *m);
@@ -81,6 +93,7 @@ typedef struct isk_instruction_info {
     uint64_t mask, match;    /* fixed bits of the format and their values */
     int solo;                /* INSTRUCTION .solo: never in an issue group */
     int group_slot;          /* INSTRUCTION .group_slot: the member of a group it must be (0 any) */
+    int flow;                /* INSTRUCTION .flow: ISK_FLOW_CALL, ISK_FLOW_RETURN or 0 */
 } isk_instruction_info;
 int isk_model_instruction_count(const isk_model *m);
 const isk_instruction_info *isk_model_instruction(const isk_model *m, int i);
@@ -207,7 +220,11 @@ isk_status isk_launch(isk_system *sys, isk_inst *acc, uint64_t word);
 
 /* A driver runs at the start of every clock, before the processors and accelerators: it plays
  * the main processor (e.g. a launch list). It returns 0 to go on, 1 when it has finished
- * (the run then ends once every accelerator is idle), or < 0 to stop with an error. */
+ * (the run then ends once every accelerator is idle), < 0 to stop with an error, or
+ * ISK_DRIVER_BREAK to stop before the clock has any other effect (a debugger's breakpoint in a
+ * launch list): isk_step/isk_run return ISK_BREAK with the clock not counted, and the next run
+ * begins that clock by calling the driver again. */
+enum { ISK_DRIVER_BREAK = 2 };
 typedef int (*isk_driver_fn)(void *user, isk_system *sys);
 void isk_set_driver(isk_system *sys, isk_driver_fn fn, void *user);
 

@@ -8,7 +8,10 @@ Inputs (facts, from the DPU reference pack, in models/dpu/data/):
   instructions.tsv  one row per signature: encoding (mask/match, field placement), syntax,
                     immediate ranges, relocations, sugar mapping; and two columns of ours:
                     family (the C operation op_<family> of insns/*.h) and c_form (the form
-                    DPU_FORM_<c_form> of forms.h that applies it), '-' for sugar
+                    DPU_FORM_<c_form> of forms.h that applies it), '-' for sugar; and flow:
+                    call (call rc, ...: the return address in rc), return (call zero, ...: the
+                    register jump `jump r23` returns with, which also serves plain jumps; the
+                    debugger's call stack tells them apart) or '-'
   conditions.tsv    the condition classes: code -> name (+ assembler aliases)
 
 Outputs (committed; tests/dpu/tests.cmake regenerates them and fails if they differ):
@@ -277,6 +280,9 @@ def condition_class(row):
     return next((typ for name, typ in operands(row) if name == 'cc'), 'none')
 
 
+FLOWS = {'call': 'ISK_FLOW_CALL', 'return': 'ISK_FLOW_RETURN', '-': None}
+
+
 def instruction_line(row):
     fmt = format_string(row)
     syn = syntax_template(row)
@@ -287,6 +293,11 @@ def instruction_line(row):
     if row['kind'] == 'sugar':
         return 'DPU_ALIAS(%s, %s)\n' % (ident(row['base_sig']), rest)
     family, form = row.get('family') or '', row.get('c_form') or ''
+    flow = row.get('flow') or '-'
+    if flow not in FLOWS:
+        fail(row, 'flow %r: call, return or -' % flow)
+    if FLOWS[flow]:
+        rest += ', .flow = ' + FLOWS[flow]
     if not re.fullmatch(r'\w+', form) or not re.fullmatch(r'\w+|-', family):
         fail(row, 'family %r, c_form %r: a real row names its C operation (or -) and its form' % (family, form))
     return 'DPU_INSTRUCTION(%s, %s, %s, %s, %s, %s)\n' % (ident(row['sig']), 'none' if family == '-' else family,

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "asm/loaded.h"
 #include "psm/psm.h"
 #include "bce_int.h"
 #include "isekit/picoblaze.h"
@@ -133,7 +134,7 @@ void edk_close(edk_bce *bce)
     if (bce->owns_system) isk_system_free(bce->sys);
     if (bce->pb_model) isk_model_release(bce->pb_model);
     if (bce->dfu_model) isk_model_release(bce->dfu_model);
-    for (int i = 0; i < EDK_SLOTS; i++) free(bce->slots[i].words);
+    for (int i = 0; i < EDK_SLOTS; i++) free(bce->slots[i].words), isk_obj_free(bce->slots[i].symbols);
     VEC_FREE(&bce->log);
     free(bce);
 }
@@ -151,6 +152,12 @@ size_t edk_dmem_words(const edk_bce *bce) { return bce->dmem_words; }
 
 /* ---- time ------------------------------------------------------------------------------------ */
 
+/* Every clock the host's calls run: through a debugger's stepper if one is set (edk_set_step). */
+static isk_status advance(edk_bce *bce, uint64_t clocks)
+{
+    return bce->step ? bce->step(bce->step_user, clocks) : isk_step(bce->sys, clocks);
+}
+
 int bce_wait(edk_bce *bce, bool (*cond)(edk_bce *bce, const void *arg), const void *arg, bool polled)
 {
     const uint64_t deadline = isk_clock(bce->sys) + bce->timeout;
@@ -162,7 +169,7 @@ int bce_wait(edk_bce *bce, bool (*cond)(edk_bce *bce, const void *arg), const vo
             isk_error(bce->diag, NULL, "clock %llu: the host waited %llu clocks in vain (timeout)",
                       (unsigned long long)now, (unsigned long long)bce->timeout);
             rc = EDK_ERR_TIMEOUT;
-        } else if (isk_step(bce->sys, polled ? 1 : deadline - now) != ISK_OK) {
+        } else if (advance(bce, polled ? 1 : deadline - now) != ISK_OK) {
             rc = EDK_ERR;
         }
     }
@@ -176,10 +183,17 @@ void bce_event(edk_bce *bce)
     if (bce->waiting) isk_stop_after_clock(bce->sys);
 }
 
+void edk_set_step(edk_bce *bce, isk_status (*step)(void *user, uint64_t clocks), void *user)
+{
+    if (!bce) return;
+    bce->step = step;
+    bce->step_user = user;
+}
+
 int edk_run(edk_bce *bce, uint64_t clocks)
 {
     if (!bce) return EDK_ERR_NULL;
-    return isk_step(bce->sys, clocks) == ISK_OK ? EDK_OK : EDK_ERR;
+    return advance(bce, clocks) == ISK_OK ? EDK_OK : EDK_ERR;
 }
 
 static bool dfu_idle(edk_bce *bce, const void *arg)
@@ -225,6 +239,8 @@ int edk_set_firmware(edk_bce *bce, int slot, const uint32_t *words, size_t n)
         }
     firmware_slot *s = &bce->slots[slot];
     free(s->words);
+    isk_obj_free(s->symbols);
+    s->symbols = NULL;
     s->words = isk_xcalloc(n ? n : 1, sizeof *s->words);
     memcpy(s->words, words, n * sizeof *words);
     s->n = n;
@@ -241,6 +257,7 @@ int edk_set_firmware_file(edk_bce *bce, int slot, const char *path)
         psm_program *p = psm_assemble_file(path, &o, bce->diag);
         if (!p) return EDK_ERR;
         int rc = edk_set_firmware(bce, slot, p->words, p->has_default_jump ? p->size : p->end);
+        if (rc == EDK_OK) bce->slots[slot].symbols = psm_program_obj(p, bce->pb_model, path);
         psm_program_free(p);
         return rc;
     }
@@ -285,6 +302,7 @@ int edk_start(edk_bce *bce, int slot)
         irom.index = i;
         isk_ref_write(&irom, i < s->n ? s->words[i] : 0);
     }
+    if (s->symbols) isk_loaded_keep(bce->pb, s->symbols, bce->diag);
     if (pb_reset(bce->pb, 1) != ISK_OK) return EDK_ERR;
     return bce_wait(bce, firmware_running, NULL, false);
 }

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 
 #include "base/vec.h"
+#include "elf/obj.h"
 #include "isekit/edkdsp.h"
 
 /* The storages of the DFU the glue reads and writes, looked up once by name. */
@@ -22,13 +23,17 @@ typedef struct mailbox {
     uint64_t exchanges;              /* completed rendezvous */
 } mailbox;
 
-typedef struct firmware_slot { uint32_t *words; size_t n; } firmware_slot;
+/* A slot's words, and for a .psm its labels and lines (psm_program_obj), which edk_start hands
+ * to the PicoBlaze with the words (asm/loaded.h: the debugger, the profile). */
+typedef struct firmware_slot { uint32_t *words; size_t n; isk_obj *symbols; } firmware_slot;
 
 struct edk_bce {
     isk_diag own_diag, *diag;
     isk_system *sys;
     bool owns_system;                /* edk_open's; a system description's is not (edk_bce_attach) */
     bool waiting;                    /* a host call waits in bce_wait: port events end its steps */
+    isk_status (*step)(void *user, uint64_t clocks);   /* edk_set_step; NULL: isk_step */
+    void *step_user;
     isk_model *pb_model, *dfu_model;
     isk_inst *pb, *dfu;
     dfu_refs r;

@@ -80,24 +80,46 @@ static bool parse_args(int argc, char **argv, void *opts)
     return !a.bad;
 }
 
-static int run_host(const edk_cli *o, edk_bce *bce, isk_diag *diag)
+typedef struct host_call {
+    edk_host_main_fn main;
+    edk_bce *bce;
+    int argc;
+    char **argv;
+} host_call;
+
+static int call_host(void *arg)
+{
+    host_call *c = arg;
+    return c->main(c->bce, c->argc, c->argv);
+}
+
+/* The host's waits run the BCE's clocks through the run: under isekit debug or --dap the
+ * debugger then stops them (cli_run_hosted). */
+static isk_status step_run(void *run, uint64_t clocks) { return cli_run_step(run, clocks); }
+
+static int run_host(const edk_cli *o, edk_bce *bce, isk_diag *diag, cli_run *r)
 {
     char *so = isk_dynload_compile(o->host, EDKDSP_INCLUDE_DIR, diag);
     if (!so) return EXIT_FAILED;
     void *dl = dlopen(so, RTLD_NOW | RTLD_LOCAL);
     free(so);
     if (!dl) {
-        fprintf(stderr, "isekit run edkdsp: %s: cannot load the host program: %s\n", o->host, dlerror());
+        fprintf(stderr, "%s: %s: cannot load the host program: %s\n", r->cmd, o->host, dlerror());
         return EXIT_FAILED;
     }
-    edk_host_main_fn host_main;
-    *(void **)&host_main = dlsym(dl, "edk_host_main");
+    host_call c = { .bce = bce, .argc = o->host_argc, .argv = o->host_argv };
+    *(void **)&c.main = dlsym(dl, "edk_host_main");
     int rc;
-    if (!host_main) {
-        fprintf(stderr, "isekit run edkdsp: %s defines no EDK_HOST_MAIN(bce)\n", o->host);
+    if (!c.main) {
+        fprintf(stderr, "%s: %s defines no EDK_HOST_MAIN(bce)\n", r->cmd, o->host);
         rc = EXIT_FAILED;
     } else {
-        rc = host_main(bce, o->host_argc, o->host_argv) == 0 ? EXIT_OK : EXIT_FAILED;
+        if (r->debugger || r->dap) edk_set_step(bce, step_run, r);
+        r->limit = UINT64_MAX;         /* the host's timeouts bound its waits, not --max-clocks */
+        int result;
+        isk_status st = cli_run_hosted(r, call_host, &c, &result);
+        edk_set_step(bce, NULL, NULL);
+        rc = (st == ISK_OK || st == ISK_STOPPED) && result == 0 ? EXIT_OK : EXIT_FAILED;
     }
     dlclose(dl);
     return rc;
@@ -156,18 +178,21 @@ static int cmd_run_edkdsp(int argc, char **argv)
     cli_run_begin(&r, "isekit run edkdsp", edk_system(bce), &o.run, o.run.max_clocks);
     int rc = edk_set_firmware_file(bce, EDK_SLOT_P0, o.firmware) == EDK_OK ? EXIT_OK : EXIT_FAILED;
     if (rc == EXIT_OK && o.host) {
-        rc = run_host(&o, bce, &diag);
+        rc = run_host(&o, bce, &diag, &r);
     } else if (rc == EXIT_OK) {
         bool ok = edk_start(bce, EDK_SLOT_P0) == EDK_OK;
-        /* under isekit debug the debugger runs the firmware (cli_run_go hands it the run) */
-        if (r.debugger) r.limit = isk_clock(edk_system(bce)) + o.run.max_clocks;   /* as edk_run counts */
-        isk_status st = ok && r.debugger ? cli_run_go(&r, 0) : ISK_OK;
-        if (r.debugger) ok = ok && (st == ISK_OK || st == ISK_STOPPED);
+        /* under isekit debug (or a DAP client) the debugger runs the firmware (cli_run_go hands
+         * it the run) */
+        const bool debugged = r.debugger || r.dap;
+        if (debugged) r.limit = isk_clock(edk_system(bce)) + o.run.max_clocks;   /* as edk_run counts */
+        r.limit_is_end = true;          /* without a host, --max-clocks is the run's normal end */
+        isk_status st = ok && debugged ? cli_run_go(&r, 0) : ISK_OK;
+        if (debugged) ok = ok && (st == ISK_OK || st == ISK_STOPPED);
         else ok = ok && edk_run(bce, o.run.max_clocks) == EDK_OK;
         rc = ok ? EXIT_OK : EXIT_FAILED;
     }
     if (*edk_last_error(bce) && rc != EXIT_OK && !cli_run_interrupted(&r))
-        fprintf(stderr, "isekit run edkdsp: %s\n", edk_last_error(bce));
+        fprintf(stderr, "%s: %s\n", r.cmd, edk_last_error(bce));
     print_report(bce);
     if (cli_run_interrupted(&r)) rc = cli_run_unfinished(&r, NULL);
     cli_run_end(&r);

@@ -255,6 +255,12 @@ for row in sorted(ROWS, key=lambda r: 'izimm12' in r['syntax']):
         flags.append('IPU_LOAD')
     if 'store' in attrs:
         flags.append('IPU_STORE')
+    # call links and jumps; `br $lr` returns, and br also serves computed jumps, which the
+    # debugger's call stack tells apart by the return addresses it holds (INSTRUCTION .flow)
+    if re.search(r'\bcall\b', attrs):
+        flags.append('IPU_CALL')
+    if re.search(r'\breturn\b', attrs):
+        flags.append('IPU_RETURN')
     isa[row['variant']] = (row, mask, match, fields, syn, spec)
     lines.append('IPU_ISA(%s, %s, %d, %s, %s, %s, %s, %s%s)' % (
         ident(row['variant']), c_str(row['mnemonic']), SETS[row['context']],

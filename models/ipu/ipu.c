@@ -243,7 +243,8 @@ MODEL_BEGIN(ipu, "Graphcore IPU tile: a supervisor and six workers (ipu1 Mk1 GC2
 #define IPU_ISA(v, mn, sets, fmt, syn, map, flags, modelled, why, ...) \
     IPU_DECLARE(v, sets, fmt, syn, map, .alias = 0, \
                 .solo = ((flags) & IPU_SOLO) ? ISK_SOLO : ((flags) & IPU_SOLO_BIT_SET) ? ISK_SOLO_BIT_SET : 0, \
-                .group_slot = ((flags) & (IPU_SOLO | IPU_SOLO_BIT_SET)) ? 0 : ((flags) & IPU_AUX) ? 2 : 1);
+                .group_slot = ((flags) & (IPU_SOLO | IPU_SOLO_BIT_SET)) ? 0 : ((flags) & IPU_AUX) ? 2 : 1, \
+                .flow = ((flags) & IPU_CALL) ? ISK_FLOW_CALL : ((flags) & IPU_RETURN) ? ISK_FLOW_RETURN : 0);
 #define IPU_ALIAS(v, base, sets, fmt, syn, map) IPU_DECLARE(base, sets, fmt, syn, map, .alias = 1);
 #include "isa_instructions.inc"
 #undef IPU_ISA

@@ -23,8 +23,9 @@ enum ipu_scsr { S_SSR, S_CR, S_TILE_ID, S_FP_ICTL, S_WORKER0_BASE, S_CCCSLOAD = 
 
 /* Attributes of a class in isa_instructions.inc (gen_isa.py): solo = never in a bundle (bit 31
  * clear), the aux pipeline, control flow, system, loads, stores; solo with bit 31 set (sendpicp,
- * whose first word has the co-issue bit although it is no bundle). */
-enum { IPU_SOLO = 1, IPU_AUX = 2, IPU_CONTROL = 4, IPU_SYSTEM = 8, IPU_LOAD = 16, IPU_STORE = 32, IPU_SOLO_BIT_SET = 64 };
+ * whose first word has the co-issue bit although it is no bundle); calls and returns (INSTRUCTION .flow). */
+enum { IPU_SOLO = 1, IPU_AUX = 2, IPU_CONTROL = 4, IPU_SYSTEM = 8, IPU_LOAD = 16, IPU_STORE = 32, IPU_SOLO_BIT_SET = 64,
+       IPU_CALL = 128, IPU_RETURN = 256 };
 
 /* Exception types ($WSR.ETYPE) and the causes this model raises (architecture.md 5). */
 enum { IPU_ET_FP = 5, IPU_ET_CONFLICT = 6, IPU_ET_INVALID_ADDR = 8, IPU_ET_INVALID_OP = 9, IPU_ET_INVALID_INSTR = 12,
@@ -42,10 +43,10 @@ enum { IPU_CTXT_INACTIVE = 0, IPU_CTXT_ACTIVE = 1, IPU_CTXT_EXCEPTED = 3 };
 STATE_BEGIN
     DECLARE_CODE_MEMORY(UINT(32, 0), IPU_TMEM_WORDS) TMEM;
     DECLARE_REGISTERS_FILE(UINT(32, 0), IPU_CONTEXTS * IPU_REGS) M;
-    DECLARE_REGISTERS_FILE(UINT(32, 0), IPU_WORKERS * IPU_REGS) A;
+    DECLARE_REGISTERS_FILE(FLOAT(32, 0), IPU_WORKERS * IPU_REGS) A;    /* f32 or two f16: shown as f32 */
     DECLARE_REGISTERS_FILE(UINT(32, 0), IPU_WORKERS * W_NCSR) WCSR;
     DECLARE_REGISTERS_FILE(UINT(32, 0), S_NCSR) SCSR;
-    DECLARE_REGISTERS_FILE(UINT(32, 0), IPU_WORKERS * 16) AACC;
+    DECLARE_REGISTERS_FILE(FLOAT(32, 0), IPU_WORKERS * 16) AACC;   /* f32 accumulators */
     /* $DBG_DATA (one for the tile) and the CCCS slots ld64putcs/ld128putcs write (insns_int.h) */
     DECLARE_REGISTERS_FILE(UINT(32, 0), 1) DBG_DATA;
     DECLARE_REGISTERS_FILE(UINT(32, 0), IPU_CCCS_SLOTS * 2) CCCS;

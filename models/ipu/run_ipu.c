@@ -18,6 +18,7 @@ typedef struct ipu_run_cli {
     int nincs, ndefs;
     bool quiet;
     cli_run_opts run;
+    bool interrupted;     /* the run ended by Ctrl-C (set by run_vertex) */
 } ipu_run_cli;
 
 static void usage(FILE *out)
@@ -113,7 +114,8 @@ static int report(const ipu_run_cli *o, const ipu_state_desc *d, const ipu_run_r
     }
     if (r->sup_excepted)
         printf("supervisor: exception at 0x%x, clock %" PRIu64 ": %s\n", r->sup_pc, r->sup_clock, r->sup_cause);
-    if (r->timed_out) printf("the run reached --max-clocks (%" PRIu64 " clocks) first\n", r->clocks);
+    if (r->timed_out && o->interrupted) printf("the run was interrupted (Ctrl-C) at clock %" PRIu64 "\n", r->clocks);
+    else if (r->timed_out) printf("the run reached --max-clocks (%" PRIu64 " clocks) first\n", r->clocks);
     if (!o->quiet) {
         printf("vertex: %s, %" PRIu64 " tile cycles%s; %" PRIu64 " instructions in %" PRIu64 " clocks with the trampoline\n",
                r->ok ? "success" : "FAILED", r->cycles, d->kind == IPU_SUPERVISOR_VERTEX ? " (call to return)"
@@ -122,6 +124,7 @@ static int report(const ipu_run_cli *o, const ipu_state_desc *d, const ipu_run_r
         for (size_t i = 0; i < d->ntensors; i++)
             if (d->tensors[i].output) print_tensor(&d->tensors[i]);
     }
+    if (o->interrupted) return EXIT_INTERRUPTED;
     return r->ok ? EXIT_OK : r->timed_out ? EXIT_LIMIT : EXIT_FAILED;
 }
 
@@ -142,13 +145,16 @@ static void setup(void *user, isk_system *sys, isk_inst *tile)
     for (int i = 0; i < o->run.nparams; i++) isk_set_param_text(tile, o->run.params[i]);
 }
 
-/* Under isekit debug the debugger runs the vertex (cli_run_go hands it the run). */
-static isk_status run_debugged(void *user, isk_system *sys, uint64_t max_clocks)
+/* The vertex runs as every runner's run does (runctl.h): the trace files, the profile, the
+ * debugger or a DAP client, the progress line and Ctrl-C. */
+static isk_status run_vertex(void *user, isk_system *sys, uint64_t max_clocks)
 {
-    const ipu_run_cli *o = user;
+    ipu_run_cli *o = user;
     cli_run r;
     cli_run_begin(&r, "isekit run ipu", sys, &o->run, max_clocks);
+    r.break_ends_run = true;        /* vertex.c's hook stops at the trampoline's end */
     isk_status st = cli_run_go(&r, 0);
+    o->interrupted = cli_run_interrupted(&r);
     cli_run_end(&r);
     return st;
 }
@@ -156,6 +162,7 @@ static isk_status run_debugged(void *user, isk_system *sys, uint64_t max_clocks)
 static int cmd_run_ipu(int argc, char **argv)
 {
     ipu_run_cli o;
+    char name[64];
     int start = cli_start(argc, argv, usage, parse, &o);
     if (start >= 0) return start;
     isk_diag diag;
@@ -173,7 +180,8 @@ static int cmd_run_ipu(int argc, char **argv)
     ipu_state_desc *d = ipu_state_read(o.state, &diag);
     if (!d || ipu_state_load_tensors(d, dir, &diag) != 0) goto out;
     if (o.chip && d->chip && strcmp(o.chip, d->chip) != 0)
-        fprintf(stderr, "isekit run ipu: --chip %s overrides the description's chip %s\n", o.chip, d->chip);
+        fprintf(stderr, "%s: --chip %s overrides the description's chip %s\n",
+                cli_command_name("isekit run ipu", o.run.debug.on, name, sizeof name), o.chip, d->chip);
     const char *chip = o.chip ? o.chip : d->chip ? d->chip : "ipu2";
     free(d->chip);
     d->chip = NULL;
@@ -181,7 +189,7 @@ static int cmd_run_ipu(int argc, char **argv)
     p = ipu_program_build(m, o.inputs, (size_t)o.ninputs, chip, &bo, &diag);
     if (!p) goto out;
     ipu_run_options ro = { .vertex = o.vertex, .max_clocks = o.run.max_clocks, .setup = setup, .setup_user = &o };
-    if (o.run.debug.on) ro.run = run_debugged, ro.run_user = &o;
+    ro.run = run_vertex, ro.run_user = &o;
     if (o.run.trace) ro.trace = print_issue, ro.trace_kinds = ISK_EV_BIT(ISK_EV_ISSUE), ro.trace_user = NULL;
     ipu_run_result r;
     if (ipu_vertex_run(m, p, d, &ro, &r, &diag) != 0) goto out;

@@ -8,6 +8,7 @@
 
 #include "asm/asm.h"
 #include "asm/link_model.h"
+#include "asm/loaded.h"
 #include "base/file.h"
 #include "base/half.h"
 #include "elf/elf_file.h"
@@ -548,6 +549,7 @@ int ipu_vertex_run(isk_model *m, const ipu_program *p, ipu_state_desc *d, const 
         reserve(l, (uint32_t)s->addr, (uint32_t)(s->addr + s->size));
         if (s->type != SHT_NOBITS) mem_write(mem, (uint32_t)s->addr, s->data, s->size);
     }
+    isk_loaded_keep(tile, p->exe, diag);      /* symbols and lines for the debugger and profile */
     /* worker n's stack below $WORKERn_BASE and its scratch above, at the top of memory; the
      * supervisor's stack below them */
     const uint32_t slot = d->stack + IPU_VERTEX_SCRATCH, stacks = l->cm.end - IPU_WORKERS * slot;

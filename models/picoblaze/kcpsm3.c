@@ -63,18 +63,18 @@ MODEL_BEGIN(kcpsm3, "PicoBlaze KCPSM3")
     INSTRUCTION("100000-xxxx-****-1110",  SR0_sX,         "SR0 {x:reg}");
     INSTRUCTION("100000-xxxx-****-1111",  SR1_sX,         "SR1 {x:reg}");
 
-    INSTRUCTION("101010-0000-0000-0000",  RETURN,         "RETURN");
-    INSTRUCTION("101011-cc-0000000000",   RETURN_cc,      "RETURN {c:cond}");
+    INSTRUCTION("101010-0000-0000-0000",  RETURN,         "RETURN", .flow = ISK_FLOW_RETURN);
+    INSTRUCTION("101011-cc-0000000000",   RETURN_cc,      "RETURN {c:cond}", .flow = ISK_FLOW_RETURN);
     INSTRUCTION("101100-xxxx-pppppppp",   OUTPUT_sX_pp,   "OUTPUT {x:reg}, {p:kk}");
     INSTRUCTION("101101-xxxx-yyyy-****",  OUTPUT_sX_at_sY, "OUTPUT {x:reg}, ({y:reg})");
     INSTRUCTION("101110-xxxx-ssssssss",   STORE_sX_ss,    "STORE {x:reg}, {s:ss}");
     INSTRUCTION("101111-xxxx-yyyy-****",  STORE_sX_at_sY, "STORE {x:reg}, ({y:reg})");
     /*          flow: a 10-bit address; the conditional forms put the condition in bits 11:10    */
-    INSTRUCTION("110000-00-aaaaaaaaaa",   CALL_aaa,       "CALL {a:aaa}");
-    INSTRUCTION("110001-cc-aaaaaaaaaa",   CALL_cc_aaa,    "CALL {c:cond}, {a:aaa}");
+    INSTRUCTION("110000-00-aaaaaaaaaa",   CALL_aaa,       "CALL {a:aaa}", .flow = ISK_FLOW_CALL);
+    INSTRUCTION("110001-cc-aaaaaaaaaa",   CALL_cc_aaa,    "CALL {c:cond}, {a:aaa}", .flow = ISK_FLOW_CALL);
     INSTRUCTION("110100-00-aaaaaaaaaa",   JUMP_aaa,       "JUMP {a:aaa}");
     INSTRUCTION("110101-cc-aaaaaaaaaa",   JUMP_cc_aaa,    "JUMP {c:cond}, {a:aaa}");
-    INSTRUCTION("111000-0000-0000-000e",  RETURNI,        "RETURNI {e:irq}");
+    INSTRUCTION("111000-0000-0000-000e",  RETURNI,        "RETURNI {e:irq}", .flow = ISK_FLOW_RETURN);
     INSTRUCTION("111100-0000-0000-0001",  ENABLE_INTERRUPT,  "ENABLE INTERRUPT");
     INSTRUCTION("111100-0000-0000-0000",  DISABLE_INTERRUPT, "DISABLE INTERRUPT");
 MODEL_END

@@ -79,15 +79,15 @@ MODEL_BEGIN(kcpsm6, "PicoBlaze KCPSM6")
     INSTRUCTION("011110-xxxx-yyyy-****",  COMPARECY_sX_sY, "COMPARECY {x:reg}, {y:reg}");
 
     /*          flow: a 12-bit address                                                                 */
-    INSTRUCTION("100000-aaaaaaaaaaaa",    CALL_aaa,       "CALL {a:aaa}");
-    INSTRUCTION("100001-xxxx-kkkkkkkk",   LOAD_RETURN_sX_kk, "LOAD&RETURN {x:reg}, {k:kk}");
+    INSTRUCTION("100000-aaaaaaaaaaaa",    CALL_aaa,       "CALL {a:aaa}", .flow = ISK_FLOW_CALL);
+    INSTRUCTION("100001-xxxx-kkkkkkkk",   LOAD_RETURN_sX_kk, "LOAD&RETURN {x:reg}, {k:kk}", .flow = ISK_FLOW_RETURN);
     INSTRUCTION("100010-aaaaaaaaaaaa",    JUMP_aaa,       "JUMP {a:aaa}");
-    INSTRUCTION("100101-0000-0000-0000",  RETURN,         "RETURN");
-    INSTRUCTION("100100-xxxx-yyyy-****",  CALL_at_sX_sY,  "CALL@ ({x:reg}, {y:reg})");
+    INSTRUCTION("100101-0000-0000-0000",  RETURN,         "RETURN", .flow = ISK_FLOW_RETURN);
+    INSTRUCTION("100100-xxxx-yyyy-****",  CALL_at_sX_sY,  "CALL@ ({x:reg}, {y:reg})", .flow = ISK_FLOW_CALL);
     INSTRUCTION("100110-xxxx-yyyy-****",  JUMP_at_sX_sY,  "JUMP@ ({x:reg}, {y:reg})");
     INSTRUCTION("101000-0000-0000-0001",  ENABLE_INTERRUPT,  "ENABLE INTERRUPT");
     INSTRUCTION("101000-0000-0000-0000",  DISABLE_INTERRUPT, "DISABLE INTERRUPT");
-    INSTRUCTION("101001-0000-0000-000e",  RETURNI,        "RETURNI {e:irq}");
+    INSTRUCTION("101001-0000-0000-000e",  RETURNI,        "RETURNI {e:irq}", .flow = ISK_FLOW_RETURN);
     INSTRUCTION("101011-kkkkkkkk-pppp",   OUTPUTK_kk_p,   "OUTPUTK {k:kk}, {p:p}");
     INSTRUCTION("101101-xxxx-pppppppp",   OUTPUT_sX_pp,   "OUTPUT {x:reg}, {p:kk}");
     INSTRUCTION("101100-xxxx-yyyy-****",  OUTPUT_sX_at_sY, "OUTPUT {x:reg}, ({y:reg})");
@@ -95,8 +95,8 @@ MODEL_BEGIN(kcpsm6, "PicoBlaze KCPSM6")
     INSTRUCTION("101110-xxxx-yyyy-****",  STORE_sX_at_sY, "STORE {x:reg}, ({y:reg})");
 
     /*          the conditional group: 11, condition, kind                                            */
-    INSTRUCTION("11-cc-00-aaaaaaaaaaaa",  CALL_cc_aaa,    "CALL {c:cond}, {a:aaa}");
-    INSTRUCTION("11-cc-01-000000000000",  RETURN_cc,      "RETURN {c:cond}");
+    INSTRUCTION("11-cc-00-aaaaaaaaaaaa",  CALL_cc_aaa,    "CALL {c:cond}, {a:aaa}", .flow = ISK_FLOW_CALL);
+    INSTRUCTION("11-cc-01-000000000000",  RETURN_cc,      "RETURN {c:cond}", .flow = ISK_FLOW_RETURN);
     INSTRUCTION("11-cc-10-aaaaaaaaaaaa",  JUMP_cc_aaa,    "JUMP {c:cond}, {a:aaa}");
     INSTRUCTION("110111-0000-0000-000b",  REGBANK,        "REGBANK {b:bank}");
 MODEL_END

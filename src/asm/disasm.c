@@ -195,22 +195,6 @@ static int group_at(const isk_model *m, const isk_obj *o, const isk_section *s, 
 /* Where a source line starts: section sec (0 in executables, whose keys are addresses) at key. */
 typedef struct line_mark { uint32_t sec; uint64_t key; const char *file; uint32_t line; } line_mark;
 typedef struct line_marks { isk_dwarf_lines d; line_mark *m; size_t n; } line_marks;
-typedef struct reloc_user { const isk_obj *o; const isk_section *dl; } reloc_user;
-
-/* In an object, a sequence's address is its relocation's: the section symbol plus the addend. */
-static uint64_t object_address(void *user, uint64_t at, uint64_t raw, uint32_t *sec)
-{
-    const reloc_user *u = user;
-    for (size_t i = 0; i < u->dl->relocs.len; i++) {
-        const isk_obj_reloc *r = &u->dl->relocs.data[i];
-        if (r->offset != at || r->sym >= u->o->syms.len) continue;
-        const isk_symbol *s = &u->o->syms.data[r->sym];
-        if (s->shndx < u->o->secs.len) *sec = s->shndx;
-        return s->value + (uint64_t)r->addend;
-    }
-    return raw;
-}
-
 static int by_mark(const void *a, const void *b)
 {
     const line_mark *x = a, *y = b;
@@ -220,13 +204,8 @@ static int by_mark(const void *a, const void *b)
 
 static void read_marks(const isk_obj *o, line_marks *lm)
 {
-    uint32_t i = isk_obj_find_section(o, ".debug_line");
-    if (!i || !o->secs.data[i].data) return;
-    const isk_section *dl = &o->secs.data[i];
-    reloc_user u = { o, dl };
     char err[200];
-    if (!isk_dwarf_line_decode(dl->data, dl->size, o->big_endian, NULL, 0, NULL, 0,
-                               o->type == ET_EXEC ? NULL : object_address, &u, &lm->d, err, sizeof err)) {
+    if (!isk_obj_lines(o, &lm->d, err, sizeof err)) {
         fprintf(stderr, "%s: warning: .debug_line: %s; no line numbers\n", o->filename, err);
         return;
     }

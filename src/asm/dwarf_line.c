@@ -434,3 +434,38 @@ void isk_dwarf_lines_free(isk_dwarf_lines *l)
     VEC_FREE(&l->files);
     VEC_FREE(&l->rows);
 }
+
+/* ---- an object's table ---- */
+
+static const isk_section *section_named(const isk_obj *o, const char *name)
+{
+    uint32_t i = isk_obj_find_section(o, name);
+    return i && o->secs.data[i].type != SHT_NOBITS && o->secs.data[i].data ? &o->secs.data[i] : NULL;
+}
+
+typedef struct reloc_user { const isk_obj *o; const isk_section *dl; } reloc_user;
+
+/* In an object, a sequence's address is its relocation's: the section symbol plus the addend. */
+static uint64_t object_address(void *user, uint64_t at, uint64_t raw, uint32_t *sec)
+{
+    const reloc_user *u = user;
+    for (size_t i = 0; i < u->dl->relocs.len; i++) {
+        const isk_obj_reloc *r = &u->dl->relocs.data[i];
+        if (r->offset != at || r->sym >= u->o->syms.len) continue;
+        const isk_symbol *s = &u->o->syms.data[r->sym];
+        if (s->shndx < u->o->secs.len) *sec = s->shndx;
+        return s->value + (uint64_t)r->addend;
+    }
+    return raw;
+}
+
+bool isk_obj_lines(const isk_obj *o, isk_dwarf_lines *out, char *err, size_t errlen)
+{
+    const isk_section *dl = section_named(o, ".debug_line");
+    if (!dl || !dl->size) return true;
+    const isk_section *str = section_named(o, ".debug_str"), *lstr = section_named(o, ".debug_line_str");
+    reloc_user u = { o, dl };
+    return isk_dwarf_line_decode(dl->data, dl->size, o->big_endian, str ? str->data : NULL, str ? str->size : 0,
+                                 lstr ? lstr->data : NULL, lstr ? lstr->size : 0,
+                                 o->type == ET_EXEC ? NULL : object_address, &u, out, err, errlen);
+}

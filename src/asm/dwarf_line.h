@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "base/vec.h"
+#include "elf/obj.h"
 
 /* ---- encoding ---- */
 
@@ -60,5 +61,11 @@ bool isk_dwarf_line_decode(const uint8_t *data, size_t size, bool big_endian, co
                            const uint8_t *line_str, size_t line_str_size, isk_dwarf_reloc_fn reloc, void *user,
                            isk_dwarf_lines *out, char *err, size_t errlen);
 void isk_dwarf_lines_free(isk_dwarf_lines *l);
+
+/* The .debug_line of an object or executable o, decoded (with its .debug_str/.debug_line_str
+ * for DWARF 5 names): in an executable rows hold addresses; in a relocatable object each row's
+ * address is its relocation's (section symbol plus addend) and `sec` names the section it lies
+ * in. True with no rows when there is no table; false with err when it is malformed. */
+bool isk_obj_lines(const isk_obj *o, isk_dwarf_lines *out, char *err, size_t errlen);
 
 #endif

@@ -37,23 +37,13 @@ static int by_pc(const void *a, const void *b)
     return (x->line != 0) - (y->line != 0);     /* a sequence's end before the next one's start */
 }
 
-static const isk_section *section_named(const isk_obj *o, const char *name)
-{
-    uint32_t i = isk_obj_find_section(o, name);
-    return i && o->secs.data[i].type != SHT_NOBITS ? &o->secs.data[i] : NULL;
-}
-
 /* The executable's .debug_line into l->files and l->lines (PCs: code memory indices). A bad
  * table is a warning and no lines: the program runs as well without. */
 static void keep_lines(isk_loaded *l, const isk_model *m, const isk_obj *exe, isk_diag *diag)
 {
-    const isk_section *dl = section_named(exe, ".debug_line");
-    if (!dl || !dl->size) return;
-    const isk_section *str = section_named(exe, ".debug_str"), *lstr = section_named(exe, ".debug_line_str");
     isk_dwarf_lines d = { 0 };
     char err[200];
-    if (!isk_dwarf_line_decode(dl->data, dl->size, exe->big_endian, str ? str->data : NULL, str ? str->size : 0,
-                               lstr ? lstr->data : NULL, lstr ? lstr->size : 0, NULL, NULL, &d, err, sizeof err)) {
+    if (!isk_obj_lines(exe, &d, err, sizeof err)) {
         isk_loc loc = { .file = l->path };
         if (diag) isk_warning(diag, &loc, ".debug_line: %s; no line information", err);
         isk_dwarf_lines_free(&d);

@@ -12,7 +12,9 @@ static const char *const kind_names[] = { "memory", "registers", "register", "co
 
 static void print_type(const isk_storage_info *s)
 {
-    if (s->frac) printf("%s(%d, %d)", s->sign ? "FIXED" : "UFIXED", s->width - s->frac, s->frac);
+    static const char *const floats[] = { "", "16", "32", "64", "16x2" };
+    if (s->display) printf("FLOAT(%s)", floats[s->display]);
+    else if (s->frac) printf("%s(%d, %d)", s->sign ? "FIXED" : "UFIXED", s->width - s->frac, s->frac);
     else printf("%s(%d)", s->sign ? "INT" : "UINT", s->width);
 }
 
@@ -106,6 +108,7 @@ static void print_instructions(const isk_model *m)
         if (p->alias) printf("   [alias]");
         if (m->isets > 1) printf("   [set %d]", p->iset);
         if (p->solo) printf("   [solo%s]", p->solo == ISK_SOLO_BIT_SET ? ", group bit 1" : "");
+        if (p->flow) printf("   [%s]", p->flow == ISK_FLOW_CALL ? "call" : "return");
         printf("\n");
     }
     print_isets(m);

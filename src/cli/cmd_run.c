@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "asm/asm.h"
+#include "asm/dwarf_line.h"
 #include "asm/syntax.h"
 #include "base/str.h"
 #include "cli/cli.h"
@@ -115,6 +116,30 @@ static bool is_elf_file(const char *path)
     return n == 4 && memcmp(m, "\177ELF", 4) == 0;
 }
 
+/* The launch program's lines and labels, for a debugger's break FILE:LINE and break LABEL: each
+ * command's source line from the object's .debug_line, each label of .text at its command. */
+static void keep_program_source(launch_list *l, const isk_obj *obj, uint32_t text, int bytes)
+{
+    const isk_section *sec = &obj->secs.data[text];
+    for (size_t i = 1; i < obj->syms.len; i++) {
+        const isk_symbol *s = &obj->syms.data[i];
+        if (s->shndx == text && *s->name && s->type != STT_SECTION && s->value < sec->size)
+            launch_list_add_label(l, s->name, (size_t)(s->value / (uint64_t)bytes));
+    }
+    isk_dwarf_lines d = { 0 };
+    char err[200];
+    if (isk_obj_lines(obj, &d, err, sizeof err)) {
+        for (size_t r = 0; r < d.rows.len; r++) {
+            const isk_dwarf_row *w = &d.rows.data[r];
+            uint64_t off = obj->type == ET_EXEC ? w->addr - sec->addr : w->addr;
+            if (w->end || (w->sec && w->sec != text) || w->file >= d.files.len || off >= sec->size) continue;
+            /* a row covers the commands up to the next row: the assembler writes one per command */
+            launch_list_set_source(l, (size_t)(off / (uint64_t)bytes), d.files.data[w->file], (int)w->line);
+        }
+    }
+    isk_dwarf_lines_free(&d);
+}
+
 /* A launch program: an assembly source (assembled here) or an ELF file; its .text holds the
  * commands, launched one per clock. */
 static launch_list *load_launch_program(const char *path, isk_system *sys, isk_inst *acc, isk_diag *diag)
@@ -146,6 +171,7 @@ static launch_list *load_launch_program(const char *path, isk_system *sys, isk_i
             }
         l = launch_list_from_words(path, sys, acc, words, n, diag);
         free(words);
+        keep_program_source(l, obj, text, bytes);
     }
     isk_obj_free(obj);
     return l;
@@ -167,6 +193,7 @@ static int run_launch_list(const run_options *o, isk_model *m, isk_diag *diag)
     if (!l) goto out;
     cli_run r;
     cli_run_begin(&r, "isekit run", sys, &o->run, o->run.max_clocks);
+    r.launch_list = l;     /* the debugger's break FILE:LINE, SYMBOL and stepi in the list */
     if (launch_list_start(l, r.limit) == ISK_OK) {
         isk_status st = cli_run_go(&r, 0);
         print_summary(sys, acc);
@@ -255,7 +282,9 @@ static bool show_system_values(isk_system *sys, const cli_run_opts *o)
         isk_inst *inst = name ? isk_instance(sys, name) : NULL;
         free(name);
         if (!inst) {
-            fprintf(stderr, "isekit run: --show %s: name INSTANCE.STORAGE of the system\n", o->shows[i]);
+            char cmd[96];
+            fprintf(stderr, "%s: --show %s: name INSTANCE.STORAGE of the system\n",
+                    cli_command_name("isekit run", o->debug.on, cmd, sizeof cmd), o->shows[i]);
             ok = false;
             continue;
         }
@@ -274,7 +303,9 @@ static int run_system_file(const run_options *o, isk_diag *diag)
     port_wiring *w = port_wiring_new(sys, o->port_log || f->port_log ? stdout : NULL);
     int rc = EXIT_FAILED;
     if (o->nstop_ports || o->run.nparams) {
-        fprintf(stderr, "isekit run: --stop-port and --param do not apply to a system description (it says them)\n");
+        char cmd[96];
+        fprintf(stderr, "%s: --stop-port and --param do not apply to a system description (it says them)\n",
+                cli_command_name("isekit run", o->run.debug.on, cmd, sizeof cmd));
         rc = EXIT_USAGE;
     } else if (sysfile_build(f, sys, w, NULL, diag) && (!o->run.trace || cli_trace(sys) == ISK_OK)) {
         cli_run r;
@@ -321,8 +352,9 @@ int cmd_run(int argc, char **argv)
     } else if (m->is_processor) {
         rc = run_processor(&o, m, &diag);
     } else {
-        fprintf(stderr, "isekit run: model '%s' is neither an accelerator (SLOTS) nor a processor (PROCESSOR)\n",
-                isk_model_name(m));
+        char cmd[96];
+        fprintf(stderr, "%s: model '%s' is neither an accelerator (SLOTS) nor a processor (PROCESSOR)\n",
+                cli_command_name("isekit run", o.run.debug.on, cmd, sizeof cmd), isk_model_name(m));
         rc = EXIT_FAILED;
     }
     isk_model_release(m);

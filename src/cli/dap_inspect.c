@@ -19,26 +19,65 @@ static isk_inst *cur_inst(struct cli_dap *d)
     return isk_instance_at(d->r->sys, 0);
 }
 
-/* A cell's value as its declaration says: decimal by sign and width, fixed point with frac
- * fraction bits, and the raw bits in hex. */
-static void format_value(const isk_storage_info *s, int64_t v, char *out, size_t cap)
-{
-    int w = s->width > 0 && s->width < 64 ? s->width : 64;
-    uint64_t bits = w < 64 ? (uint64_t)v & ((1ull << w) - 1) : (uint64_t)v;
-    int64_t sv = s->sign && w < 64 && (bits >> (w - 1)) ? (int64_t)(bits | ~((1ull << w) - 1)) : (int64_t)bits;
-    if (s->frac > 0)
-        snprintf(out, cap, "%.*g (0x%0*" PRIx64 ")", 12, (double)(s->sign ? sv : (int64_t)bits) / (double)(1ull << s->frac),
-                 (w + 3) / 4, bits);
-    else if (s->sign) snprintf(out, cap, "%" PRId64 " (0x%0*" PRIx64 ")", sv, (w + 3) / 4, bits);
-    else snprintf(out, cap, "%" PRIu64 " (0x%0*" PRIx64 ")", bits, (w + 3) / 4, bits);
-}
-
-/* variablesReference: kind (1 registers, 2 memories, 3 a storage's cells), the storage and the
- * instance, packed. */
+/* variablesReference: kind (1 registers, 2 memories, 3 a storage's cells), the storage (for
+ * registers: the context whose registers, -1 all of the instance's) and the instance, packed. */
 #define REF(kind, inst, storage) ((int64_t)(kind) + 4 * ((int64_t)(storage) + 1) + 4096 * (int64_t)(inst))
 #define INLINE_CELLS 64
 
+#define MAX_CONTEXTS_SHOWN 256
 static bool is_register(const isk_storage_info *s) { return s->kind == ISK_REGISTER || s->kind == ISK_REGFILE; }
+
+/* Which registers are a context's: models declare none of it, but name banked registers by a
+ * context prefix ("r0" and "t1.r0": DPU tasklets 0 and 1; "$m0" and "w0.$m0": the IPU's
+ * supervisor and worker 0). A prefix is a name's text before its first dot (none: ""). The
+ * first register file whose distinct prefixes, in order, number the instance's contexts gives
+ * context k's prefix, prefixes[k]; a named cell whose prefix is another context's belongs to
+ * that one, every other cell (unnamed, or a prefix no context has) to all. */
+static size_t prefix_len(const char *name)
+{
+    const char *dot = strchr(name, '.');
+    return dot ? (size_t)(dot - name) : 0;
+}
+
+static bool same_prefix(const char *name, const char *other)
+{
+    size_t n = prefix_len(name);
+    return n == prefix_len(other) && strncmp(name, other, n) == 0;
+}
+
+/* prefixes[k] for each context k of inst (an element name standing for its prefix); their
+ * number, 0 if no register file says (then every register is every context's). */
+static int context_prefixes(isk_inst *inst, const char **prefixes)
+{
+    int ncontexts = 0;
+    while (isk_context_of(inst, ncontexts)) ncontexts++;
+    const isk_model *m = isk_inst_model(inst);
+    for (int si = 0; ncontexts > 1 && ncontexts <= MAX_CONTEXTS_SHOWN && si < isk_model_storage_count(m); si++) {
+        const isk_storage_info *s = isk_model_storage(m, si);
+        if (!is_register(s) || !s->element_names) continue;
+        int n = 0;
+        bool fits = true;
+        for (uint64_t c = 0; c < s->count && fits; c++) {
+            const char *e = s->element_names[c];
+            int j = 0;
+            while (e && j < n && !same_prefix(prefixes[j], e)) j++;
+            if (e && j == n && n == ncontexts) fits = false;
+            else if (e && j == n) prefixes[n++] = e;
+        }
+        if (fits && n == ncontexts) return n;
+    }
+    return 0;
+}
+
+/* Cell c of register storage s is context k's: its prefix is k's or no context's. */
+static bool context_cell(const isk_storage_info *s, uint64_t c, const char *const *prefixes, int n, int k)
+{
+    const char *e = s->element_names ? s->element_names[c] : NULL;
+    if (!e || n == 0 || same_prefix(e, prefixes[k])) return true;
+    for (int j = 0; j < n; j++)
+        if (same_prefix(e, prefixes[j])) return false;
+    return true;
+}
 
 static void cell_name(const isk_storage_info *s, uint64_t i, char *out, size_t cap)
 {
@@ -53,7 +92,7 @@ static void variable_cell(jbuf *b, isk_inst *inst, int si, uint64_t i)
     char name[160], val[96];
     cell_name(s, i, name, sizeof name);
     isk_ref ref = { inst, si, i };
-    format_value(s, isk_ref_read(&ref), val, sizeof val);
+    isk_format_cell(s, isk_ref_read(&ref), val, sizeof val);
     jb_add(b, "%s{", b->p[b->len - 1] == '[' ? "" : ",");
     jb_kstr(b, "name", name);
     jb_kstr(b, "value", val);
@@ -93,14 +132,24 @@ const char *dap_req_threads(struct cli_dap *d, const dj *a, jbuf *b)
     return NULL;
 }
 
-const dap_thread *dap_thread_arg(struct cli_dap *d, const dj *a, const char *key)
+static const dap_thread *thread_by_id(struct cli_dap *d, int64_t id)
 {
-    int64_t id = dj_int(a, key, -1);
     if (id < 1 || (uint64_t)id > d->threads.len) {
         snprintf(d->msg, sizeof d->msg, "no thread %lld (threads are 1 to %zu)", (long long)id, d->threads.len);
         return NULL;
     }
     return &d->threads.data[id - 1];
+}
+
+const dap_thread *dap_thread_arg(struct cli_dap *d, const dj *a) { return thread_by_id(d, dj_int(a, "threadId", -1)); }
+
+/* The thread of the frame `frameId` names: frame k of thread i is i + k * threads
+ * (dap_req_stack_trace), so a caller's frame has its thread's registers. */
+static const dap_thread *frame_thread(struct cli_dap *d, const dj *a)
+{
+    int64_t id = dj_int(a, "frameId", -1);
+    if (id > (int64_t)d->threads.len && d->threads.len) id = (id - 1) % (int64_t)d->threads.len + 1;
+    return thread_by_id(d, id);
 }
 
 static void source_json(jbuf *b, const char *file)
@@ -115,9 +164,37 @@ static void source_json(jbuf *b, const char *file)
     free(abs);
 }
 
+/* One stack frame of a processor thread at pc: its routine, source line and address. */
+static void frame_json(jbuf *b, const dap_thread *t, int64_t id, uint64_t pc)
+{
+    uint64_t addr = pc;
+    const isk_model *m = isk_inst_model(t->inst);
+    isk_pc_to_addr(m, pc, &addr);
+    const isk_loaded *l = isk_loaded_of(t->inst);
+    const isk_loaded_sym *fn = isk_loaded_code_at(l, pc);
+    const isk_line_row *row = l ? isk_loaded_line_at(l, pc) : NULL;
+    char name[200], ref[32];
+    if (fn && fn->pc != pc) snprintf(name, sizeof name, "%s+%" PRIu64, fn->name, pc - fn->pc);
+    else snprintf(name, sizeof name, "%s", fn ? fn->name : "??");
+    snprintf(ref, sizeof ref, "0x%" PRIx64, addr);
+    jb_add(b, "{");
+    jb_kint(b, "id", id);
+    jb_kstr(b, "name", name);
+    jb_kstr(b, "instructionPointerReference", ref);
+    if (row && row->file < l->files.len) {
+        source_json(b, l->files.data[row->file]);
+        jb_kint(b, "line", row->line);
+        jb_kint(b, "column", row->column ? row->column : 1);
+    } else {
+        jb_kint(b, "line", 0);
+        jb_kint(b, "column", 0);
+    }
+    jb_add(b, "}");
+}
+
 const char *dap_req_stack_trace(struct cli_dap *d, const dj *a, jbuf *b)
 {
-    const dap_thread *t = dap_thread_arg(d, a, "threadId");
+    const dap_thread *t = dap_thread_arg(d, a);
     if (!t) return d->msg;
     if (t->ctx < 0) {      /* an accelerator: a frame for its storages, at no PC */
         jb_key(b, "stackFrames");
@@ -130,43 +207,35 @@ const char *dap_req_stack_trace(struct cli_dap *d, const dj *a, jbuf *b)
         jb_kint(b, "totalFrames", 1);
         return NULL;
     }
-    uint64_t pc = isk_context_of(t->inst, t->ctx)->pc, addr = pc;
-    const isk_model *m = isk_inst_model(t->inst);
-    isk_pc_to_addr(m, pc, &addr);
-    const isk_loaded *l = isk_loaded_of(t->inst);
-    const isk_loaded_sym *fn = isk_loaded_code_at(l, pc);
-    const isk_line_row *row = l ? isk_loaded_line_at(l, pc) : NULL;
-    char name[200], ref[32];
-    if (fn && fn->pc != pc) snprintf(name, sizeof name, "%s+%" PRIu64, fn->name, pc - fn->pc);
-    else snprintf(name, sizeof name, "%s", fn ? fn->name : "??");
-    snprintf(ref, sizeof ref, "0x%" PRIx64, addr);
+    /* #0 the context's pc, then each call site of the shadow call stack (debug_core.h) */
+    enum { MAX_FRAMES = 256 };
+    dbg_frame f[MAX_FRAMES];
+    int n = dbg_calls_frames(&d->calls, t->inst, (uint32_t)t->ctx, f, MAX_FRAMES, NULL);
+    int64_t start = dj_int(a, "startFrame", 0), levels = dj_int(a, "levels", 0);
+    int64_t total = (n < MAX_FRAMES ? n : MAX_FRAMES) + 1;
+    if (start < 0) start = 0;
+    int64_t stop = levels > 0 && start + levels < total ? start + levels : total;
     jb_key(b, "stackFrames");
-    jb_add(b, "[{");
-    jb_kint(b, "id", (int64_t)(t - d->threads.data) + 1);
-    jb_kstr(b, "name", name);
-    jb_kstr(b, "instructionPointerReference", ref);
-    if (row && row->file < l->files.len) {
-        source_json(b, l->files.data[row->file]);
-        jb_kint(b, "line", row->line);
-        jb_kint(b, "column", row->column ? row->column : 1);
-    } else {
-        jb_kint(b, "line", 0);
-        jb_kint(b, "column", 0);
+    jb_add(b, "[");
+    for (int64_t k = start; k < stop; k++) {
+        if (k > start) jb_add(b, ",");
+        uint64_t pc = k ? f[k - 1].site : isk_context_of(t->inst, t->ctx)->pc;
+        frame_json(b, t, (int64_t)(t - d->threads.data) + 1 + k * (int64_t)d->threads.len, pc);
     }
-    jb_add(b, "}]");
-    jb_kint(b, "totalFrames", 1);
+    jb_add(b, "]");
+    jb_kint(b, "totalFrames", total);
     return NULL;
 }
 
 const char *dap_req_scopes(struct cli_dap *d, const dj *a, jbuf *b)
 {
-    const dap_thread *t = dap_thread_arg(d, a, "frameId");
+    const dap_thread *t = frame_thread(d, a);
     if (!t) return d->msg;
     jb_key(b, "scopes");
     jb_add(b, "[{");
     jb_kstr(b, "name", "Registers");
     jb_kstr(b, "presentationHint", "registers");
-    jb_kint(b, "variablesReference", REF(1, t->inst_index, -1));
+    jb_kint(b, "variablesReference", REF(1, t->inst_index, t->ctx));
     jb_kbool(b, "expensive", false);
     jb_add(b, "},{");
     jb_kstr(b, "name", "Memories");
@@ -182,7 +251,9 @@ static bool decode_ref(struct cli_dap *d, int64_t ref, int *kind, isk_inst **ins
     *kind = (int)(ref % 4);
     *si = (int)(ref / 4 % 1024) - 1;
     *inst = ref > 0 ? isk_instance_at(d->r->sys, (int)(ref / 4096)) : NULL;
-    if (!*inst || *kind == 0 || *si >= isk_model_storage_count(isk_inst_model(*inst)) || (*kind == 3) != (*si >= 0)) {
+    bool bad = *kind == 3 ? *si >= isk_model_storage_count(isk_inst_model(*inst)) || *si < 0
+             : *kind == 1 ? *si >= 0 && !isk_context_of(*inst, *si) : *si >= 0;
+    if (!*inst || *kind == 0 || bad) {
         snprintf(d->msg, sizeof d->msg, "no variables with reference %lld", (long long)ref);
         return false;
     }
@@ -206,12 +277,21 @@ const char *dap_req_variables(struct cli_dap *d, const dj *a, jbuf *b)
         if (n > 4096) n = 4096;     /* clients page through large memories */
         for (uint64_t i = 0; i < n; i++) variable_cell(b, inst, si, (uint64_t)start + i);
     } else {
+        /* registers: those of the thread's context (si), with the instance's shared ones */
+        const char *prefixes[MAX_CONTEXTS_SHOWN];
+        int n = kind == 1 && si >= 0 ? context_prefixes(inst, prefixes) : 0;
         for (int i = 0; i < isk_model_storage_count(m); i++) {
             const isk_storage_info *s = isk_model_storage(m, i);
             if (is_register(s) != (kind == 1) || s->kind == ISK_CODE_MEMORY) continue;
-            if (kind == 1 && s->count <= INLINE_CELLS)
-                for (uint64_t c = 0; c < s->count; c++) variable_cell(b, inst, i, c);
-            else variable_storage(b, ii, i, s);
+            uint64_t shown = 0;
+            for (uint64_t c = 0; kind == 1 && c < s->count && shown <= INLINE_CELLS; c++)
+                shown += context_cell(s, c, prefixes, n, si);
+            if (kind == 1 && shown <= INLINE_CELLS) {
+                for (uint64_t c = 0; c < s->count; c++)
+                    if (context_cell(s, c, prefixes, n, si)) variable_cell(b, inst, i, c);
+            } else {
+                variable_storage(b, ii, i, s);
+            }
         }
     }
     jb_add(b, "]");
@@ -248,20 +328,18 @@ const char *dap_req_set_variable(struct cli_dap *d, const dj *a, jbuf *b)
         return d->msg;
     }
     const isk_storage_info *s = isk_model_storage(isk_inst_model(inst), ref.storage);
-    char first[64], why[160];
-    snprintf(first, sizeof first, "%.*s", (int)strcspn(text, " ("), text);
+    /* what the user typed, or an edit of the shown "VALUE (0xBITS)" */
+    char first[96], why[160];
+    const char *hex = strstr(text, " (0x");
+    snprintf(first, sizeof first, "%.*s", (int)(hex ? (size_t)(hex - text) : strlen(text)), text);
     int64_t v;
-    uint64_t u;
-    if (isk_parse_i64(first, INT64_MIN, INT64_MAX, ISK_UNIT_NONE, &v, why, sizeof why)) {
-    } else if (isk_parse_u64(first, 0, UINT64_MAX, ISK_UNIT_NONE, &u, why, sizeof why)) {
-        v = (int64_t)u;
-    } else {
+    if (!isk_parse_cell(s, first, &v, why, sizeof why)) {
         snprintf(d->msg, sizeof d->msg, "%s: %s", name, why);
         return d->msg;
     }
     isk_ref_write(&ref, v);
     char val[96];
-    format_value(s, isk_ref_read(&ref), val, sizeof val);
+    isk_format_cell(s, isk_ref_read(&ref), val, sizeof val);
     jb_kstr(b, "value", val);
     return NULL;
 }

@@ -9,6 +9,7 @@
 
 #include "base/vec.h"
 #include "cli/dap_json.h"
+#include "cli/debug_core.h"
 #include "cli/runctl.h"
 
 enum { BP_SOURCE, BP_INSN, BP_FUNC };
@@ -40,6 +41,9 @@ struct cli_dap {
     bool detach, broken;
     bool launched, configured, started, stop_on_entry, running, ended, disconnected, pause, faulted;
     int step_thread;                     /* -1: no step under way */
+    int out_thread;                      /* stepOut: the thread whose routine must return, or -1 */
+    long out_depth;                      /* ... its call depth when it asked */
+    dbg_callstacks calls;                /* the contexts' call frames (stackTrace, stepOut) */
     uint64_t step_insns;
     const char *hit_reason;              /* the stopped event's reason, set by the hook when it stops the run */
     int hit_thread, hit_bp;
@@ -74,7 +78,7 @@ const char *dap_req_set_variable(struct cli_dap *d, const dj *a, jbuf *b);
 const char *dap_req_read_memory(struct cli_dap *d, const dj *a, jbuf *b);
 const char *dap_req_write_memory(struct cli_dap *d, const dj *a, jbuf *b);
 const char *dap_req_disassemble(struct cli_dap *d, const dj *a, jbuf *b);
-/* The thread a request's argument `key` names, or NULL (d->msg says why). */
-const dap_thread *dap_thread_arg(struct cli_dap *d, const dj *a, const char *key);
+/* The thread a request's `threadId` names, or NULL (d->msg says why). */
+const dap_thread *dap_thread_arg(struct cli_dap *d, const dj *a);
 
 #endif

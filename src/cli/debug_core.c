@@ -7,20 +7,23 @@
 
 #include "asm/disasm.h"
 #include "base/vec.h"
+#include "cli/launchlist.h"
 #include "isekit/desc.h"
 
-/* Before each processor instruction while a debugger is attached: breakpoints first (gdb
- * reports a breakpoint a step lands on), then the step of the selected context. */
+/* Before each processor instruction while a debugger is attached: the call stack learns where
+ * the context's last instruction went, then breakpoints (gdb reports a breakpoint a step lands
+ * on), then the step of the selected context and finish. */
 static int before_issue(void *user, uint64_t clock, isk_inst *proc, uint32_t context, uint64_t pc)
 {
     dbg_core *d = user;
+    long depth = dbg_calls_issue(&d->calls, proc, context, pc);
     if (d->chain && d->chain(d->chain_user, clock, proc, context, pc)) {
         d->chain_hit = true;
         return 1;
     }
     for (size_t i = 0; i < d->points.len; i++) {
         dbg_point *p = &d->points.data[i];
-        if (p->watch || p->pc != pc || (p->proc && p->proc != proc)) continue;
+        if (p->watch || p->in_list || p->pc != pc || (p->proc && p->proc != proc)) continue;
         p->hits++;
         d->hit = (dbg_stop){ .kind = DBG_BREAKPOINT, .id = p->id, .proc = proc, .context = context, .pc = pc,
                              .clock = clock };
@@ -33,9 +36,15 @@ static int before_issue(void *user, uint64_t clock, isk_inst *proc, uint32_t con
         d->hit_set = true;
         return 1;
     }
+    if (d->finish_depth >= 0 && depth < d->finish_depth && proc == d->proc && context == d->context) {
+        d->hit = (dbg_stop){ .kind = DBG_STEP, .proc = proc, .context = context, .pc = pc, .clock = clock };
+        d->hit_set = true;
+        return 1;
+    }
     return 0;
 }
 
+<<<<<<< HEAD
 /* A LOAD event: the first read or access watchpoint whose cells it covers stops the run at the
  * end of this clock, naming the reader (the instruction that read, or the command's slot). */
 static void on_load(dbg_core *d, const isk_event *ev)
@@ -60,6 +69,120 @@ static void on_load(dbg_core *d, const isk_event *ev)
     }
 }
 
+=======
+/* ---- call frames ---------------------------------------------------------------------------- */
+
+static int flow_of(const isk_inst *proc, int instruction)
+{
+    const isk_instruction_info *ii = instruction >= 0 ? isk_model_instruction(isk_inst_model(proc), instruction) : NULL;
+    return ii ? ii->flow : ISK_FLOW_NONE;
+}
+
+bool dbg_model_has_calls(const isk_inst *proc)
+{
+    const isk_model *m = isk_inst_model(proc);
+    for (int i = 0; i < isk_model_instruction_count(m); i++)
+        if (isk_model_instruction(m, i)->flow == ISK_FLOW_CALL) return true;
+    return false;
+}
+
+static dbg_calls *calls_of(dbg_callstacks *cs, isk_inst *proc, uint32_t context)
+{
+    if (cs->last && cs->last->proc == proc && cs->last->context == context) return cs->last;
+    size_t i = 0;
+    while (i < cs->calls.len && (cs->calls.data[i].proc != proc || cs->calls.data[i].context != context)) i++;
+    if (i == cs->calls.len) {
+        const isk_context *ctx = isk_context_of(proc, (int)context);
+        VEC_PUSH(&cs->calls, ((dbg_calls){ .proc = proc, .context = context, .head = ctx ? ctx->pc : 0 }));
+    }
+    return cs->last = &cs->calls.data[i];
+}
+
+/* The context's next issue is at `next`: a pending call was taken if it does not fall through
+ * to the instruction after its issue (group); a pending return returns to the innermost frame
+ * whose return address is `next` (recursion: each frame pops once). */
+static void calls_resolve(dbg_calls *c, uint64_t next)
+{
+    int pending = c->pending;
+    c->pending = ISK_FLOW_NONE;
+    if (pending == ISK_FLOW_CALL && next != c->head + c->words) {
+        if (c->frames.len == DBG_MAX_FRAMES) {     /* keep the innermost half: calls that never return */
+            memmove(c->frames.data, c->frames.data + DBG_MAX_FRAMES / 2, DBG_MAX_FRAMES / 2 * sizeof *c->frames.data);
+            c->frames.len = DBG_MAX_FRAMES / 2;
+            c->truncated = true;
+        }
+        VEC_PUSH(&c->frames, ((dbg_frame){ .site = c->site, .ret = c->head + c->words, .entry = next }));
+    } else if (pending == ISK_FLOW_RETURN) {
+        for (size_t k = c->frames.len; k-- > 0;)
+            if (c->frames.data[k].ret == next) {
+                c->frames.len = k;
+                break;
+            }
+    }
+    c->head = next;
+    c->words = 0;
+}
+
+static void on_issue(void *user, const isk_event *ev)
+{
+    dbg_calls *c = calls_of(user, ev->inst, ev->context);
+    c->words++;
+    int flow = flow_of(ev->inst, ev->instruction);
+    if (flow != ISK_FLOW_NONE) {
+        c->pending = flow;
+        c->site = ev->pc;
+    }
+}
+
+void dbg_calls_attach(dbg_callstacks *cs, isk_system *sys)
+{
+    memset(cs, 0, sizeof *cs);
+    cs->sys = sys;
+    for (int i = 0; isk_instance_at(sys, i); i++) {
+        isk_inst *p = isk_instance_at(sys, i);
+        if (!isk_inst_model(p)->is_processor || !dbg_model_has_calls(p)) continue;
+        calls_of(cs, p, 0);          /* sets cs->last: the hooks look contexts up from now on */
+        isk_subscribe(sys, ISK_EV_BIT(ISK_EV_ISSUE), on_issue, cs);
+        return;
+    }
+}
+
+void dbg_calls_detach(dbg_callstacks *cs)
+{
+    if (cs->last) isk_unsubscribe(cs->sys, on_issue, cs);
+    for (size_t i = 0; i < cs->calls.len; i++) VEC_FREE(&cs->calls.data[i].frames);
+    VEC_FREE(&cs->calls);
+    cs->last = NULL;
+}
+
+long dbg_calls_issue(dbg_callstacks *cs, isk_inst *proc, uint32_t ctx, uint64_t pc)
+{
+    if (!cs->last) return -1;
+    dbg_calls *c = calls_of(cs, proc, ctx);
+    calls_resolve(c, pc);
+    return (long)c->frames.len;
+}
+
+int dbg_calls_frames(dbg_callstacks *cs, isk_inst *proc, uint32_t ctx, dbg_frame *out, int max, bool *truncated)
+{
+    if (truncated) *truncated = false;
+    if (!cs->last || !proc) return 0;
+    dbg_calls *c = calls_of(cs, proc, ctx);
+    /* stopped at a clock's end (watch, cycle): the context's pc is where its last call went */
+    const isk_context *x = isk_context_of(proc, (int)ctx);
+    if (c->pending && x) calls_resolve(c, x->pc);
+    int n = (int)c->frames.len;
+    for (int k = 0; k < n && k < max; k++) out[k] = c->frames.data[n - 1 - k];
+    if (truncated) *truncated = c->truncated;
+    return n;
+}
+
+int dbg_frames(dbg_core *d, isk_inst *proc, uint32_t ctx, dbg_frame *out, int max, bool *truncated)
+{
+    return dbg_calls_frames(&d->calls, proc, ctx, out, max, truncated);
+}
+
+>>>>>>> main
 static void on_event(void *user, const isk_event *ev)
 {
     dbg_core *d = user;
@@ -127,7 +250,13 @@ void dbg_core_init(dbg_core *d, isk_system *sys, uint64_t limit)
     isk_get_before_issue(sys, &d->chain, &d->chain_user);
     isk_set_before_issue(sys, before_issue, d);
     isk_subscribe(sys, ISK_EV_BIT(ISK_EV_LAUNCH) | ISK_EV_BIT(ISK_EV_END) | ISK_EV_BIT(ISK_EV_STORE) |
+<<<<<<< HEAD
                                 ISK_EV_BIT(ISK_EV_RESOURCE) | ISK_EV_BIT(ISK_EV_LOAD), on_event, d);
+=======
+                                ISK_EV_BIT(ISK_EV_RESOURCE), on_event, d);
+    d->finish_depth = -1;
+    dbg_calls_attach(&d->calls, sys);
+>>>>>>> main
 }
 
 static void point_free(dbg_point *p) { free(p->seen); }
@@ -136,6 +265,7 @@ void dbg_core_free(dbg_core *d)
 {
     isk_set_before_issue(d->sys, d->chain, d->chain_user);
     isk_unsubscribe(d->sys, on_event, d);
+    dbg_calls_detach(&d->calls);
     for (size_t i = 0; i < d->points.len; i++) point_free(&d->points.data[i]);
     VEC_FREE(&d->points);
     VEC_FREE(&d->launches);
@@ -250,7 +380,7 @@ static dbg_stop run(dbg_core *d, uint64_t clocks)
             break;
         }
         uint64_t n = end - now < 65536 ? end - now : 65536;
-        s.status = isk_run(d->sys, n);
+        s.status = d->advance ? d->advance(d->advance_user, n) : isk_run(d->sys, n);
         /* the runner's work at the end of a run (stop ports) comes first: a watch may stop the
          * very clock a port asked to stop a processor in */
         if (s.status == ISK_OK && d->between) d->between(d->between_user);
@@ -280,6 +410,7 @@ static dbg_stop run(dbg_core *d, uint64_t clocks)
     }
     d->in_run = 0;
     d->steps_left = -1;
+    d->finish_depth = -1;
     s.clock = isk_clock(d->sys);
     d->at_issue = s.kind == DBG_BREAKPOINT || s.kind == DBG_STEP;
     if (s.kind == DBG_BREAKPOINT) {
@@ -296,12 +427,82 @@ static dbg_stop run(dbg_core *d, uint64_t clocks)
 
 dbg_stop dbg_continue(dbg_core *d, uint64_t clocks) { return run(d, clocks); }
 
+/* ---- launch lists --------------------------------------------------------------------------- */
+
+/* The list's hook: asked once per step as the list comes to it. */
+static int before_line(void *user, launch_list *l, size_t step)
+{
+    dbg_core *d = user;
+    (void)l;
+    d->list_seen = step + 1;
+    for (size_t i = 0; i < d->points.len; i++) {
+        dbg_point *p = &d->points.data[i];
+        if (!p->in_list || p->step != step) continue;
+        p->hits++;
+        d->hit = (dbg_stop){ .kind = DBG_BREAKPOINT, .id = p->id, .in_list = true, .step = step,
+                             .clock = isk_clock(d->sys) };
+        d->hit_set = true;
+        return 1;
+    }
+    if (d->list_steps_left >= 0 && d->list_steps_left-- == 0) {
+        d->hit = (dbg_stop){ .kind = DBG_STEP, .in_list = true, .step = step, .clock = isk_clock(d->sys) };
+        d->hit_set = true;
+        return 1;
+    }
+    return 0;
+}
+
+void dbg_attach_list(dbg_core *d, launch_list *l)
+{
+    d->list = l;
+    d->list_steps_left = -1;
+    launch_list_set_before_line(l, before_line, d);
+}
+
+int dbg_break_step(dbg_core *d, size_t step, bool temp)
+{
+    VEC_PUSH(&d->points, ((dbg_point){ .id = d->next_id, .temp = temp, .in_list = true, .step = step }));
+    return d->next_id++;
+}
+
+/* n steps of the list: the step it stands at (already asked about: it acts first) counts. */
+static dbg_stop step_list(dbg_core *d, long n)
+{
+    bool pending = d->list_seen == launch_list_next(d->list) + 1;
+    d->list_steps_left = n - (pending ? 1 : 0);
+    dbg_stop s = run(d, 0);
+    d->list_steps_left = -1;
+    return s;
+}
+
 dbg_stop dbg_stepi(dbg_core *d, long n)
 {
+    if (!d->proc && d->list) return step_list(d, n);
     if (!d->proc) return run(d, (uint64_t)(n > 0 ? n : 1));   /* accelerators only: a step is a clock */
     bool pending = d->at_issue && d->last.proc == d->proc && d->last.context == d->context;
     d->steps_left = n - (pending ? 1 : 0);
     return run(d, 0);
+}
+
+bool dbg_finish(dbg_core *d, dbg_stop *out, char *msg, size_t cap)
+{
+    if (!d->proc) {
+        snprintf(msg, cap, "no processor in this system: finish needs one");
+        return false;
+    }
+    if (!dbg_model_has_calls(d->proc)) {
+        snprintf(msg, cap, "model '%s' declares no calls (INSTRUCTION .flow): finish cannot tell where a routine "
+                 "returns (use until or tbreak)", isk_model_name(isk_inst_model(d->proc)));
+        return false;
+    }
+    int depth = dbg_frames(d, d->proc, d->context, NULL, 0, NULL);
+    if (!depth) {
+        snprintf(msg, cap, "\"finish\" not meaningful in the outermost frame");
+        return false;
+    }
+    d->finish_depth = depth;
+    *out = run(d, 0);
+    return true;
 }
 
 bool dbg_code_word(isk_inst *proc, uint64_t pc, uint64_t *word)

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "asm/disasm.h"
 #include "asm/syntax.h"
 #include "base/file.h"
 #include "base/num.h"
@@ -18,6 +19,7 @@ enum compare { EQ, NE, LT, LE, GT, GE };
 typedef struct step {
     int kind;
     int line;
+    int file;                /* index into files (0: the list's own file) */
     int64_t at;              /* LAUNCH: the clock it must start in, or -1 */
     uint64_t word;           /* LAUNCH */
     isk_ref ref;             /* WAIT_FLAG, WRITE, EXPECT */
@@ -27,6 +29,7 @@ typedef struct step {
 } step;
 
 typedef struct init_values { isk_ref ref; VEC(int64_t) values; } init_values;
+typedef struct label { char *name; size_t step; } label;
 
 struct launch_list {
     char *path;
@@ -42,6 +45,12 @@ struct launch_list {
     int failures;
     uint64_t limit;          /* the clock limit of the run, for waits that would pass it */
     const step *beyond;      /* the step that waits past the limit with nothing active */
+    /* for a debugger (launch_list_set_before_line): asked once per step, before it acts */
+    launch_list_hook before_line;
+    void *before_line_user;
+    size_t asked;            /* the step last asked about, + 1 (0: none yet) */
+    VEC(char *) files;       /* the source files of steps: [0] is path */
+    VEC(label) labels;       /* a launch program's labels */
 };
 
 /* Report at `at`, a pointer into the parsed copy of the line (l->base), shown with `text`. */
@@ -277,6 +286,7 @@ static launch_list *new_list(const char *path, isk_system *sys, isk_inst *acc, i
     l->acc = acc;
     l->diag = diag;
     l->limit = UINT64_MAX;
+    VEC_PUSH(&l->files, isk_xstrdup(path));
     return l;
 }
 
@@ -318,7 +328,9 @@ launch_list *launch_list_from_words(const char *path, isk_system *sys, isk_inst 
     launch_list *l = new_list(path, sys, acc, diag);
     for (size_t i = 0; i < n; i++) {
         step st = { .kind = LAUNCH, .at = -1, .word = words[i] };
-        st.text = isk_xasprintf("command %zu (word 0x%" PRIx64 ")", i + 1, words[i]);
+        char text[200];
+        isk_disasm_word(isk_inst_model(acc), words[i], i, text, sizeof text);   /* as a debugger shows it */
+        st.text = isk_xstrdup(text);
         VEC_PUSH(&l->steps, st);
     }
     return l;
@@ -331,6 +343,10 @@ void launch_list_free(launch_list *l)
     VEC_FREE(&l->steps);
     for (size_t i = 0; i < l->inits.len; i++) VEC_FREE(&l->inits.data[i].values);
     VEC_FREE(&l->inits);
+    for (size_t i = 0; i < l->files.len; i++) free(l->files.data[i]);
+    VEC_FREE(&l->files);
+    for (size_t i = 0; i < l->labels.len; i++) free(l->labels.data[i].name);
+    VEC_FREE(&l->labels);
     free(l->path);
     free(l);
 }
@@ -374,6 +390,15 @@ static int idle_until(launch_list *l, const step *st, uint64_t until)
     return 0;
 }
 
+/* A debugger's hook, once per step when the list comes to it (a launch at @CLOCK: in that
+ * clock): true to stop the run before this clock. The step then acts when the run goes on. */
+static bool break_before(launch_list *l)
+{
+    if (l->asked == l->next + 1) return false;
+    l->asked = l->next + 1;
+    return l->before_line(l->before_line_user, l, l->next) != 0;
+}
+
 /* The driver: runs at the start of every clock and plays the main processor. */
 static int drive(void *user, isk_system *sys)
 {
@@ -381,13 +406,14 @@ static int drive(void *user, isk_system *sys)
     uint64_t now = isk_clock(sys);
     while (l->next < l->steps.len) {
         step *st = &l->steps.data[l->next];
+        if (st->kind == LAUNCH && st->at >= 0 && (uint64_t)st->at > now) return idle_until(l, st, (uint64_t)st->at);
+        if (ISK_UNLIKELY(l->before_line != NULL) && break_before(l)) return ISK_DRIVER_BREAK;
         switch (st->kind) {
         case LAUNCH:
             if (st->at >= 0 && (uint64_t)st->at < now) {
                 fail(l, st, "clock %lld has already passed", (long long)st->at);
                 return -1;
             }
-            if (st->at >= 0 && (uint64_t)st->at > now) return idle_until(l, st, (uint64_t)st->at);
             l->next++;
             if (isk_launch(sys, l->acc, st->word) != ISK_OK) return -1;
             return l->next == l->steps.len;   /* the last step: the list has finished */
@@ -468,3 +494,68 @@ bool launch_list_where(const launch_list *l, char *buf, size_t cap)
 }
 
 bool launch_list_beyond_limit(const launch_list *l) { return l->beyond != NULL; }
+
+void launch_list_set_before_line(launch_list *l, launch_list_hook fn, void *user)
+{
+    l->before_line = fn;
+    l->before_line_user = user;
+    l->asked = 0;
+}
+
+void launch_list_set_source(launch_list *l, size_t step, const char *file, int line)
+{
+    if (step >= l->steps.len) return;
+    size_t f = 0;
+    while (f < l->files.len && strcmp(l->files.data[f], file) != 0) f++;
+    if (f == l->files.len) VEC_PUSH(&l->files, isk_xstrdup(file));
+    l->steps.data[step].file = (int)f;
+    l->steps.data[step].line = line;
+}
+
+void launch_list_add_label(launch_list *l, const char *name, size_t step)
+{
+    VEC_PUSH(&l->labels, ((label){ isk_xstrdup(name), step }));
+}
+
+size_t launch_list_steps(const launch_list *l) { return l->steps.len; }
+size_t launch_list_next(const launch_list *l) { return l->next; }
+
+bool launch_list_step_source(const launch_list *l, size_t step, const char **file, int *line, const char **text)
+{
+    if (step >= l->steps.len) return false;
+    const struct step *st = &l->steps.data[step];
+    *file = l->files.data[st->file];
+    *line = st->line;
+    *text = st->text;
+    return true;
+}
+
+/* `name` is the file or its last components ("demo.ll" for "models/x/demo.ll"). */
+static bool same_file(const char *path, const char *name)
+{
+    size_t n = strlen(path), k = strlen(name);
+    return strcmp(path, name) == 0 || (n > k && path[n - k - 1] == '/' && strcmp(path + n - k, name) == 0);
+}
+
+int launch_list_line_steps(const launch_list *l, const char *file, int line, size_t *steps, int cap)
+{
+    int n = 0;
+    for (size_t i = 0; i < l->steps.len; i++) {
+        const step *st = &l->steps.data[i];
+        if (st->line != line || (file && !same_file(l->files.data[st->file], file))) continue;
+        if (i && l->steps.data[i - 1].line == line && l->steps.data[i - 1].file == st->file) continue;  /* one line's words: its first */
+        if (n < cap) steps[n] = i;
+        n++;
+    }
+    return n;
+}
+
+bool launch_list_label(const launch_list *l, const char *name, size_t *step)
+{
+    for (size_t i = 0; i < l->labels.len; i++)
+        if (strcmp(l->labels.data[i].name, name) == 0 && l->labels.data[i].step < l->steps.len) {
+            *step = l->labels.data[i].step;
+            return true;
+        }
+    return false;
+}

@@ -46,4 +46,27 @@ bool launch_list_beyond_limit(const launch_list *l);
 /* Where the list is, for a report: "the launch list waits at FILE:LINE for clock N: TEXT". */
 bool launch_list_where(const launch_list *l, char *buf, size_t cap);
 
+/* ---- for a debugger: the list is the program of an imaginary main processor ----
+ * Steps are numbered from 0 in the order of the list (a launch program: one per word). */
+
+/* Called once per step when the list comes to it, before the step acts (a launch at @CLOCK:
+ * in that clock, after the wait): non-zero stops the run before this clock has any effect
+ * (ISK_DRIVER_BREAK: the run returns ISK_BREAK); when the run goes on, the step acts without
+ * the hook being asked again. NULL (the default) costs one test per step. */
+typedef int (*launch_list_hook)(void *user, launch_list *l, size_t step);
+void launch_list_set_before_line(launch_list *l, launch_list_hook fn, void *user);
+/* A launch program's word `step` came from `file`:`line` (its line table); a label at a step. */
+void launch_list_set_source(launch_list *l, size_t step, const char *file, int line);
+void launch_list_add_label(launch_list *l, const char *name, size_t step);
+size_t launch_list_steps(const launch_list *l);
+/* The step the list is at (launch_list_steps once it has finished). */
+size_t launch_list_next(const launch_list *l);
+/* Where step came from and its text ("mac gr0, gr1"); line 0 if unknown. */
+bool launch_list_step_source(const launch_list *l, size_t step, const char **file, int *line, const char **text);
+/* The steps that begin line `line` of `file` (NULL: any file; a name matches a path's last
+ * components), at most cap of them; how many there are. */
+int launch_list_line_steps(const launch_list *l, const char *file, int line, size_t *steps, int cap);
+/* The step at a launch program's label. */
+bool launch_list_label(const launch_list *l, const char *name, size_t *step);
+
 #endif

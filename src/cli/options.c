@@ -4,11 +4,28 @@
 #include <stdio.h>
 #include <string.h>
 
+const char *cli_command_name(const char *cmd, bool debugging, char *buf, size_t cap)
+{
+    static const char run[] = "isekit run";
+    if (!debugging || strncmp(cmd, run, sizeof run - 1) != 0 || (cmd[sizeof run - 1] && cmd[sizeof run - 1] != ' '))
+        return cmd;
+    snprintf(buf, cap, "isekit debug%s", cmd + sizeof run - 1);
+    return buf;
+}
+
+bool cli_debugging(const cli_args *a)
+{
+    for (int i = 1; i < a->argc; i++)
+        if (strcmp(a->argv[i], "--debug") == 0) return true;
+    return false;
+}
+
 void cli_usage_error(cli_args *a, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "%s: ", a->cmd);
+    char name[96];
+    fprintf(stderr, "%s: ", cli_command_name(a->cmd, cli_debugging(a), name, sizeof name));
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);

@@ -22,7 +22,14 @@ typedef struct cli_args {
     bool bad;                /* a usage error was printed */
 } cli_args;
 
-/* Print "CMD: message" to stderr and mark the arguments bad. */
+/* The name a run command goes by in messages: under the debugger (--debug, which `isekit debug`
+ * appends) "isekit run dpu" is "isekit debug dpu", written into buf; else cmd. (`isekit run
+ * --dap` keeps its name: that is how a DAP client starts it.) */
+const char *cli_command_name(const char *cmd, bool debugging, char *buf, size_t cap);
+/* The command line asks for the debugger: --debug anywhere in it. */
+bool cli_debugging(const cli_args *a);
+
+/* Print "CMD: message" to stderr (CMD as cli_command_name says) and mark the arguments bad. */
 void cli_usage_error(cli_args *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* argv[i] is exactly `name`. */

@@ -5,7 +5,6 @@
 #include "asm/asm.h"
 #include "asm/link_model.h"
 #include "asm/load.h"
-#include "asm/loaded.h"
 #include "psm/psm.h"
 #include "base/str.h"
 #include "cli/program.h"
@@ -22,25 +21,6 @@ static bool load_words(isk_inst *inst, const uint32_t *words, size_t n, isk_diag
                        m->storages.data[m->code_storage].info.name);
     free(values);
     return ok;
-}
-
-/* The .psm labels, kept with the instance as an executable's symbols are (asm/loaded.h): a
- * debugger's `break LABEL`, a profile's functions. */
-static void keep_psm_labels(isk_inst *inst, const char *path, const psm_program *p, isk_diag *diag)
-{
-    const isk_model *m = isk_inst_model(inst);
-    isk_obj *o = isk_obj_new(path, ELFCLASS32, 0, 0, ET_EXEC);
-    uint32_t text = isk_obj_add_section(o, ".text", SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR, 1);
-    for (size_t i = 0; i < p->symbols.len; i++) {
-        const psm_symbol *ps = &p->symbols.data[i];
-        uint64_t addr;
-        if (ps->kind != PSM_LABEL || ps->value < 0 || !isk_pc_to_addr(m, (uint64_t)ps->value, &addr)) continue;
-        uint32_t sym = isk_obj_symbol(o, ps->name);
-        isk_obj_define(o, sym, text, addr);
-        isk_obj_set_binding(o, sym, STB_GLOBAL);
-    }
-    isk_loaded_keep(inst, o, diag);
-    isk_obj_free(o);
 }
 
 static bool load_psm(isk_inst *inst, const char *path, isk_diag *diag)
@@ -63,7 +43,7 @@ static bool load_psm(isk_inst *inst, const char *path, isk_diag *diag)
     psm_options_init(&o, m);
     psm_program *p = psm_assemble_file(path, &o, diag);
     bool ok = p && load_words(inst, p->words, p->has_default_jump ? p->size : p->end, diag);
-    if (ok) keep_psm_labels(inst, path, p, diag);
+    if (ok) psm_keep_loaded(inst, path, p, diag);   /* labels and lines for the tools */
     psm_program_free(p);
     return ok;
 }

@@ -43,6 +43,15 @@ static int before_issue(void *user, uint64_t clock, isk_inst *proc, uint32_t con
     (void)clock;
     struct cli_dap *d = user;
     const isk_context *c = isk_context_of(proc, (int)context);
+    long depth = dbg_calls_issue(&d->calls, proc, context, pc);
+    if (d->out_thread > 0 && depth >= 0 && depth < d->out_depth) {
+        const dap_thread *t = &d->threads.data[d->out_thread - 1];
+        if (t->inst == proc && t->ctx == (int)context) {
+            d->hit_reason = "step";
+            d->hit_thread = d->out_thread;
+            return 1;
+        }
+    }
     if (d->step_thread > 0) {
         const dap_thread *t = &d->threads.data[d->step_thread - 1];
         if (t->inst == proc && t->ctx == (int)context && c->insns != d->step_insns) {
@@ -75,7 +84,7 @@ bool cli_dap_begin(cli_run *r, const cli_run_opts *o)
     struct cli_dap *d = isk_xcalloc(1, sizeof *d);
     d->r = r;
     d->saved_stdout = -1;
-    d->step_thread = -1;
+    d->step_thread = d->out_thread = -1;
     d->last = ISK_OK;
     if (o->dap.tcp) {
         d->in_fd = d->out_fd = dap_serve_tcp(r, o->dap.port);
@@ -109,6 +118,7 @@ bool cli_dap_begin(cli_run *r, const cli_run_opts *o)
     ign.sa_handler = SIG_IGN;
     sigaction(SIGPIPE, &ign, &d->old_sigpipe);
     isk_set_before_issue(r->sys, before_issue, d);
+    dbg_calls_attach(&d->calls, r->sys);
     r->dap = d;
     return true;
 }
@@ -118,6 +128,7 @@ void cli_dap_end(cli_run *r)
     struct cli_dap *d = r->dap;
     if (!d) return;
     isk_set_before_issue(r->sys, NULL, NULL);
+    dbg_calls_detach(&d->calls);
     sigaction(SIGPIPE, &d->old_sigpipe, NULL);
     if (d->saved_stdout >= 0) {
         fflush(stdout);
@@ -314,16 +325,29 @@ static const char *req_continue(struct cli_dap *d, const dj *a, jbuf *b)
 static const char *req_step(struct cli_dap *d, const dj *a, jbuf *b)
 {
     (void)b;
-    const dap_thread *t = dap_thread_arg(d, a, "threadId");
+    const dap_thread *t = dap_thread_arg(d, a);
     if (!t) return d->msg;
     resume(d, (int)(t - d->threads.data) + 1);
     return NULL;
 }
 
+/* stepOut = the debugger's finish: run until the thread's call depth drops below the current one */
 static const char *req_step_out(struct cli_dap *d, const dj *a, jbuf *b)
 {
-    (void)d, (void)a, (void)b;
-    return "stepOut: isekit's DAP server knows no call frames (step, or set a breakpoint where to stop)";
+    (void)b;
+    const dap_thread *t = dap_thread_arg(d, a);
+    if (!t) return d->msg;
+    if (t->ctx < 0 || !dbg_model_has_calls(t->inst)) {
+        snprintf(d->msg, sizeof d->msg, "stepOut: model '%s' declares no calls (INSTRUCTION .flow): step, or set a "
+                 "breakpoint where to stop", isk_model_name(isk_inst_model(t->inst)));
+        return d->msg;
+    }
+    long depth = dbg_calls_frames(&d->calls, t->inst, (uint32_t)t->ctx, NULL, 0, NULL);
+    if (!depth) return "stepOut: the thread is in its outermost frame";
+    resume(d, -1);
+    d->out_thread = (int)(t - d->threads.data) + 1;
+    d->out_depth = depth;
+    return NULL;
 }
 
 static const char *req_pause(struct cli_dap *d, const dj *a, jbuf *b)
@@ -422,7 +446,7 @@ static bool handle(struct cli_dap *d, const char *text)
 static void stopped(struct cli_dap *d, const char *reason, int thread, const char *text, int bp)
 {
     d->running = false;
-    d->step_thread = -1;
+    d->step_thread = d->out_thread = -1;
     if (thread > 0) d->cur_thread = thread;
     jbuf b = { 0 };
     jb_kstr(&b, "reason", reason);
@@ -456,13 +480,13 @@ static void run_slice(struct cli_dap *d)
     uint64_t now = isk_clock(r->sys);
     if (now >= r->limit || cli_run_interrupted(r)) {
         d->last = ISK_OK;
-        ended(d, cli_run_interrupted(r) ? EXIT_INTERRUPTED : EXIT_LIMIT);
+        ended(d, cli_run_interrupted(r) ? EXIT_INTERRUPTED : r->limit_is_end ? 0 : EXIT_LIMIT);
         return;
     }
     d->hit_reason = NULL;
     d->hit_bp = 0;
     int clock_step = d->step_thread > 0 && d->threads.data[d->step_thread - 1].ctx < 0 ? d->step_thread : 0;
-    isk_status st = isk_run(r->sys, clock_step ? 1 : r->limit - now < 4096 ? r->limit - now : 4096);
+    isk_status st = cli_run_advance(r, clock_step ? 1 : r->limit - now < 4096 ? r->limit - now : 4096);
     d->last = st;
     char why[512];
     switch (st) {
@@ -526,7 +550,7 @@ isk_status cli_dap_go(cli_run *r, uint64_t clocks)
         do {
             uint64_t now = isk_clock(r->sys);
             if (now >= r->limit || cli_run_interrupted(r)) return ISK_OK;
-            st = isk_run(r->sys, r->limit - now < 4096 ? r->limit - now : 4096);
+            st = cli_run_advance(r, r->limit - now < 4096 ? r->limit - now : 4096);
             if (st == ISK_OK && r->between) r->between(r->between_user);
         } while (st == ISK_OK || st == ISK_BREAK);
         return st;

@@ -16,6 +16,7 @@
 #include "base/num.h"
 #include "cli/cli.h"
 #include "cli/debug_core.h"
+#include "cli/launchlist.h"
 #include "cli/run_observe.h"
 #include "cli/runctl.h"
 #include "isekit/desc.h"
@@ -40,8 +41,10 @@ bool cli_debug_option(cli_args *a, cli_run_opts *o)
         o->debug.on = true;
     } else if (cli_flag(a, "--batch")) {
         o->debug.batch = true;
+        if (!cli_debugging(a)) cli_usage_error(a, "--batch is an option of isekit debug (or of --debug)");
     } else if (cli_value(a, "-x", &v)) {
-        if (v && o->debug.nscripts == 8) cli_usage_error(a, "at most 8 -x options");
+        if (v && !cli_debugging(a)) cli_usage_error(a, "-x is an option of isekit debug (or of --debug)");
+        else if (v && o->debug.nscripts == 8) cli_usage_error(a, "at most 8 -x options");
         else if (v) o->debug.scripts[o->debug.nscripts++] = v;
     } else {
         return false;
@@ -101,17 +104,13 @@ static bool resolve(cli_debugger *g, const char *text, isk_ref *ref)
     return false;
 }
 
-/* A cell's value in its storage's declared format: signed or unsigned, fixed point with its
- * fraction bits. */
+/* A cell's value in its storage's declared format (isk_format_cell: integer, fixed point,
+ * float), the bits in hex. */
 static void print_cell(const isk_ref *ref)
 {
-    const isk_storage_info *si = isk_model_storage(isk_inst_model(ref->inst), ref->storage);
-    int64_t v = isk_ref_read(ref);
-    uint64_t mask = si->width >= 64 ? UINT64_MAX : (1ull << si->width) - 1;
-    if (si->sign) printf("%" PRId64, v);
-    else printf("%" PRIu64, (uint64_t)v & mask);
-    printf(" (0x%0*" PRIx64 ")", (si->width + 3) / 4, (uint64_t)v & mask);
-    if (si->frac) printf(" = %.10g", (si->sign ? (double)v : (double)((uint64_t)v & mask)) / (double)(1ull << si->frac));
+    char text[128];
+    isk_format_cell(isk_model_storage(isk_inst_model(ref->inst), ref->storage), isk_ref_read(ref), text, sizeof text);
+    printf("%s", text);
 }
 
 static void print_named(const isk_ref *ref)
@@ -193,6 +192,58 @@ static int parse_location(cli_debugger *g, const char *text, uint64_t *pcs, int 
     return 0;
 }
 
+/* ---- the launch list: the program of a system without a processor ------------------------ */
+
+/* " demo.ll:11 (mac gr0, gr0)": where step lies (the file's last component, as gdb shows it). */
+static void list_where(const launch_list *l, size_t step, char *out, size_t cap)
+{
+    const char *file, *text;
+    int line;
+    if (!launch_list_step_source(l, step, &file, &line, &text)) {
+        snprintf(out, cap, " the end of the launch list");
+        return;
+    }
+    const char *base = strrchr(file, '/');
+    if (line) snprintf(out, cap, " %s:%d (%s)", base ? base + 1 : file, line, text);
+    else snprintf(out, cap, " %s (%s)", base ? base + 1 : file, text);
+}
+
+/* break LINE, FILE:LINE or LABEL (a launch program's) in the list: steps, 0 after a message. */
+static int list_location(cli_debugger *g, const char *text, size_t *steps, int cap)
+{
+    const launch_list *l = g->core.list;
+    const char *colon = strrchr(text, ':');
+    if (colon || isdigit((unsigned char)*text)) {
+        char file[256] = "";
+        uint64_t line;
+        if (colon) snprintf(file, sizeof file, "%.*s", (int)(colon - text), text);
+        if (!parse_u64(colon ? colon + 1 : text, &line)) return 0;
+        const char *main_file, *ignored;
+        int ignored_line;
+        if (!colon && launch_list_step_source(l, 0, &main_file, &ignored_line, &ignored))
+            snprintf(file, sizeof file, "%s", main_file);
+        int n = line <= INT32_MAX ? launch_list_line_steps(l, file, (int)line, steps, cap) : 0;
+        if (n <= 0) printf("no launch step at %s:%" PRIu64 "\n", file, line);
+        return n < cap ? n : cap;
+    }
+    if (launch_list_label(l, text, steps)) return 1;
+    printf("no label '%s' in the launch program\n", text);
+    return 0;
+}
+
+static void list_break(cli_debugger *g, const char *arg, bool temp)
+{
+    size_t steps[16];
+    if (!*arg) steps[0] = launch_list_next(g->core.list);
+    int n = *arg ? list_location(g, arg, steps, 16) : 1;
+    for (int i = 0; i < n; i++) {
+        char where[512];
+        int id = dbg_break_step(&g->core, steps[i], temp);
+        list_where(g->core.list, steps[i], where, sizeof where);
+        printf("%s %d at%s\n", temp ? "Temporary breakpoint" : "Breakpoint", id, where);
+    }
+}
+
 /* ---- stops -------------------------------------------------------------------------------- */
 
 static void print_pc_line(cli_debugger *g, isk_inst *proc, uint32_t ctx, uint64_t pc)
@@ -234,6 +285,12 @@ static void report(cli_debugger *g, const dbg_stop *s)
 {
     char where[256], text[128];
     g->status = s->status;
+    if (s->in_list) {
+        list_where(g->core.list, s->step, where, sizeof where);
+        if (s->kind == DBG_BREAKPOINT) printf("Breakpoint %d,%s at clock %" PRIu64 "\n", s->id, where, s->clock);
+        else printf("Stepped,%s at clock %" PRIu64 "\n", where, s->clock);
+        return;
+    }
     switch (s->kind) {
     case DBG_BREAKPOINT:
     case DBG_STEP:
@@ -291,6 +348,7 @@ static bool count_arg(const char *arg, uint64_t *n)
 static void cmd_break(cli_debugger *g, const char *arg, bool temp)
 {
     uint64_t pcs[16];
+    if (!g->core.proc && g->core.list) return list_break(g, arg, temp);
     if (!*arg) {
         if (!g->core.proc) return (void)printf("no processor in this system\n");
         pcs[0] = isk_context_of(g->core.proc, (int)g->core.context)->pc;
@@ -363,9 +421,18 @@ static void cmd_info_breakpoints(cli_debugger *g)
         const dbg_point *p = &g->core.points.data[i];
         if (p->watch) {
             const isk_storage_info *si = isk_model_storage(isk_inst_model(p->inst), p->storage);
+<<<<<<< HEAD
             printf("%-4d %-11s %s.%s[%" PRIu64 "..%" PRIu64 "]", p->id,
                    p->access == DBG_ON_READ ? "read watch" : p->access == DBG_ON_ACCESS ? "acc watch" : "watchpoint",
                    isk_inst_name(p->inst), si->name, p->first, p->last);
+=======
+            printf("%-4d watchpoint  %s.%s[%" PRIu64 "..%" PRIu64 "]", p->id, isk_inst_name(p->inst), si->name,
+                   p->first, p->last);
+        } else if (p->in_list) {
+            char where[512];
+            list_where(g->core.list, p->step, where, sizeof where);
+            printf("%-4d %-11s%s", p->id, p->temp ? "tbreakpoint" : "breakpoint", where);
+>>>>>>> main
         } else {
             char where[256];
             where_text(g, g->core.proc, p->pc, where, sizeof where);
@@ -400,9 +467,10 @@ static void cmd_info_storage(cli_debugger *g, const char *arg)
         const isk_model *m = isk_inst_model(g->inst);
         for (int s = 0; s < isk_model_storage_count(m); s++) {
             const isk_storage_info *si = isk_model_storage(m, s);
+            static const char *const floats[] = { "", ", f16", ", f32", ", f64", ", f16 pairs" };
             printf("%-12s %-28s %s%d bits x %" PRIu64 "%s\n", si->name, si->title ? si->title : "",
                    si->sign ? "signed " : "unsigned ", si->width, si->count,
-                   si->frac ? ", fixed point" : "");
+                   si->frac ? ", fixed point" : floats[si->display]);
         }
         return;
     }
@@ -430,18 +498,16 @@ static void cmd_set(cli_debugger *g, const char *arg)
     isk_ref ref;
     if (!*name || !*v) return (void)printf("write set NAME = VALUE\n");
     if (!resolve(g, name, &ref)) return;
-    if (!isk_parse_i64(v, INT64_MIN, INT64_MAX, ISK_UNIT_NONE, &value, why, sizeof why)) {
-        uint64_t u;
-        if (!isk_parse_u64(v, 0, UINT64_MAX, ISK_UNIT_NONE, &u, NULL, 0)) return (void)printf("%s\n", why);
-        value = (int64_t)u;
-    }
+    if (!isk_parse_cell(isk_model_storage(isk_inst_model(ref.inst), ref.storage), v, &value, why, sizeof why))
+        return (void)printf("%s\n", why);
     isk_ref_write(&ref, value);
     dbg_watch_refresh(&g->core);
     print_named(&ref);
 }
 
 /* x/NF ADDR: N cells from a byte address of the model's address map (or a storage name), in
- * format F: x hex, d signed, u unsigned, b binary, c character, i instructions. */
+ * format F: x hex, d signed, u unsigned, f float (the declared FLOAT format, else by the width),
+ * b binary, c character, i instructions. */
 static void cmd_x(cli_debugger *g, const char *fmt, const char *arg)
 {
     uint64_t n = 1;
@@ -452,8 +518,8 @@ static void cmd_x(cli_debugger *g, const char *fmt, const char *arg)
         if (isdigit((unsigned char)*fmt)) n = strtoull(fmt, &end, 0), fmt = end;
         if (*fmt) f = *fmt;
     }
-    if (!strchr("xdubci", f) || n == 0 || n > 65536)
-        return (void)printf("write x/NF ADDR with N 1 to 65536 and F one of x d u b c i\n");
+    if (!strchr("xdufbci", f) || n == 0 || n > 65536)
+        return (void)printf("write x/NF ADDR with N 1 to 65536 and F one of x d u f b c i\n");
     if (!*arg) return (void)printf("x needs an address or a storage name\n");
     const isk_model *m = isk_inst_model(g->inst);
     isk_ref ref = { g->inst, -1, 0 };
@@ -486,6 +552,10 @@ static void cmd_x(cli_debugger *g, const char *fmt, const char *arg)
     }
     const isk_storage_info *si = isk_model_storage(isk_inst_model(ref.inst), ref.storage);
     uint64_t mask = si->width >= 64 ? UINT64_MAX : (1ull << si->width) - 1;
+    char text[64];
+    if (f == 'f' && !isk_format_float(si, si->display, 0, text, sizeof text))
+        return (void)printf("%s has %d-bit cells and no FLOAT format: x/f reads 16, 32 or 64 bits\n", si->name,
+                            si->width);
     for (uint64_t i = 0; i < n && ref.index + i < si->count; i++) {
         if (i % 8 == 0) printf(i ? "\n%s[0x%" PRIx64 "]:" : "%s[0x%" PRIx64 "]:", si->name, ref.index + i);
         int64_t v = isk_ref_read(&(isk_ref){ ref.inst, ref.storage, ref.index + i });
@@ -494,6 +564,7 @@ static void cmd_x(cli_debugger *g, const char *fmt, const char *arg)
         case 'x': printf(" 0x%0*" PRIx64, (si->width + 3) / 4, u); break;
         case 'd': printf(" %" PRId64, si->sign || si->width >= 64 ? v : (int64_t)(u << (64 - si->width)) >> (64 - si->width)); break;
         case 'u': printf(" %" PRIu64, u); break;
+        case 'f': isk_format_float(si, si->display, (int64_t)u, text, sizeof text), printf(" %s", text); break;
         case 'c': printf(" '%c'", u >= 32 && u < 127 ? (char)u : '.'); break;
         case 'b':
             printf(" ");
@@ -602,6 +673,7 @@ static void cmd_info_launches(cli_debugger *g)
     }
 }
 
+/* The shadow call stack (dbg_frames): #0 the current pc, then each caller at its call site. */
 static void cmd_backtrace(cli_debugger *g)
 {
     if (!g->core.proc) return (void)printf("no processor in this system\n");
@@ -609,7 +681,43 @@ static void cmd_backtrace(cli_debugger *g)
     char where[256];
     where_text(g, g->core.proc, pc, where, sizeof where);
     printf("#0  pc 0x%" PRIx64 "%s\n", pc, where);
-    printf("(the callers' frames need the model's call ABI: only the current frame is shown)\n");
+    if (!dbg_model_has_calls(g->core.proc)) {
+        printf("(model '%s' declares no calls: only the current frame)\n",
+               isk_model_name(isk_inst_model(g->core.proc)));
+        return;
+    }
+    enum { SHOWN = 64 };
+    dbg_frame f[SHOWN];
+    bool truncated;
+    int n = dbg_frames(&g->core, g->core.proc, g->core.context, f, SHOWN, &truncated);
+    for (int k = 0; k < n && k < SHOWN; k++) {
+        where_text(g, g->core.proc, f[k].site, where, sizeof where);
+        printf("#%-2d pc 0x%" PRIx64 "%s\n", k + 1, f[k].site, where);
+    }
+    if (n > SHOWN) printf("(%d more frames)\n", n - SHOWN);
+    if (truncated) printf("(older frames were not kept: more than %d calls deep)\n", DBG_MAX_FRAMES);
+}
+
+static void cmd_finish(cli_debugger *g)
+{
+    if (!can_run(g)) return;
+    char where[256], msg[256];
+    uint64_t pc = g->core.proc ? isk_context_of(g->core.proc, (int)g->core.context)->pc : 0;
+    if (g->core.proc) where_text(g, g->core.proc, pc, where, sizeof where);
+    dbg_stop s;
+    if (g->core.proc && dbg_model_has_calls(g->core.proc) &&
+        dbg_frames(&g->core, g->core.proc, g->core.context, NULL, 0, NULL) > 0)
+        printf("Run till exit from #0  pc 0x%" PRIx64 "%s\n", pc, where);
+    if (!dbg_finish(&g->core, &s, msg, sizeof msg)) return (void)printf("%s\n", msg);
+    if (s.kind == DBG_STEP) {
+        where_text(g, s.proc, s.pc, where, sizeof where);
+        printf("Returned to pc 0x%" PRIx64 "%s, %s context %u, clock %" PRIu64 "\n", s.pc, where,
+               isk_inst_name(s.proc), s.context, s.clock);
+        g->status = s.status;
+        print_pc_line(g, s.proc, s.context, s.pc);
+        return;
+    }
+    report(g, &s);
 }
 
 static void cmd_info_symbol(cli_debugger *g, const char *arg)
@@ -634,7 +742,7 @@ static void help(void)
            "  cycle [N]                   run N clocks\n"
            "  continue [c] [N]            run until a stop (N: at most N clocks)\n"
            "  until [u] LOC, advance LOC  run until LOC\n"
-           "  finish                      (needs a call ABI the models do not declare yet)\n"
+           "  finish                      run until the current routine returns\n"
            "  watch STORAGE[I] | STORAGE[I..J] | NAME   stop when a cell changes\n"
            "  rwatch LOCATION, awatch LOCATION          stop when a cell is read (awatch: or changes)\n"
            "  info registers [i r] [INST] registers and register files by display name\n"
@@ -645,7 +753,7 @@ static void help(void)
            "  disassemble [LOC]           the code around the pc or LOC\n"
            "  info threads, thread [INST] N   the contexts; select one\n"
            "  info slots, info launches   the accelerators' active commands; the launch history\n"
-           "  backtrace [bt]              the current frame\n"
+           "  backtrace [bt]              the current pc and the calls that led to it\n"
            "  info symbol PC              the symbol a pc lies in\n"
            "  quit [q]                    leave; the run's results are printed\n");
 }
@@ -728,8 +836,7 @@ static bool execute(cli_debugger *g, char *line)
             report(g, &s);
         }
     } else if (is(cmd, "finish", 3)) {
-        printf("finish is not supported: model '%s' declares no call ABI (use until or tbreak)\n",
-               g->core.proc ? isk_model_name(isk_inst_model(g->core.proc)) : isk_model_name(isk_inst_model(g->inst)));
+        cmd_finish(g);
     } else if (is(cmd, "watch", 2)) {
         if (!*arg) printf("watch needs a storage cell: NAME, STORAGE[I] or STORAGE[I..J]\n");
         else cmd_watch(g, arg, DBG_ON_WRITE);
@@ -800,10 +907,6 @@ static bool run_script(cli_debugger *g, const char *path)
 
 bool cli_debug_begin(cli_run *r, const cli_run_opts *o)
 {
-    if ((o->debug.batch || o->debug.nscripts) && !o->debug.on && !o->dap.on) {
-        fprintf(stderr, "%s: -x and --batch are options of isekit debug\n", r->cmd);
-        return false;
-    }
     if (!o->debug.on || o->dap.on) return true;    /* the DAP server drives the run instead */
     cli_debugger *g = calloc(1, sizeof *g);
     if (!g) return false;
@@ -824,6 +927,9 @@ void cli_debug_end(cli_run *r)
     r->debugger = NULL;
 }
 
+/* The core runs the system through the run: a host program may be the one that drives it. */
+static isk_status advance_run(void *run, uint64_t clocks) { return cli_run_advance(run, clocks); }
+
 isk_status cli_debug_go(cli_run *r, uint64_t clocks)
 {
     (void)clocks;    /* the user decides how far the run goes */
@@ -831,6 +937,9 @@ isk_status cli_debug_go(cli_run *r, uint64_t clocks)
     g->core.limit = r->limit;        /* a runner may move it after its own start-up clocks */
     g->core.between = r->between;
     g->core.between_user = r->between_user;
+    g->core.advance = advance_run;
+    g->core.advance_user = r;
+    if (r->launch_list && !g->core.proc && !g->core.list) dbg_attach_list(&g->core, r->launch_list);
     g->status = ISK_OK;
     struct sigaction sa, old;
     memset(&sa, 0, sizeof sa);

@@ -1,6 +1,7 @@
 #include "cli/runctl.h"
 
 #include <inttypes.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -110,7 +111,7 @@ static double now_seconds(void)
 void cli_run_begin(cli_run *r, const char *cmd, isk_system *sys, const cli_run_opts *o, uint64_t max_clocks)
 {
     memset(r, 0, sizeof *r);
-    r->cmd = cmd;
+    r->cmd = cli_command_name(cmd, o->debug.on, r->cmd_buf, sizeof r->cmd_buf);
     r->sys = sys;
     r->opts = o;
     uint64_t now = isk_clock(sys);
@@ -169,7 +170,7 @@ isk_status cli_run_go(cli_run *r, uint64_t clocks)
         st = isk_run(r->sys, n);
         if (st == ISK_OK && r->between) r->between(r->between_user);
         double t = now_seconds();
-        if (st == ISK_BREAK) {
+        if (st == ISK_BREAK && !r->break_ends_run) {
             /* a breakpoint instruction with no debugger to stop in: say so and go on */
             clear_progress(r);
             fprintf(stderr, "%s: %s (no debugger: continuing)\n", r->cmd, isk_stop_reason(r->sys));
@@ -182,6 +183,144 @@ isk_status cli_run_go(cli_run *r, uint64_t clocks)
         if (r->progress && t - r->last_shown >= 1.0) show_progress(r, t);
     }
     return st;
+}
+
+/* ---- runs whose host code drives the clock ------------------------------------------------- */
+
+/* The host's thread and the caller's take turns: exactly one of them runs at any time, so the
+ * system is never touched by two threads at once (the mutex orders what each one did). */
+typedef struct cli_hosted {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    bool host_turn;          /* the host's thread runs (else the debugger's) */
+    bool done;               /* the host returned */
+    bool quit;               /* the debugger left: every cli_run_step fails */
+    int (*host)(void *user);
+    void *user;
+    int result;
+    uint64_t budget_end;     /* cli_run_advance: the host's steps run up to this clock */
+    isk_status status;       /* what the host's steps report to cli_run_advance */
+} cli_hosted;
+
+/* Give the turn to the host (to_host) or back to the debugger; return when it comes back. */
+static void pass_turn(cli_hosted *h, bool to_host)
+{
+    pthread_mutex_lock(&h->mu);
+    h->host_turn = to_host;
+    pthread_cond_broadcast(&h->cv);
+    while (h->host_turn == to_host && !(to_host && h->done)) pthread_cond_wait(&h->cv, &h->mu);
+    pthread_mutex_unlock(&h->mu);
+}
+
+/* The host's side: report st to the debugger and wait for its next command. */
+static void host_yield(cli_hosted *h, isk_status st)
+{
+    h->status = st;
+    pass_turn(h, false);
+}
+
+static void *host_thread(void *arg)
+{
+    cli_hosted *h = arg;
+    pthread_mutex_lock(&h->mu);
+    while (!h->host_turn) pthread_cond_wait(&h->cv, &h->mu);
+    pthread_mutex_unlock(&h->mu);
+    int result = h->host(h->user);
+    pthread_mutex_lock(&h->mu);
+    h->result = result;
+    h->done = true;
+    h->status = ISK_STOPPED;
+    h->host_turn = false;
+    pthread_cond_broadcast(&h->cv);
+    pthread_mutex_unlock(&h->mu);
+    return NULL;
+}
+
+isk_status cli_run_hosted(cli_run *r, int (*host)(void *user), void *user, int *result)
+{
+    *result = 0;
+    if (r->observers_failed) return ISK_FAILED;
+    if (!r->debugger && !r->dap) {
+        *result = host(user);
+        return ISK_OK;
+    }
+    cli_hosted h = { .host = host, .user = user, .status = ISK_OK };
+    pthread_mutex_init(&h.mu, NULL);
+    pthread_cond_init(&h.cv, NULL);
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, (size_t)16 << 20);    /* a host program is a main program */
+    pthread_t thread;
+    int err = pthread_create(&thread, &attr, host_thread, &h);
+    pthread_attr_destroy(&attr);
+    isk_status st = ISK_FAILED;
+    if (err) {
+        fprintf(stderr, "%s: cannot start the host program's thread: %s\n", r->cmd, strerror(err));
+    } else {
+        r->hosted = &h;
+        pass_turn(&h, true);           /* up to the host's first step: the session's first stop */
+        st = cli_run_go(r, 0);
+        if (!h.done) {
+            h.quit = true;             /* the debugger left: the host's steps fail from here */
+            pass_turn(&h, true);
+        }
+        pthread_join(thread, NULL);
+        r->hosted = NULL;
+        *result = h.result;
+    }
+    pthread_cond_destroy(&h.cv);
+    pthread_mutex_destroy(&h.mu);
+    return st;
+}
+
+isk_status cli_run_step(cli_run *r, uint64_t clocks)
+{
+    cli_hosted *h = r->hosted;
+    if (!h) return isk_step(r->sys, clocks);
+    if (h->quit) return ISK_FAILED;
+    uint64_t now = isk_clock(r->sys), end = clocks > UINT64_MAX - now ? UINT64_MAX : now + clocks;
+    /* the debugger first: a watched cell the host wrote, Ctrl-C, or the session's first stop */
+    host_yield(h, ISK_OK);
+    bool mid_clock = false;
+    for (;;) {
+        if (h->quit) return ISK_FAILED;
+        now = isk_clock(r->sys);
+        if (now >= end && !mid_clock) return ISK_OK;
+        if (now >= h->budget_end && !mid_clock) {
+            host_yield(h, ISK_OK);     /* the debugger's clocks have run */
+            continue;
+        }
+        /* after a stop inside a clock, finish that clock alone: a port handler may have asked
+         * the host's step to end with it (isk_stop_after_clock), which the stop forgot */
+        uint64_t k = mid_clock ? 1 : (end < h->budget_end ? end : h->budget_end) - now;
+        isk_status st = isk_step(r->sys, k);
+        if (st == ISK_BREAK) {
+            host_yield(h, ISK_BREAK);  /* a breakpoint or a step: the prompt */
+            mid_clock = true;
+            continue;
+        }
+        if (st != ISK_OK) {
+            host_yield(h, st);         /* the debugger shows the error first */
+            return st;
+        }
+        if (mid_clock) return ISK_OK;  /* a clock boundary: the host looks at what it waits for */
+        if (isk_clock(r->sys) - now < k) {
+            /* a stop request ended the step early: the host's own, a watch's or Ctrl-C's */
+            host_yield(h, ISK_OK);
+            return h->quit ? ISK_FAILED : ISK_OK;
+        }
+    }
+}
+
+isk_status cli_run_advance(cli_run *r, uint64_t clocks)
+{
+    cli_hosted *h = r->hosted;
+    if (!h) return isk_run(r->sys, clocks);
+    if (h->done) return ISK_STOPPED;
+    uint64_t now = isk_clock(r->sys);
+    h->budget_end = clocks && clocks < UINT64_MAX - now ? now + clocks : UINT64_MAX;
+    pass_turn(h, true);
+    return h->status;
 }
 
 bool cli_run_interrupted(const cli_run *r)
@@ -254,6 +393,8 @@ bool cli_check_param(const char *cmd, const isk_model *m, const char *assignment
 
 bool cli_set_params(const char *cmd, isk_inst *inst, const cli_run_opts *o, int *rc)
 {
+    char name[96];
+    cmd = cli_command_name(cmd, o->debug.on, name, sizeof name);
     for (int i = 0; i < o->nparams; i++) {
         if (!cli_check_param(cmd, isk_inst_model(inst), o->params[i])) {
             *rc = EXIT_USAGE;
@@ -268,7 +409,17 @@ bool cli_show_value(isk_inst *inst, const char *name, const char *shown_as)
 {
     int64_t v;
     if (isk_read(inst, name, 0, &v) != ISK_OK) return false;
-    printf("%s = %" PRId64 " (0x%" PRIx64 ")\n", shown_as, v, (uint64_t)v);
+    isk_ref ref;
+    char msg[256];
+    const isk_storage_info *s = isk_resolve(inst, name, &ref, msg, sizeof msg) == ISK_OK
+                                    ? isk_model_storage(isk_inst_model(inst), ref.storage) : NULL;
+    if (s && s->display != ISK_DISPLAY_INT) {
+        char text[128];
+        isk_format_cell(s, v, text, sizeof text);
+        printf("%s = %s\n", shown_as, text);
+    } else {
+        printf("%s = %" PRId64 " (0x%" PRIx64 ")\n", shown_as, v, (uint64_t)v);
+    }
     return true;
 }
 

@@ -71,7 +71,8 @@ isk_status cli_trace(isk_system *sys);
 void cli_issue_text(const isk_event *ev, char *out, size_t cap);
 
 typedef struct cli_run {
-    const char *cmd;                 /* "isekit run", for messages */
+    const char *cmd;                 /* "isekit run", for messages ("isekit debug" under the debugger) */
+    char cmd_buf[96];
     isk_system *sys;
     uint64_t limit;                  /* the clock at which --max-clocks is reached */
     uint64_t slice;                  /* clocks per slice, tuned to ~0.1 s */
@@ -83,12 +84,20 @@ typedef struct cli_run {
      * what its port handlers asked for with isk_stop_after_clock (ports.h: stop ports). */
     void (*between)(void *user);
     void *between_user;
+    /* The runner's own before-issue hook ends its run (e.g. at a return address it set up):
+     * cli_run_go returns ISK_BREAK to the runner instead of going on past it. */
+    bool break_ends_run;
+    /* Reaching the clock limit is the run's normal end (status 0), as for firmware run without a
+     * host for --max-clocks: a DAP client is told exit code 0, not the limit's 3. */
+    bool limit_is_end;
     const cli_run_opts *opts;
     struct cli_traces *traces;       /* run_observe.h: NULL unless asked for */
     struct cli_profile *profile;
     struct cli_debugger *debugger;
     struct cli_dap *dap;
+    struct cli_hosted *hosted;       /* cli_run_hosted: the host program's thread, while it runs */
     bool observers_failed;           /* one of them could not start (reported) */
+    struct launch_list *launch_list; /* the run's launch list (launchlist.h), or NULL: a debugger breaks in it */
 } cli_run;
 
 /* Install the Ctrl-C handler for this system, and start what the options ask for beyond the
@@ -98,6 +107,26 @@ void cli_run_begin(cli_run *r, const char *cmd, isk_system *sys, const cli_run_o
 /* Run until finished, the limit, an error or Ctrl-C, at most `clocks` more clocks (0 = up to
  * the limit), in slices with a progress line. Returns as isk_run. */
 isk_status cli_run_go(cli_run *r, uint64_t clocks);
+/* Runners whose host code drives the clock (a host program that waits for the firmware with
+ * isk_step loops, as EdkDSP's --host) still run under the debugger or the DAP server, which
+ * expect to own the run: cli_run_hosted runs host(user) on a thread of its own and cli_run_go on
+ * the caller's; the two take turns, never at once. Each clock the host's code runs goes through
+ * cli_run_step (where it would call isk_step): it runs only as far as the debugger's current
+ * command lets it (cli_run_advance), and hands a stop (a breakpoint, a step, a watch, Ctrl-C)
+ * to the debugger's prompt before the host's wait goes on. The first stop comes at the host's
+ * first cli_run_step, before its first clock; after the host returned, the prompt stays (the
+ * program has finished). Leaving the debugger before that makes every later cli_run_step fail
+ * (ISK_FAILED), so that the host winds down through its own error paths.
+ * Without a debugger or DAP server, cli_run_hosted is a plain call of host and cli_run_step is
+ * isk_step. Returns what cli_run_go returned (ISK_OK without a debugger; ISK_FAILED if an
+ * observer failed to start: host is not run), the host's return value in *result. */
+isk_status cli_run_hosted(cli_run *r, int (*host)(void *user), void *user, int *result);
+/* isk_step(r->sys, clocks) for the host's code (see cli_run_hosted). */
+isk_status cli_run_step(cli_run *r, uint64_t clocks);
+/* For the debugger and the DAP server: isk_run(r->sys, clocks), or with a host program running,
+ * let it run until it stops for the debugger or `clocks` clocks have run; ISK_STOPPED once the
+ * host program returned. */
+isk_status cli_run_advance(cli_run *r, uint64_t clocks);
 /* True once Ctrl-C was pressed. */
 bool cli_run_interrupted(const cli_run *r);
 /* True if the run stopped at the limit (the last cli_run_go returned ISK_OK there). */

@@ -608,6 +608,10 @@ static void begin_clock(isk_system *sys)
             skip_idle_clocks(sys);   /* the driver is not called before its clock */
         } else {
             int r = sys->driver(sys->driver_user, sys);
+            if (ISK_UNLIKELY(r == ISK_DRIVER_BREAK)) {
+                sys->stop_now = true;   /* clock_loop stops in PHASE_BEGIN: the driver runs again */
+                return;
+            }
             if (r > 0) sys->driver_done = true;
             if (r < 0 && sys->status == ISK_OK) {
                 isk_report(sys, ISK_ERROR, "clock %llu: the driver stopped the run",
@@ -658,7 +662,7 @@ static __attribute__((noinline)) void clock_loop(isk_system *sys)
                 if (sys->status != ISK_OK || sys->phase != PHASE_BEGIN || sys->clock != before) continue;
             }
             begin_clock(sys);
-            if (sys->status != ISK_OK) break;
+            if (sys->status != ISK_OK || sys->stop_now) break;
             sys->phase = PHASE_ISSUE;
             sys->cur_proc = 0;
         }

@@ -118,6 +118,10 @@ static bool storage_shape_ok(model_builder *B, const isk_storage_decl *d)
     else if (d->latency < 0 || d->latency > ISK_MAX_LATENCY) why = "must have a latency of 0..63 clocks";
     else if (d->frac < 0 || d->frac > d->width) why = "has more fraction bits than its width";
     else if (d->sign != 0 && d->sign != 1) why = "has a bad signedness";
+    else if (d->display < ISK_DISPLAY_INT || d->display > ISK_DISPLAY_F16X2) why = "has an unknown display format";
+    else if (d->display != ISK_DISPLAY_INT &&
+             (d->sign || d->frac || d->width != (d->display == ISK_DISPLAY_F16 ? 16 : d->display == ISK_DISPLAY_F64 ? 64 : 32)))
+        why = "has a float display format that does not fit its width (FLOAT(16) is UINT(16), FLOAT(16x2) UINT(32))";
     else if (d->count < 1) why = "needs at least one cell";
     else if (d->cell_bytes != class_bytes[d->width <= 8 ? 0 : d->width <= 16 ? 1 : d->width <= 32 ? 2 : 3])
         why = "has cells of the wrong size for its width";
@@ -211,7 +215,7 @@ static void b_storage(isk_builder *b, const isk_storage_decl *d)
     s.info = (isk_storage_info){
         .name = isk_xstrdup(d->name), .title = isk_xstrdup(d->title ? d->title : d->name),
         .kind = d->kind, .width = d->width, .sign = d->sign, .latency = d->latency, .frac = d->frac,
-        .shared = d->shared, .count = d->count,
+        .shared = d->shared, .count = d->count, .display = d->display,
     };
     VEC_PUSH(&m->storages, s);
     if (d->kind == ISK_REGFILE) B->group = (int)m->storages.len - 1;
@@ -320,11 +324,17 @@ static void b_instruction(isk_builder *b, const isk_insn_decl *d)
     isk_pattern p = { .beh = d->behaviour, .priority = d->priority, .alias = d->alias, .base = -1,
                       .line = B->line };
     if (!isk_parse_format(m, &p, d, B->diag)) return;
+    if (d->flow < ISK_FLOW_NONE || d->flow > ISK_FLOW_RETURN) {
+        desc_error(B, "model '%s': INSTRUCTION \"%s\" .flow = %d: a flow is ISK_FLOW_CALL, ISK_FLOW_RETURN or 0",
+                   m->name, d->format, d->flow);
+        return;
+    }
     p.info = (isk_instruction_info){
         .format = isk_xstrdup(d->format), .behaviour = d->behaviour->name, .syntax = dup_or_null(d->syntax),
         .fields = dup_or_null(d->fields), .relocs = dup_or_null(d->relocs), .priority = d->priority,
         .alias = d->alias, .iset = d->iset,
         .mask = p.mask, .match = p.match, .solo = d->solo, .group_slot = d->group_slot,
+        .flow = d->flow,
     };
     VEC_PUSH(&m->patterns, p);
 }

@@ -70,9 +70,12 @@ isk_vcd *isk_vcd_new(FILE *f, const char *timescale)
     return v;
 }
 
+/* Blanks would end the name, and viewers (GTKWave) split a name at dots into scopes: a display
+ * name like "t1.r0" is one variable, so its dots become '_' too (the scopes are written as
+ * $scope, deliberately). */
 static void put_name(FILE *f, const char *name)
 {
-    for (const char *p = name; *p; p++) fputc((unsigned char)*p <= ' ' ? '_' : *p, f);
+    for (const char *p = name; *p; p++) fputc((unsigned char)*p <= ' ' || *p == '.' ? '_' : *p, f);
 }
 
 void isk_vcd_scope(isk_vcd *v, const char *name)

@@ -21,8 +21,8 @@ typedef struct isk_vcd isk_vcd;
 
 /* A writer on f (not closed by it), with the timescale text ("1ns"). NULL if out of memory. */
 isk_vcd *isk_vcd_new(FILE *f, const char *timescale);
-/* Declarations, before isk_vcd_begin: a module scope (the name's blanks become '_'), its end,
- * and a wire of `width` bits (1..64) with its initial value; the variable's number. */
+/* Declarations, before isk_vcd_begin: a module scope (the name's blanks and dots become '_': a
+ * viewer would take a dot for one more scope), its end, and a wire of `width` bits (1..64) with its initial value; the variable's number. */
 void isk_vcd_scope(isk_vcd *v, const char *name);
 void isk_vcd_upscope(isk_vcd *v);
 int isk_vcd_var(isk_vcd *v, const char *name, int width, uint64_t initial);

@@ -27,6 +27,7 @@
 #include <stdio.h>
 
 #include "base/vec.h"
+#include "elf/obj.h"
 #include "isekit/diag.h"
 #include "isekit/sim.h"
 
@@ -95,6 +96,15 @@ const psm_symbol *psm_find_symbol(const psm_program *p, const char *name);
  * prints as "INST hhhhh" (with the nearest instruction as a comment in the second case); the
  * result then is false. */
 bool psm_disassemble(const isk_model *m, uint32_t word, char *out, size_t cap);
+
+/* ---- for the tools after loading (psm_obj.c) ------------------------------------------------ */
+
+/* The program's labels as symbols and each word's source file:line as DWARF .debug_line, in an
+ * executable named path that holds no code: what asm/loaded.h keeps of an assembled program. */
+isk_obj *psm_program_obj(const psm_program *p, const isk_model *m, const char *path);
+/* Keep that with inst (isk_loaded_keep): `break LABEL`, `break FILE.psm:LINE`, a profile's
+ * functions. */
+void psm_keep_loaded(isk_inst *inst, const char *path, const psm_program *p, isk_diag *diag);
 
 /* ---- images (psm_image.c) ------------------------------------------------------------------ */
 

@@ -59,4 +59,25 @@ expect_in "$tmp/d1" '"command":"disconnect"'
 run 2 "$tmp/u1" -- "$isekit" run dpu "$tmp/rec.elf" --dap-port 70000
 expect_in "$tmp/u1" '--dap-port'
 
+# .psm programs: a source breakpoint in the .psm, its hit, a register, a step by line, the end;
+# the run's own output equals the undebugged run's
+psm="$src/models/picoblaze/examples/count.psm"
+run 0 "$tmp/k6plain" -- "$isekit" run kcpsm6 "$psm" --stop-port 0xFF --show s0
+bounded 0 "$tmp/k6" -- python3 "$lib/dap_psm.py" "$psm" 6 s0 '6 (0x06)' 7 "$tmp/k6out" -- \
+    "$isekit" run kcpsm6 "$psm" --stop-port 0xFF --show s0
+cmp -s "$tmp/k6out" "$tmp/k6plain" || { fail "the debugged KCPSM6 run's output differs:"; diff "$tmp/k6plain" "$tmp/k6out"; cat "$tmp/k6"; }
+# EdkDSP firmware without a host: line 17 calls into pbbcelib, whose line the step stops on
+fw="$src/models/edkdsp/examples/fw_seed.psm"
+run 0 "$tmp/edkplain" -- "$isekit" run edkdsp --firmware "$fw" --max-clocks 2000
+bounded 0 "$tmp/edk" -- python3 "$lib/dap_psm.py" "$fw" 17 s0 '0 (0x00)' '<isekit>/pbbcelib.psm:93' "$tmp/edkout" -- \
+    "$isekit" run edkdsp --firmware "$fw" --max-clocks 2000
+tail -n 2 "$tmp/edkplain" >"$tmp/edkplain.end"
+tail -n 2 "$tmp/edkout" >"$tmp/edkout.end"
+cmp -s "$tmp/edkout.end" "$tmp/edkplain.end" || { fail "the debugged firmware's end differs:"; diff "$tmp/edkplain" "$tmp/edkout"; cat "$tmp/edk"; }
+
+# call frames: stackTrace in a callee has its callers, stepOut lands in the caller
+run 0 "$tmp/cplain" -- "$isekit" run dpu "$progs/recursive.s" --tasklets 1
+bounded 0 "$tmp/c1" -- python3 "$lib/dap_session.py" "$isekit" "$progs/recursive.s" "$progs/recursive.s" - calls "$tmp/cout"
+cmp -s "$tmp/cout" "$tmp/cplain" || { fail "the stepped-out run's output differs:"; diff "$tmp/cplain" "$tmp/cout"; cat "$tmp/c1"; }
+
 finish dap

@@ -64,6 +64,10 @@ printf 'vertex = "L"\n' >"$tmp/l.toml"
 bounded 3 "$tmp/l" -- "$isekit" run ipu "$tmp/l.s" --state "$tmp/l.toml" --max-clocks 10k
 expect_in "$tmp/l" "worker 0: still running at 0x4c000"
 expect_in "$tmp/l" "the run reached --max-clocks (10000 clocks) first"
+# the same worker stopped by Ctrl-C: the report says so, exit status 130 (not the limit's 3)
+interrupted "$tmp/li" -- "$isekit" run ipu "$tmp/l.s" --state "$tmp/l.toml"
+expect_in "$tmp/li" "the run was interrupted (Ctrl-C) at clock"
+expect_in "$tmp/li" "worker 0: still running at 0x4c000"
 
 # bad input
 bounded 1 "$tmp/nv" -- "$isekit" run ipu "$ex/vector_add.S" --state "$tmp/va.toml" --vertex Nope

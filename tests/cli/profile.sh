@@ -141,4 +141,20 @@ run 2 "$tmp/u2" -- "$isekit" run example "$src/models/example/programs/demo.ll" 
 run 1 "$tmp/u3" -- "$isekit" run example "$src/models/example/programs/demo.ll" --profile-csv "$tmp/no/such/dir.csv"
 expect_in "$tmp/u3" "--profile-csv $tmp/no/such/dir.csv: cannot write it"
 
+# the IPU vertex runner: seven contexts (supervisor + six workers) each summing to the run's
+# clocks, instructions to the run's, the vertex's function by its symbol
+ipu="$src/models/ipu/examples"
+mkdir "$tmp/ipu_out"
+bounded 0 "$tmp/ipu" -- "$isekit" run ipu "$ipu/vector_add.S" --state "$ipu/vector_add.toml" -o "$tmp/ipu_out" \
+    --profile --profile-csv "$tmp/ipu.csv" --profile-svg "$tmp/ipu.svg"
+ipu_insns=$(sed -n 's/^vertex: success, .* \([0-9]*\) instructions in \([0-9]*\) clocks.*/\1/p' "$tmp/ipu")
+ipu_clocks=$(sed -n 's/^vertex: success, .* instructions in \([0-9]*\) clocks.*/\1/p' "$tmp/ipu")
+equal "ipu instructions" "$(csv_sum "$tmp/ipu.csv" instructions count)" "${ipu_insns:-none}"
+equal "ipu function instructions" "$(csv_sum "$tmp/ipu.csv" functions instructions)" "${ipu_insns:-none}"
+contexts_add_up "$tmp/ipu.csv" "${ipu_clocks:-none}"
+attributed_fits "$tmp/ipu.csv"
+equal "ipu contexts" "$(awk -F, '$1 == "contexts" && $4 == "running" { n++ } END { print n + 0 }' "$tmp/ipu.csv")" 7
+expect_in "$tmp/ipu" '__runCodelet_VectorAdd'
+xml_ok "$tmp/ipu.svg"
+
 finish profile

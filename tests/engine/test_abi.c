@@ -42,12 +42,13 @@ static uint64_t fingerprint(void)
         O(isk_storage_decl, sign), O(isk_storage_decl, width), O(isk_storage_decl, latency),
         O(isk_storage_decl, frac), O(isk_storage_decl, cell_bytes), O(isk_storage_decl, count),
         O(isk_storage_decl, offset), O(isk_storage_decl, shared), O(isk_storage_decl, seq), O(isk_storage_decl, line),
+        O(isk_storage_decl, display),
         S(isk_kind_decl), O(isk_kind_decl, name), O(isk_kind_decl, type), O(isk_kind_decl, names),
         O(isk_kind_decl, exact_case), O(isk_kind_decl, scale), O(isk_kind_decl, min), O(isk_kind_decl, max),
         O(isk_kind_decl, hex), O(isk_kind_decl, pc_bias), O(isk_kind_decl, reloc),
         S(isk_insn_decl), O(isk_insn_decl, format), O(isk_insn_decl, behaviour), O(isk_insn_decl, syntax),
         O(isk_insn_decl, fields), O(isk_insn_decl, priority), O(isk_insn_decl, alias), O(isk_insn_decl, iset),
-        O(isk_insn_decl, relocs), O(isk_insn_decl, solo), O(isk_insn_decl, group_slot),
+        O(isk_insn_decl, relocs), O(isk_insn_decl, solo), O(isk_insn_decl, group_slot), O(isk_insn_decl, flow),
         S(isk_processor_decl), O(isk_processor_decl, code), O(isk_processor_decl, contexts),
         O(isk_processor_decl, issue), O(isk_processor_decl, cpi), O(isk_processor_decl, distance),
         O(isk_processor_decl, reset_pc), O(isk_processor_decl, code_bytes), O(isk_processor_decl, pc_unit_bytes),
@@ -82,6 +83,8 @@ static uint64_t fingerprint(void)
         ISK_KIND_INT, ISK_KIND_NAMES, ISK_KIND_PCREL, ISK_KIND_ABS,
         ISK_PARAM_TEXT, ISK_PARAM_INT, ISK_PARAM_ENUM, ISK_PARAM_BOOL,
         ISK_SOLO, ISK_SOLO_BIT_SET,
+        ISK_FLOW_NONE, ISK_FLOW_CALL, ISK_FLOW_RETURN,
+        ISK_DISPLAY_INT, ISK_DISPLAY_F16, ISK_DISPLAY_F32, ISK_DISPLAY_F64, ISK_DISPLAY_F16X2,
     };
 #undef S
 #undef O
@@ -106,7 +109,9 @@ static const struct { int version; uint64_t layout; } versions[] = {
     { 7, 0xea8e08086f1e500full },     /* PROCESSOR .group_align: where an issue group may start */
     { 8, 0x191c21a949249613ull },     /* INSTRUCTION .group_slot: the member of a group an instruction must be */
     { 9, 0x9f684bf88ff73650ull },     /* INSTRUCTION .solo = ISK_SOLO_BIT_SET: the group bit a fixed 1 */
-    { 10, 0x15f25c52a9ebc568ull },    /* ops->read, ISK_TRAP_READS: reads the engine sees (isk_watch_reads) */
+    { 10, 0x1ff6bac4430be73bull },    /* INSTRUCTION .flow: calls and returns, for the debugger's call stack */
+    { 11, 0x7a27dd3fdfa56a7bull },    /* isk_storage_decl .display: FLOAT display formats */
+    { 12, 0x15f25c52a9ebc568ull },    /* ops->read, ISK_TRAP_READS: reads the engine sees (isk_watch_reads) */
 };
 
 STATE_BEGIN

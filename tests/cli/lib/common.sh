@@ -47,3 +47,21 @@ bounded() {
         fail "exit $got (wanted $want): $*"; head -c 4000 "$out" | sed 's/^/    /'
     fi
 }
+
+# interrupted OUT -- COMMAND...: start the command, send it a Ctrl-C (SIGINT) once it has caught
+# SIGINT (bit 1 of its SigCgt, whatever the machine's speed; at most 30 s), and check that it
+# exits with status 130.
+interrupted() {
+    out=$1; shift 2
+    "$@" >"$out" 2>&1 &
+    pid=$!
+    for i in $(seq 300); do
+        mask=$(sed -n 's/^SigCgt:[[:space:]]*//p' /proc/$pid/status 2>/dev/null)
+        [ -n "$mask" ] && [ $((0x$mask & 2)) -ne 0 ] && break
+        sleep 0.1
+    done
+    kill -INT $pid
+    wait $pid
+    got=$?
+    [ "$got" -eq 130 ] || fail "Ctrl-C: exit $got (wanted 130): $*"
+}

@@ -5,7 +5,8 @@ tcp (--dap-port 0; the port is read from stderr, the runner's stdout goes to OUT
 Must-show session; pause (a program that never ends, paused and left) or fault (a program that
 faults: an exception stop, then the end) or accel (PROGRAM a launch list of the example
 accelerator: the accelerator as a thread, its registers, a one-clock step, the end), over
-stdio."""
+stdio; calls (one tasklet: stackTrace inside fib's recursion shows each call site, stepOut
+returns to the caller, the output written to OUT is the undebugged run's)."""
 import os
 import subprocess
 import sys
@@ -14,7 +15,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from dap_client import Client, DapError, b64, check  # noqa: E402
 
 isekit, elf, source, fmt_addr, mode, out = sys.argv[1:7]
-argv = [isekit, "run", "example", elf] if mode == "accel" else [isekit, "run", "dpu", elf, "--tasklets", "4"]
+argv = [isekit, "run", "example", elf] if mode == "accel" else \
+    [isekit, "run", "dpu", elf, "--tasklets", "1" if mode == "calls" else "4"]
 
 
 def session(c):
@@ -52,19 +54,28 @@ def session(c):
     if sbp["verified"]:
         check(frame["line"] == line and frame["source"]["path"].endswith(os.path.basename(source)), "line: %r" % frame)
 
-    # registers by display name: r0 = n = 10
+    # registers by display name: thread 1 is tasklet 0, whose Registers scope holds its own
+    # registers (r0 = n = 10, r23, id) and the shared flags, and no other tasklet's (t1.r0): the
+    # model names banked registers by a context prefix
     scopes = c.request("scopes", {"frameId": frame["id"]})["body"]["scopes"]
     check([s["name"] for s in scopes] == ["Registers", "Memories"], "scopes: %r" % scopes)
-    regs = c.request("variables", {"variablesReference": scopes[0]["variablesReference"]})["body"]["variables"]
-    rf = next(v for v in regs if v["name"] == "Registers")
-    cells = c.request("variables", {"variablesReference": rf["variablesReference"], "start": 0, "count": 24})["body"]
-    r0 = cells["variables"][0]
-    check(r0["name"] == "r0" and r0["value"].startswith("10 "), "r0: %r" % r0)
-    c.request("setVariable", {"variablesReference": rf["variablesReference"], "name": "r14", "value": "7"})
-    again = c.request("variables", {"variablesReference": rf["variablesReference"], "start": 14, "count": 1})["body"]
-    check(again["variables"][0]["value"].startswith("7 "), "r14 after setVariable: %r" % again)
+    ref = scopes[0]["variablesReference"]
+    regs = c.request("variables", {"variablesReference": ref})["body"]["variables"]
+    names = [v["name"] for v in regs]
+    check({"r0", "r23", "id", "ZF[0]"} <= set(names) and not any("." in n for n in names), "tasklet 0's registers: %r" % names)
+    r0 = next(v for v in regs if v["name"] == "r0")
+    check(r0["value"].startswith("10 "), "r0: %r" % r0)
+    other = c.request("scopes", {"frameId": 2})["body"]["scopes"][0]["variablesReference"]
+    names2 = [v["name"] for v in c.request("variables", {"variablesReference": other})["body"]["variables"]]
+    check({"t1.r0", "t1.r23", "t1.id", "ZF[0]"} <= set(names2) and "r0" not in names2 and
+          not any(n.startswith("t2.") for n in names2), "tasklet 1's registers: %r" % names2)
+    c.request("variables", {"variablesReference": ref + 4 * 999}, ok=False)      # no context 998
+    c.request("setVariable", {"variablesReference": ref, "name": "r14", "value": "7"})
+    again = c.request("variables", {"variablesReference": ref})["body"]["variables"]
+    r14 = next(v for v in again if v["name"] == "r14")
+    check(r14["value"].startswith("7 "), "r14 after setVariable: %r" % r14)
     # main prints r14 (n) after the call: put it back, or the output changes
-    c.request("setVariable", {"variablesReference": rf["variablesReference"], "name": "r14", "value": "0xa"})
+    c.request("setVariable", {"variablesReference": ref, "name": "r14", "value": "0xa"})
     mems = c.request("variables", {"variablesReference": scopes[1]["variablesReference"]})["body"]["variables"]
     check(any(v["name"] == "Working RAM" and v["indexedVariables"] == 65536 for v in mems), "memories: %r" % mems)
 
@@ -140,11 +151,49 @@ def accel(c):
     c.request("disconnect", {})
 
 
+def calls(c):
+    c.request("initialize", {"adapterID": "isekit"})
+    c.request("launch", {"program": elf})
+    c.request("setFunctionBreakpoints", {"breakpoints": [{"name": "fib"}]})
+    c.request("configurationDone")
+    # fib(10) from main, then fib(9) from fib's first call site
+    c.event("stopped")
+    c.request("continue", {"threadId": 1})
+    e = c.event("stopped")["body"]
+    check(e["reason"] == "function breakpoint" and e["threadId"] == 1, "second fib: %r" % e)
+    st = c.request("stackTrace", {"threadId": 1})["body"]
+    names = [f["name"] for f in st["stackFrames"]]
+    check(names == ["fib", "fib+6", "main+7", "__sys_start_thread+3"] and st["totalFrames"] == 4, "frames: %r" % st)
+    lines = [t.strip() for t in open(source)]
+    caller = st["stackFrames"][1]
+    if caller["line"]:
+        check(lines[caller["line"] - 1].startswith("call r23, fib") and caller["source"]["path"].endswith(
+            os.path.basename(source)), "the call site's line: %r" % caller)
+    part = c.request("stackTrace", {"threadId": 1, "startFrame": 2, "levels": 1})["body"]["stackFrames"]
+    check([f["name"] for f in part] == ["main+7"], "frames 2..2: %r" % part)
+    # a caller's frame has the thread's scopes (registers are not saved per frame)
+    scopes = c.request("scopes", {"frameId": caller["id"]})["body"]["scopes"]
+    check([s["name"] for s in scopes] == ["Registers", "Memories"], "a caller's scopes: %r" % scopes)
+    # stepOut: back in fib(10) after its call, one frame fewer
+    c.request("setFunctionBreakpoints", {"breakpoints": []})
+    c.request("stepOut", {"threadId": 1})
+    e = c.event("stopped")["body"]
+    check(e["reason"] == "step" and e["threadId"] == 1, "stepOut: %r" % e)
+    st = c.request("stackTrace", {"threadId": 1})["body"]
+    check([f["name"] for f in st["stackFrames"]] == ["fib+7", "main+7", "__sys_start_thread+3"], "after stepOut: %r" % st)
+    top = st["stackFrames"][0]
+    if top["line"]:
+        check(lines[top["line"] - 1].startswith("move r15, r0"), "stepOut's line: %r" % top)
+    c.request("continue", {"threadId": 1})
+    check(c.event("exited")["body"]["exitCode"] == 0, "exit code")
+    c.request("disconnect", {})
+
+
 try:
-    if mode in ("pause", "fault", "accel"):
+    if mode in ("pause", "fault", "accel", "calls"):
         with open(out, "w") as err:
             c = Client(argv + ["--dap"], stderr=err)
-            {"pause": pause, "fault": fault, "accel": accel}[mode](c)
+            {"pause": pause, "fault": fault, "accel": accel, "calls": calls}[mode](c)
             sys.exit(c.proc.wait(timeout=60))
     elif mode == "stdio":
         with open(out, "w") as err:

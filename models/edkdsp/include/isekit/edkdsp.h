@@ -143,6 +143,10 @@ int edk_get_id(edk_bce *bce, uint32_t *id);
 int edk_run(edk_bce *bce, uint64_t clocks);
 /* Advance until the DFU is idle. */
 int edk_wait_dfu(edk_bce *bce);
+/* For a program that runs the BCE under a debugger (`isekit debug edkdsp --host`): the waits
+ * above advance the clock with step(user, clocks), which must behave as isk_step on the BCE's
+ * system does, instead of isk_step itself; step NULL restores isk_step. */
+void edk_set_step(edk_bce *bce, isk_status (*step)(void *user, uint64_t clocks), void *user);
 uint64_t edk_clock(const edk_bce *bce);
 
 /* Every DFU operation the firmware started, with the DFU's operation-time counter once it has
