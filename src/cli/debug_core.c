@@ -44,7 +44,6 @@ static int before_issue(void *user, uint64_t clock, isk_inst *proc, uint32_t con
     return 0;
 }
 
-<<<<<<< HEAD
 /* A LOAD event: the first read or access watchpoint whose cells it covers stops the run at the
  * end of this clock, naming the reader (the instruction that read, or the command's slot). */
 static void on_load(dbg_core *d, const isk_event *ev)
@@ -69,7 +68,6 @@ static void on_load(dbg_core *d, const isk_event *ev)
     }
 }
 
-=======
 /* ---- call frames ---------------------------------------------------------------------------- */
 
 static int flow_of(const isk_inst *proc, int instruction)
@@ -182,7 +180,6 @@ int dbg_frames(dbg_core *d, isk_inst *proc, uint32_t ctx, dbg_frame *out, int ma
     return dbg_calls_frames(&d->calls, proc, ctx, out, max, truncated);
 }
 
->>>>>>> main
 static void on_event(void *user, const isk_event *ev)
 {
     dbg_core *d = user;
@@ -250,13 +247,9 @@ void dbg_core_init(dbg_core *d, isk_system *sys, uint64_t limit)
     isk_get_before_issue(sys, &d->chain, &d->chain_user);
     isk_set_before_issue(sys, before_issue, d);
     isk_subscribe(sys, ISK_EV_BIT(ISK_EV_LAUNCH) | ISK_EV_BIT(ISK_EV_END) | ISK_EV_BIT(ISK_EV_STORE) |
-<<<<<<< HEAD
                                 ISK_EV_BIT(ISK_EV_RESOURCE) | ISK_EV_BIT(ISK_EV_LOAD), on_event, d);
-=======
-                                ISK_EV_BIT(ISK_EV_RESOURCE), on_event, d);
     d->finish_depth = -1;
     dbg_calls_attach(&d->calls, sys);
->>>>>>> main
 }
 
 static void point_free(dbg_point *p) { free(p->seen); }

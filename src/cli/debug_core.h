@@ -45,12 +45,9 @@ typedef struct dbg_stop {
     int storage;
     uint64_t index;
     int64_t old, value;
-<<<<<<< HEAD
     int slot;                /* READ_WATCH: the reading command's slot, or -1 */
-=======
     bool in_list;            /* BREAKPOINT, STEP with proc NULL: before step `step` of the launch list */
     size_t step;
->>>>>>> main
 } dbg_stop;
 
 /* What a watchpoint stops on: gdb's watch (a change), rwatch (a read), awatch (either). */

@@ -421,18 +421,13 @@ static void cmd_info_breakpoints(cli_debugger *g)
         const dbg_point *p = &g->core.points.data[i];
         if (p->watch) {
             const isk_storage_info *si = isk_model_storage(isk_inst_model(p->inst), p->storage);
-<<<<<<< HEAD
             printf("%-4d %-11s %s.%s[%" PRIu64 "..%" PRIu64 "]", p->id,
                    p->access == DBG_ON_READ ? "read watch" : p->access == DBG_ON_ACCESS ? "acc watch" : "watchpoint",
                    isk_inst_name(p->inst), si->name, p->first, p->last);
-=======
-            printf("%-4d watchpoint  %s.%s[%" PRIu64 "..%" PRIu64 "]", p->id, isk_inst_name(p->inst), si->name,
-                   p->first, p->last);
         } else if (p->in_list) {
             char where[512];
             list_where(g->core.list, p->step, where, sizeof where);
             printf("%-4d %-11s%s", p->id, p->temp ? "tbreakpoint" : "breakpoint", where);
->>>>>>> main
         } else {
             char where[256];
             where_text(g, g->core.proc, p->pc, where, sizeof where);

@@ -210,7 +210,6 @@ printf 'break 0x4\ncontinue\nprint s0\ndelete\ncontinue\n' | "$isekit" debug kcp
 expect_in "$tmp/stdin" 's0 = 6 (0x06)'
 expect_in "$tmp/stdin" 'The program finished'
 
-<<<<<<< HEAD
 # ---- read watchpoints: a DPU load, a PicoBlaze FETCH, a command's GET; awatch; no rwatch ----
 cat >"$tmp/rd.s" <<'X'
 // reads a WRAM variable (lw), then writes it back plus one
@@ -257,8 +256,10 @@ printf 'rwatch SPM[0x10]\ncontinue\ncontinue\ninfo breakpoints\ndelete\ncontinue
 run 0 "$tmp/sp.plain" -- "$isekit" run kcpsm6 "$tmp/sp.psm" --stop-port 0xFF --show s3
 bounded 0 "$tmp/sp.dbg" -- "$isekit" debug kcpsm6 "$tmp/sp.psm" --stop-port 0xFF --show s3 --batch -x "$tmp/sp.gdb"
 expect_in "$tmp/sp.dbg" 'Hardware read watchpoint 1: kcpsm6.SPM[16]  Value = 42 (0x2a)'
-expect_in "$tmp/sp.dbg" '  read by kcpsm6 context 0 at pc 0x3, clock 7'
-expect_in "$tmp/sp.dbg" '  read by kcpsm6 context 0 at pc 0x4, clock 9'
+expect_in "$tmp/sp.dbg" '  read by kcpsm6 context 0 at pc 0x3 ('
+expect_in "$tmp/sp.dbg" 'sp.psm:5), clock 7'
+expect_in "$tmp/sp.dbg" '  read by kcpsm6 context 0 at pc 0x4 ('
+expect_in "$tmp/sp.dbg" 'sp.psm:6), clock 9'
 expect_in "$tmp/sp.dbg" 'kcpsm6.SPM[16..16], hit 2 time(s)'
 same_end "$tmp/sp.plain" "$tmp/sp.dbg" 3
 
@@ -273,7 +274,7 @@ expect_in "$tmp/exu.dbg" 'rwatch needs a storage cell'
 expect_in "$tmp/exu.dbg" "no storage or register named 'NOPE'"
 expect_in "$tmp/exu.dbg" "cells 3 to 99 are not in 'LRF' (16 cells)"
 same_end "$tmp/ex.plain" "$tmp/exu.dbg" 5
-=======
+
 # ---- symbols and lines of the IPU vertex runner and of EdkDSP firmware: break at a symbol and
 # at FILE:LINE, step by line; the end equals the undebugged run's ----
 printf 'break __runCodelet_VectorAdd\nbreak vector_add.S:23\ncontinue\ndelete 1\ncontinue\ndelete\nstep\ncontinue\n' >"$tmp/ipu2.gdb"
@@ -544,6 +545,5 @@ expect_in "$tmp/mac.dbg" 'Stepped, mac.s:21 (add lr15, gr0, gr1) at clock 9'
 expect_in "$tmp/mac.dbg" "no label 'nosuch' in the launch program"
 expect_in "$tmp/mac.dbg" 'The program finished at clock 11.'
 same_end "$tmp/mac.plain" "$tmp/mac.dbg" 8
->>>>>>> main
 
 finish debug

@@ -111,7 +111,7 @@ static const struct { int version; uint64_t layout; } versions[] = {
     { 9, 0x9f684bf88ff73650ull },     /* INSTRUCTION .solo = ISK_SOLO_BIT_SET: the group bit a fixed 1 */
     { 10, 0x1ff6bac4430be73bull },    /* INSTRUCTION .flow: calls and returns, for the debugger's call stack */
     { 11, 0x7a27dd3fdfa56a7bull },    /* isk_storage_decl .display: FLOAT display formats */
-    { 12, 0x15f25c52a9ebc568ull },    /* ops->read, ISK_TRAP_READS: reads the engine sees (isk_watch_reads) */
+    { 12, 0x46f489f3098e3383ull },    /* ops->read, ISK_TRAP_READS: reads the engine sees (isk_watch_reads) */
 };
 
 STATE_BEGIN
