@@ -169,16 +169,12 @@ ISK_INLINE void isk_store(isk_hdr *h, void *cell, int bytes, int64_t v, int lat,
 #define GET(...) ISK_OVERLOAD_2(__VA_ARGS__, ISK_GET2, ISK_GET1, ~)(__VA_ARGS__)
 #define ISK_GET1(X) ISK_GET2(X, 0)
 #define ISK_GET2(X, i) (S->X.v[isk_index_read(&S->isk, (int64_t)(i), S->X.n, #X, offsetof(struct isk_state, X))])
-/* isk_index for a read: the same single test of h->trap on the fast path; when it is set, the
- * engine takes the boundary and, while reads are watched, reports this one (ops->read). */
+/* isk_index for a read: the same single test of h->trap on the fast path, and one cold call
+ * (ops->read takes a pending FinishCycle() and, while reads are watched, reports this one), so
+ * that a GET adds no call site to a behaviour. */
 ISK_INLINE uint64_t isk_index_read(isk_hdr *h, int64_t i, uint64_t n, const char *name, size_t storage)
 {
-    if (ISK_UNLIKELY(h->trap)) {
-        /* a command's next clock costs what it did before watched reads existed; FinishCycle()
-         * cleared ISK_TRAP_READS, which the boundary brings back if reads are watched */
-        if (h->trap == ISK_TRAP_BOUNDARY) h->ops->boundary(h);
-        if (h->trap) h->ops->read(h, storage, i, 1);
-    }
+    if (ISK_UNLIKELY(h->trap)) h->ops->read(h, storage, i, 1);
     if (ISK_UNLIKELY((uint64_t)i >= n)) h->ops->index_fault(h, name, i, n);
     return (uint64_t)i;
 }

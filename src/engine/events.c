@@ -76,8 +76,8 @@ isk_status isk_watch(isk_inst *inst, int storage, bool on)
 
 /* Reads are seen where they happen: GET and NOTE_READ test hdr->trap, which already leaves
  * their fast path for FinishCycle(); the ISK_TRAP_READS bit (kept in trap_rest, which the engine
- * restores wherever it clears the trap) sends them to isk_report_read while any storage of the
- * instance is watched. */
+ * restores wherever it clears the trap) and the ops table whose ->read reports (clock.c) send
+ * them to isk_report_read while any storage of the instance is watched. */
 isk_status isk_watch_reads(isk_inst *inst, int storage, bool on)
 {
     const isk_model *m = inst->model;
@@ -92,6 +92,7 @@ isk_status isk_watch_reads(isk_inst *inst, int storage, bool on)
         inst->nread_watched += on ? 1 : -1;
     }
     inst->trap_rest = inst->nread_watched ? ISK_TRAP_READS : 0;
+    inst->hdr->ops = inst->nread_watched ? &isk_engine_ops_reads : &isk_engine_ops;
     if (inst->trap_rest) inst->hdr->trap |= ISK_TRAP_READS;
     else inst->hdr->trap &= ~ISK_TRAP_READS;
     return ISK_OK;

@@ -224,6 +224,8 @@ void isk_engine_main(void *sys);   /* the clock loop as the body of an engine st
 isk_stack isk_take_stack(isk_system *sys);
 isk_status isk_do_launch(isk_system *sys, isk_inst *a, uint64_t word);
 extern const struct isk_engine_ops isk_engine_ops;
+/* The same, with the ops->read of an instance whose reads are watched (isk_watch_reads). */
+extern const struct isk_engine_ops isk_engine_ops_reads;
 void isk_decode_miss(isk_hdr *h, const int64_t *op);
 void isk_flush_group_writes(isk_system *sys, isk_inst *p);
 /* Leave the behaviour running now for the live clock loop (its slot or context stays stopped). */
