@@ -196,8 +196,10 @@ ISK_INLINE uint64_t isk_index_read(isk_hdr *h, int64_t i, uint64_t n, const char
  * It bypasses width wrapping, latency, CREW checks and bounds checks: use with care. */
 #define CELLS(X) (S->X.v)
 /* NOTE_READ(X, first, n): a read of cells first..first+n-1 of X through CELLS (a load, a DMA),
- * for the debugger's read watchpoints; place it next to the path's own bounds check. Costs one
- * test of h->trap while nobody watches; like GET, it also takes a pending FinishCycle(). */
+ * for the debugger's read watchpoints; after the path's own bounds check, and best last in the
+ * behaviour (after the write-back), where its cold call is a tail call that costs a leaf
+ * behaviour no saved registers. Costs one test of h->trap while nobody watches; like GET, it
+ * also takes a pending FinishCycle(). */
 #define NOTE_READ(X, first, n) do { \
         if (ISK_UNLIKELY(S->isk.trap)) \
             S->isk.ops->read(&S->isk, offsetof(struct isk_state, X), (int64_t)(first), (uint64_t)(n)); \

@@ -354,7 +354,8 @@ typedef enum isk_event_kind {
     ISK_EV_LOAD,         /* a behaviour read cells of a storage whose reads are watched
                             (isk_watch_reads): storage, `index` = the first cell, `amount` = how
                             many, value = the first cell's; the reader's slot, or context and pc.
-                            Seen during the read, before the behaviour uses the value */
+                            Seen within the reading instruction or clock (GET: before the
+                            behaviour uses the value) */
     ISK_EV_KINDS
 } isk_event_kind;
 #define ISK_EV_BIT(kind) (1u << (kind))
