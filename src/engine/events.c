@@ -50,14 +50,19 @@ void isk_emit(isk_system *sys, isk_event *ev)
         if (sys->subscribers[i].kinds & ISK_EV_BIT(ev->kind)) sys->subscribers[i].fn(sys->subscribers[i].user, ev);
 }
 
+/* isk_watch's and isk_watch_reads's storage: an index of inst's model, or -1 for all. */
+static bool watch_storage_ok(const isk_inst *inst, int storage, const char *fn)
+{
+    const isk_model *m = inst->model;
+    if (storage >= -1 && storage < (int)m->storages.len) return true;
+    isk_report(inst->sys, ISK_ERROR, "%s: %s has no storage %d (it has %zu)", fn, inst->name, storage, m->storages.len);
+    return false;
+}
+
 isk_status isk_watch(isk_inst *inst, int storage, bool on)
 {
     const isk_model *m = inst->model;
-    if (storage < -1 || storage >= (int)m->storages.len) {
-        isk_report(inst->sys, ISK_ERROR, "isk_watch: %s has no storage %d (it has %zu)", inst->name, storage,
-                   m->storages.len);
-        return ISK_FAILED;
-    }
+    if (!watch_storage_ok(inst, storage, "isk_watch")) return ISK_FAILED;
     for (size_t i = 0; i < m->storages.len; i++) {
         if (storage >= 0 && (int)i != storage) continue;
         const size_t bytes = m->storages.data[i].info.count * (size_t)m->storages.data[i].cell_bytes;
@@ -81,11 +86,7 @@ isk_status isk_watch(isk_inst *inst, int storage, bool on)
 isk_status isk_watch_reads(isk_inst *inst, int storage, bool on)
 {
     const isk_model *m = inst->model;
-    if (storage < -1 || storage >= (int)m->storages.len) {
-        isk_report(inst->sys, ISK_ERROR, "isk_watch_reads: %s has no storage %d (it has %zu)", inst->name, storage,
-                   m->storages.len);
-        return ISK_FAILED;
-    }
+    if (!watch_storage_ok(inst, storage, "isk_watch_reads")) return ISK_FAILED;
     for (size_t i = 0; i < m->storages.len; i++) {
         if ((storage >= 0 && (int)i != storage) || inst->read_watched[i] == on) continue;
         inst->read_watched[i] = on;
