@@ -16,7 +16,7 @@ extern "C" {
 /* Bumped whenever the layout of isk_hdr, the ops tables or the declaration structs change
  * (tests/engine/test_abi.c records each version's layout and fails on a change without a new
  * version); the engine refuses a model compiled against another version. */
-#define ISK_ABI_VERSION 13
+#define ISK_ABI_VERSION 14
 
 /* Most operands an instruction format may have (fields passed to a behaviour). */
 #define ISK_MAX_OPS 6
@@ -140,12 +140,21 @@ struct isk_engine_ops {
      * (*value is 0) and the model raises its own access fault. */
     int (*bus_read)(isk_hdr *h, uint64_t addr, int bytes, uint64_t *value);
     int (*bus_write)(isk_hdr *h, uint64_t addr, int bytes, uint64_t value);
+    /* Called by GET and NOTE_READ only while h->trap is non-zero: takes a pending clock boundary
+     * (ISK_TRAP_BOUNDARY), then reports a read of cells first..first+n-1 of the storage at
+     * `storage` (its offset in the state) if someone watches reads (ISK_TRAP_READS). */
+    void (*read)(isk_hdr *h, size_t storage, int64_t first, uint64_t n);
 };
+/* The bits of isk_hdr.trap. Both make the storage accesses of a behaviour leave their fast path,
+ * which tests only that the word is zero. */
+#define ISK_TRAP_BOUNDARY 1u   /* FinishCycle() ran: the next access suspends until the next clock */
+#define ISK_TRAP_READS 2u      /* reads of this instance are watched (isk_watch_reads) */
 
 /* The first member of every model's state. Fields marked [engine] are maintained by the engine;
  * a model reads them through the macros of this header. */
 struct isk_hdr {
-    uint32_t trap;            /* [engine] non-zero: the next storage access must call ops->boundary */
+    uint32_t trap;            /* [engine] non-zero: the next storage access must call ops->boundary
+                                 (GET and NOTE_READ: ops->read); ISK_TRAP_* bits */
     uint32_t checking;        /* [engine] non-zero: every write goes through ops->write (the CREW log,
                                  an issue group's buffer) */
     uint64_t clock;           /* [engine] the current clock */

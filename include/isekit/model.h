@@ -168,7 +168,16 @@ ISK_INLINE void isk_store(isk_hdr *h, void *cell, int bytes, int64_t v, int lat,
  * this clock for latency >= 1, the latest value for latency 0. Index out of range is a fault. */
 #define GET(...) ISK_OVERLOAD_2(__VA_ARGS__, ISK_GET2, ISK_GET1, ~)(__VA_ARGS__)
 #define ISK_GET1(X) ISK_GET2(X, 0)
-#define ISK_GET2(X, i) (S->X.v[isk_index(&S->isk, (int64_t)(i), S->X.n, #X)])
+#define ISK_GET2(X, i) (S->X.v[isk_index_read(&S->isk, (int64_t)(i), S->X.n, #X, offsetof(struct isk_state, X))])
+/* isk_index for a read: the same single test of h->trap on the fast path, and one cold call
+ * (ops->read takes a pending FinishCycle() and, while reads are watched, reports this one), so
+ * that a GET adds no call site to a behaviour. */
+ISK_INLINE uint64_t isk_index_read(isk_hdr *h, int64_t i, uint64_t n, const char *name, size_t storage)
+{
+    if (ISK_UNLIKELY(h->trap)) h->ops->read(h, storage, i, 1);
+    if (ISK_UNLIKELY((uint64_t)i >= n)) h->ops->index_fault(h, name, i, n);
+    return (uint64_t)i;
+}
 
 /* SET(X, v) / SET(X, i, v): write cell i, visible after the storage's latency. */
 #define SET(...) ISK_OVERLOAD_3(__VA_ARGS__, ISK_SET3, ISK_SET2, ~)(__VA_ARGS__)
@@ -186,6 +195,15 @@ ISK_INLINE void isk_store(isk_hdr *h, void *cell, int bytes, int64_t v, int lat,
 /* CELLS(X): the raw cell array, for hot paths of latency-0 storage that want plain C access.
  * It bypasses width wrapping, latency, CREW checks and bounds checks: use with care. */
 #define CELLS(X) (S->X.v)
+/* NOTE_READ(X, first, n): a read of cells first..first+n-1 of X through CELLS (a load, a DMA),
+ * for the debugger's read watchpoints; after the path's own bounds check, and best last in the
+ * behaviour (after the write-back), where its cold call is a tail call that costs a leaf
+ * behaviour no saved registers. Costs one test of h->trap while nobody watches; like GET, it
+ * also takes a pending FinishCycle(). */
+#define NOTE_READ(X, first, n) do { \
+        if (ISK_UNLIKELY(S->isk.trap)) \
+            S->isk.ops->read(&S->isk, offsetof(struct isk_state, X), (int64_t)(first), (uint64_t)(n)); \
+    } while (0)
 /* COUNT(X): the number of cells (may be configured below the declared count at run time). */
 #define COUNT(X) (S->X.n)
 #define WIDTH(X) ISK_WIDTH_OF(struct isk_state, X)

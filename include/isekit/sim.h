@@ -360,6 +360,11 @@ typedef enum isk_event_kind {
     ISK_EV_DMA,          /* a model's transfer (DMA_EVENT): `amount` bytes from `from` to `to` in
                             the model's address space, text names the direction */
     ISK_EV_NOTE,         /* a model's TRACE text */
+    ISK_EV_LOAD,         /* a behaviour read cells of a storage whose reads are watched
+                            (isk_watch_reads): storage, `index` = the first cell, `amount` = how
+                            many, value = the first cell's; the reader's slot, or context and pc.
+                            Seen within the reading instruction or clock (GET: before the
+                            behaviour uses the value) */
     ISK_EV_KINDS
 } isk_event_kind;
 #define ISK_EV_BIT(kind) (1u << (kind))
@@ -375,15 +380,15 @@ typedef struct isk_event {
     int instruction;          /* ISSUE, LAUNCH, END: the instruction's index (isk_model_instruction) */
     uint64_t word;            /* ISSUE, LAUNCH: the instruction word */
     const int64_t *operands;  /* ISSUE, LAUNCH: its operands, as the engine decoded them */
-    int storage;              /* STORE: the storage's index (isk_model_storage) */
-    uint64_t index;           /* STORE: the cell */
-    int64_t value;            /* STORE, PORT_*: the value */
+    int storage;              /* STORE, LOAD: the storage's index (isk_model_storage) */
+    uint64_t index;           /* STORE, LOAD: the (first) cell */
+    int64_t value;            /* STORE, LOAD, PORT_*: the value */
     int latency;              /* STORE */
     uint64_t port;            /* PORT_* */
     uint64_t mask;            /* RESOURCE */
     int cause, line;          /* EXCEPTION; INTERRUPT */
     int from, to;             /* CONTEXT: states */
-    uint64_t src, dst, amount;/* DMA: addresses and bytes; END: amount = clocks */
+    uint64_t src, dst, amount;/* DMA: addresses and bytes; END: amount = clocks; LOAD: cells */
     const char *text;         /* EXCEPTION: the message; DMA: the direction; NOTE: the text */
 } isk_event;
 
@@ -398,6 +403,11 @@ void isk_unsubscribe(isk_system *sys, isk_event_fn fn, void *user);
  * compares it after each processor instruction and at each clock's end: a watch costs that
  * comparison, and makes the processors take the general path while someone subscribes to STORE. */
 isk_status isk_watch(isk_inst *inst, int storage, bool on);
+/* LOAD events for reads of storage `storage` of inst (-1: all of them): reads through GET, and
+ * through CELLS where the model marks them with NOTE_READ (the memories and register files of
+ * the shipped models). While an instance has a watched storage, every GET and NOTE_READ of its
+ * behaviours calls into the engine; with none, they cost what they did. */
+isk_status isk_watch_reads(isk_inst *inst, int storage, bool on);
 /* The event in words, as `isekit run --trace` prints it after the clock and the instance:
  * "launch MAC (0x1234) in slot 0", "GRF[1] (GR1) = 5", "port 0x3 <- 0x41", ... Returns buf. */
 const char *isk_event_text(const isk_event *ev, char *buf, size_t cap);

@@ -276,7 +276,8 @@ ISK_INLINE void dpu_end(struct isk_state *S, enum dpu_end end, enum dpu_dest d, 
 #define DPU_FORM_pair_rrci(N, F, D, K)  DPU_BEHAVIOUR(N, (c, b, cc, pc), \
                                                       DPU_BRANCH(D, c, K, cc, pc, dpu_moved(op_##F(DV(b)))))
 /* WRAM loads and stores at ra + off, or stack-checked at sa + off: insns/wram.h */
-#define DPU_FORM_load_erri(N, F, D, K)  DPU_BEHAVIOUR(N, (e, c, a, off), dpu_put(S, DPU_DEST_##D, c, op_##F(S, RV(a) + off, e)))
+#define DPU_FORM_load_erri(N, F, D, K)  DPU_BEHAVIOUR(N, (e, c, a, off), \
+                                                      dpu_load_plain(S, op_##F, DPU_SIZE_##F, DPU_DEST_##D, c, RV(a) + off, e))
 #define DPU_FORM_load_ersi(N, F, D, K)  DPU_BEHAVIOUR(N, (e, c, a, off), \
                                                       dpu_load_safe(S, op_##F, DPU_SIZE_##F, DPU_DEST_##D, c, RV(a), off, e))
 #define DPU_FORM_store_erii(N, F, D, K) DPU_BEHAVIOUR(N, (e, a, off, i), op_##F(S, RV(a) + off, (uint64_t)i, e))

@@ -11,8 +11,20 @@ BEHAVIOUR(INPUT_sX_at_sY, x, y)  { const pb_cells r = pb_cells_of(S); r.bank[x] 
 BEHAVIOUR(OUTPUT_sX_pp, x, p)    { const pb_cells r = pb_cells_of(S); OUTPUT(p, r.bank[x]); }
 BEHAVIOUR(OUTPUT_sX_at_sY, x, y) { const pb_cells r = pb_cells_of(S); OUTPUT(r.bank[y], r.bank[x]); }
 
-BEHAVIOUR(FETCH_sX_ss, x, s)     { const pb_cells r = pb_cells_of(S); r.bank[x] = CELLS(SPM)[(unsigned)s & S->spm_mask]; }
-BEHAVIOUR(FETCH_sX_at_sY, x, y)  { const pb_cells r = pb_cells_of(S); r.bank[x] = CELLS(SPM)[r.bank[y] & S->spm_mask]; }
+/* FETCH reads the scratchpad raw (the mask is its bounds check). While reads are watched
+ * (the trap word), it leaves the address for pb_after_instruction, which makes the NOTE_READ
+ * call: a high NEXT_PC bit sends the frame's one test there (pb_after). A call here would make
+ * every FETCH save and restore two registers around it (+10 host instructions). */
+ISK_INLINE void pb_fetch(STATE, pb_cells r, unsigned x, unsigned at)
+{
+    r.bank[x] = CELLS(SPM)[at];
+    if (ISK_UNLIKELY(S->isk.trap)) {
+        S->fetched = at + 1;
+        NEXT_PC |= 1u << PB_PC_BITS;
+    }
+}
+BEHAVIOUR(FETCH_sX_ss, x, s)     { const pb_cells r = pb_cells_of(S); pb_fetch(S, r, (unsigned)x, (unsigned)s & S->spm_mask); }
+BEHAVIOUR(FETCH_sX_at_sY, x, y)  { const pb_cells r = pb_cells_of(S); pb_fetch(S, r, (unsigned)x, r.bank[y] & S->spm_mask); }
 BEHAVIOUR(STORE_sX_ss, x, s)     { const pb_cells r = pb_cells_of(S); CELLS(SPM)[(unsigned)s & S->spm_mask] = r.bank[x]; }
 BEHAVIOUR(STORE_sX_at_sY, x, y)  { const pb_cells r = pb_cells_of(S); CELLS(SPM)[r.bank[y] & S->spm_mask] = r.bank[x]; }
 

@@ -96,6 +96,10 @@ static void pb_after_instruction(STATE, unsigned irq_sampled)
 {
     uint8_t *const control = CELLS(CONTROL);
     NEXT_PC &= PB_PC_MASK;         /* a step past the last address wraps to 000 */
+    if (S->fetched) {              /* a watched FETCH (pb_fetch), reported before an interrupt */
+        NOTE_READ(SPM, S->fetched - 1, 1);
+        S->fetched = 0;
+    }
     unsigned pending = control[PB_RESET_PENDING];
     if (pending) {
         control[PB_RESET_PENDING] = (uint8_t)(pending - 1);

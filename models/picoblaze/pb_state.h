@@ -38,6 +38,7 @@ STATE_BEGIN
     uint32_t spm_mask;          /* scratchpad size - 1 */
     uint32_t vector;            /* interrupt vector */
     uint32_t hwbuild;           /* KCPSM6 HWBUILD value */
+    uint32_t fetched;           /* a watched FETCH's address + 1 for pb_after_instruction, else 0 */
 STATE_END
 
 /* ---- the datasheet's names -------------------------------------------------------------- */

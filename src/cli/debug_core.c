@@ -44,6 +44,30 @@ static int before_issue(void *user, uint64_t clock, isk_inst *proc, uint32_t con
     return 0;
 }
 
+/* A LOAD event: the first read or access watchpoint whose cells it covers stops the run at the
+ * end of this clock, naming the reader (the instruction that read, or the command's slot). */
+static void on_load(dbg_core *d, const isk_event *ev)
+{
+    for (size_t i = 0; i < d->points.len && !d->hit_set; i++) {
+        dbg_point *p = &d->points.data[i];
+        if (!p->watch || p->access == DBG_ON_WRITE || p->inst != ev->inst || p->storage != ev->storage ||
+            ev->index > p->last || ev->index + ev->amount <= p->first)
+            continue;
+        const uint64_t cell = ev->index > p->first ? ev->index : p->first;
+        p->hits++;
+        d->hit = (dbg_stop){ .kind = DBG_READ_WATCH, .id = p->id, .inst = ev->inst, .storage = ev->storage,
+                             .index = cell, .value = isk_ref_read(&(isk_ref){ ev->inst, ev->storage, cell }),
+                             .clock = ev->clock, .slot = ev->slot };
+        if (ev->slot < 0 && isk_inst_model(ev->inst)->is_processor) {
+            d->hit.proc = ev->inst;
+            d->hit.context = ev->context;
+            d->hit.pc = ev->pc;
+        }
+        d->hit_set = true;
+        isk_stop_after_clock(d->sys);
+    }
+}
+
 /* ---- call frames ---------------------------------------------------------------------------- */
 
 static int flow_of(const isk_inst *proc, int instruction)
@@ -159,6 +183,10 @@ int dbg_frames(dbg_core *d, isk_inst *proc, uint32_t ctx, dbg_frame *out, int ma
 static void on_event(void *user, const isk_event *ev)
 {
     dbg_core *d = user;
+    if (ev->kind == ISK_EV_LOAD) {
+        on_load(d, ev);
+        return;
+    }
     if (ev->kind == ISK_EV_LAUNCH) {
         VEC_PUSH(&d->launches, ((dbg_launch){ .clock = ev->clock, .word = ev->word, .end = UINT64_MAX,
                                               .inst = ev->inst, .slot = ev->slot, .instruction = ev->instruction }));
@@ -184,8 +212,8 @@ static void on_event(void *user, const isk_event *ev)
     }
     for (size_t i = 0; i < d->points.len; i++) {
         dbg_point *p = &d->points.data[i];
-        if (!p->watch || p->inst != ev->inst || p->storage != ev->storage || ev->index < p->first ||
-            ev->index > p->last)
+        if (!p->watch || p->access == DBG_ON_READ || p->inst != ev->inst || p->storage != ev->storage ||
+            ev->index < p->first || ev->index > p->last)
             continue;
         int64_t *seen = &p->seen[ev->index - p->first];
         if (*seen == ev->value) continue;
@@ -219,7 +247,7 @@ void dbg_core_init(dbg_core *d, isk_system *sys, uint64_t limit)
     isk_get_before_issue(sys, &d->chain, &d->chain_user);
     isk_set_before_issue(sys, before_issue, d);
     isk_subscribe(sys, ISK_EV_BIT(ISK_EV_LAUNCH) | ISK_EV_BIT(ISK_EV_END) | ISK_EV_BIT(ISK_EV_STORE) |
-                                ISK_EV_BIT(ISK_EV_RESOURCE), on_event, d);
+                                ISK_EV_BIT(ISK_EV_RESOURCE) | ISK_EV_BIT(ISK_EV_LOAD), on_event, d);
     d->finish_depth = -1;
     dbg_calls_attach(&d->calls, sys);
 }
@@ -245,6 +273,12 @@ int dbg_break(dbg_core *d, isk_inst *proc, uint64_t pc, bool temp)
 
 int dbg_watch(dbg_core *d, isk_inst *inst, int storage, uint64_t first, uint64_t last, char *msg, size_t cap)
 {
+    return dbg_watch_access(d, inst, storage, first, last, DBG_ON_WRITE, msg, cap);
+}
+
+int dbg_watch_access(dbg_core *d, isk_inst *inst, int storage, uint64_t first, uint64_t last, dbg_access access,
+                     char *msg, size_t cap)
+{
     const isk_storage_info *si = isk_model_storage(isk_inst_model(inst), storage);
     if (!si || first > last || last >= si->count) {
         snprintf(msg, cap, "cells %llu to %llu are not in '%s' (%llu cells)", (unsigned long long)first,
@@ -255,11 +289,13 @@ int dbg_watch(dbg_core *d, isk_inst *inst, int storage, uint64_t first, uint64_t
         snprintf(msg, cap, "at most %u cells per watchpoint", 1u << 20);
         return -1;
     }
-    if (isk_watch(inst, storage, true) != ISK_OK) {
+    if ((access != DBG_ON_READ && isk_watch(inst, storage, true) != ISK_OK) ||
+        (access != DBG_ON_WRITE && isk_watch_reads(inst, storage, true) != ISK_OK)) {
         snprintf(msg, cap, "the engine refused to watch '%s'", si->name);
         return -1;
     }
-    dbg_point p = { .id = d->next_id, .watch = true, .inst = inst, .storage = storage, .first = first, .last = last };
+    dbg_point p = { .id = d->next_id, .watch = true, .inst = inst, .storage = storage, .first = first, .last = last,
+                    .access = access };
     p.seen = isk_xcalloc((size_t)(last - first + 1), sizeof *p.seen);
     for (uint64_t i = first; i <= last; i++) p.seen[i - first] = isk_ref_read(&(isk_ref){ inst, storage, i });
     VEC_PUSH(&d->points, p);
@@ -275,10 +311,13 @@ void dbg_watch_refresh(dbg_core *d)
     }
 }
 
-static bool still_watched(const dbg_core *d, isk_inst *inst, int storage)
+/* Some watchpoint still on inst's storage that needs its changes (on_reads false) or its reads. */
+static bool still_watched(const dbg_core *d, isk_inst *inst, int storage, bool on_reads)
 {
+    const dbg_access unneeded = on_reads ? DBG_ON_WRITE : DBG_ON_READ;
     for (size_t i = 0; i < d->points.len; i++)
-        if (d->points.data[i].watch && d->points.data[i].inst == inst && d->points.data[i].storage == storage)
+        if (d->points.data[i].watch && d->points.data[i].inst == inst && d->points.data[i].storage == storage &&
+            d->points.data[i].access != unneeded)
             return true;
     return false;
 }
@@ -296,7 +335,10 @@ bool dbg_delete(dbg_core *d, int id)
         point_free(&p);
         memmove(&d->points.data[i], &d->points.data[i + 1], (d->points.len - i - 1) * sizeof p);
         d->points.len--;
-        if (p.watch && !still_watched(d, p.inst, p.storage)) isk_watch(p.inst, p.storage, false);
+        if (p.watch && p.access != DBG_ON_READ && !still_watched(d, p.inst, p.storage, false))
+            isk_watch(p.inst, p.storage, false);
+        if (p.watch && p.access != DBG_ON_WRITE && !still_watched(d, p.inst, p.storage, true))
+            isk_watch_reads(p.inst, p.storage, false);
     }
     return found;
 }

@@ -21,6 +21,9 @@ typedef enum dbg_stop_kind {
     DBG_BREAKPOINT,      /* a breakpoint: id, proc, context, pc */
     DBG_STEP,            /* a step of the selected context ended: proc, context, pc */
     DBG_WATCH,           /* a watched cell changed: id, inst, storage, index, old, value */
+    DBG_READ_WATCH,      /* a read (or access) watchpoint's cell was read: id, inst, storage, index
+                            (the first of its cells read), value; the reader: slot >= 0, or
+                            proc, context and pc (the reading instruction's) */
     DBG_CLOCKS,          /* the clocks asked for ran */
     DBG_INTERRUPTED,     /* dbg_interrupt (Ctrl-C) */
     DBG_MODEL_BREAK,     /* the model stopped the run (a breakpoint instruction): isk_stop_reason */
@@ -42,9 +45,13 @@ typedef struct dbg_stop {
     int storage;
     uint64_t index;
     int64_t old, value;
+    int slot;                /* READ_WATCH: the reading command's slot, or -1 */
     bool in_list;            /* BREAKPOINT, STEP with proc NULL: before step `step` of the launch list */
     size_t step;
 } dbg_stop;
+
+/* What a watchpoint stops on: gdb's watch (a change), rwatch (a read), awatch (either). */
+typedef enum dbg_access { DBG_ON_WRITE, DBG_ON_READ, DBG_ON_ACCESS } dbg_access;
 
 typedef struct dbg_point {
     int id;
@@ -57,6 +64,7 @@ typedef struct dbg_point {
     int storage;
     uint64_t first, last;
     int64_t *seen;
+    dbg_access access;
     uint64_t hits;
     bool in_list;            /* a breakpoint at step `step` of the launch list (dbg_break_step) */
     size_t step;
@@ -136,6 +144,10 @@ void dbg_core_free(dbg_core *d);
 int dbg_break(dbg_core *d, isk_inst *proc, uint64_t pc, bool temp);
 /* Watch cells first..last of storage `storage` of inst: its number, or -1 with msg. */
 int dbg_watch(dbg_core *d, isk_inst *inst, int storage, uint64_t first, uint64_t last, char *msg, size_t cap);
+/* The same for reads (rwatch: DBG_ON_READ) or reads and changes (awatch: DBG_ON_ACCESS). A read
+ * is seen where the model reports it: GET, and NOTE_READ on its raw-cell paths. */
+int dbg_watch_access(dbg_core *d, isk_inst *inst, int storage, uint64_t first, uint64_t last, dbg_access access,
+                     char *msg, size_t cap);
 /* Delete point `id` (false if there is none), or all with id < 0. */
 bool dbg_delete(dbg_core *d, int id);
 const dbg_point *dbg_point_find(const dbg_core *d, int id);

@@ -254,6 +254,33 @@ static void print_pc_line(cli_debugger *g, isk_inst *proc, uint32_t ctx, uint64_
     printf("  %s context %u pc 0x%" PRIx64 "%s: %s\n", isk_inst_name(proc), ctx, pc, where, text);
 }
 
+/* gdb's words for the kinds of watchpoint */
+static const char *watch_title(dbg_access access)
+{
+    return access == DBG_ON_READ ? "Hardware read watchpoint"
+           : access == DBG_ON_ACCESS ? "Hardware access (read/write) watchpoint" : "Watchpoint";
+}
+
+/* A read watchpoint's stop: the cell and its value, then who read it (the reading instruction's
+ * context and pc, or the command's slot) and when. */
+static void report_read(cli_debugger *g, const dbg_stop *s)
+{
+    const dbg_point *p = dbg_point_find(&g->core, s->id);
+    const isk_storage_info *si = isk_model_storage(isk_inst_model(s->inst), s->storage);
+    printf("%s %d: %s.%s[%" PRIu64 "]  Value = %" PRId64 " (0x%" PRIx64 ")\n", watch_title(p ? p->access : DBG_ON_READ),
+           s->id, isk_inst_name(s->inst), si->name, s->index, s->value, (uint64_t)s->value);
+    if (s->proc) {
+        char where[256];
+        where_text(g, s->proc, s->pc, where, sizeof where);
+        printf("  read by %s context %u at pc 0x%" PRIx64 "%s, clock %" PRIu64 "\n", isk_inst_name(s->proc), s->context,
+               s->pc, where, s->clock);
+    } else if (s->slot >= 0) {
+        printf("  read by %s slot %d, clock %" PRIu64 "\n", isk_inst_name(s->inst), s->slot, s->clock);
+    } else {
+        printf("  read at clock %" PRIu64 "\n", s->clock);
+    }
+}
+
 static void report(cli_debugger *g, const dbg_stop *s)
 {
     char where[256], text[128];
@@ -277,12 +304,14 @@ static void report(cli_debugger *g, const dbg_stop *s)
         return;
     case DBG_WATCH: {
         const isk_storage_info *si = isk_model_storage(isk_inst_model(s->inst), s->storage);
-        printf("Watchpoint %d: %s.%s[%" PRIu64 "] changed at clock %" PRIu64 "\n", s->id, isk_inst_name(s->inst),
-               si->name, s->index, s->clock);
+        const dbg_point *p = dbg_point_find(&g->core, s->id);
+        printf("%s %d: %s.%s[%" PRIu64 "] changed at clock %" PRIu64 "\n", watch_title(p ? p->access : DBG_ON_WRITE),
+               s->id, isk_inst_name(s->inst), si->name, s->index, s->clock);
         printf("  old = %" PRId64 " (0x%" PRIx64 "), new = %" PRId64 " (0x%" PRIx64 ")\n", s->old, (uint64_t)s->old,
                s->value, (uint64_t)s->value);
         break;
     }
+    case DBG_READ_WATCH: report_read(g, s); break;
     case DBG_CLOCKS: printf("clock %" PRIu64 "\n", s->clock); break;
     case DBG_INTERRUPTED: printf("Interrupted at clock %" PRIu64 "\n", s->clock); break;
     case DBG_MODEL_BREAK: printf("Stopped: %s\n", isk_stop_reason(g->r->sys)); break;
@@ -333,8 +362,9 @@ static void cmd_break(cli_debugger *g, const char *arg, bool temp)
     }
 }
 
-/* STORAGE, STORAGE[i], STORAGE[i..j] or an element name: watch those cells. */
-static void cmd_watch(cli_debugger *g, const char *arg)
+/* STORAGE, STORAGE[i], STORAGE[i..j] or an element name: watch those cells (for changes,
+ * reads or both: watch, rwatch, awatch). */
+static void cmd_watch(cli_debugger *g, const char *arg, dbg_access access)
 {
     char name[256];
     snprintf(name, sizeof name, "%s", arg);
@@ -350,6 +380,13 @@ static void cmd_watch(cli_debugger *g, const char *arg)
         dots[1] = 0;
         range = true;
     }
+    uint64_t len = 0;                  /* *ADDR,LEN: LEN bytes from ADDR (a number or a symbol) */
+    char *comma = name[0] == '*' ? strchr(name, ',') : NULL;
+    if (comma) {
+        *comma = 0;
+        if (!parse_u64(comma + 1, &len)) return;
+        if (!len) return (void)printf("*ADDR,LEN needs a LEN of at least one byte\n");
+    }
     isk_ref ref;
     const isk_loaded *l = loaded(g);
     const isk_loaded_sym *sym = l && !dots ? isk_loaded_find(l, name[0] == '*' ? name + 1 : name) : NULL;
@@ -361,7 +398,8 @@ static void cmd_watch(cli_debugger *g, const char *arg)
         if (!isk_addr_to_cell(isk_inst_model(g->inst), addr, &c) || c.storage < 0)
             return (void)printf("address 0x%" PRIx64 " is in no storage of %s\n", addr, isk_inst_name(g->inst));
         const isk_map_region *r = &isk_inst_model(g->inst)->map.regions.data[c.region];
-        uint64_t cells = sym && sym->size && r->cell_bytes ? (sym->size + (uint64_t)r->cell_bytes - 1) / (uint64_t)r->cell_bytes : 1;
+        const uint64_t bytes = len ? len : sym ? sym->size : 0;
+        uint64_t cells = bytes && r->cell_bytes ? (bytes + (uint64_t)r->cell_bytes - 1) / (uint64_t)r->cell_bytes : 1;
         ref = (isk_ref){ g->inst, c.storage, c.index };
         last = c.index + cells - 1;
         range = true;
@@ -369,9 +407,10 @@ static void cmd_watch(cli_debugger *g, const char *arg)
         return;
     }
     char msg[256];
-    int id = dbg_watch(&g->core, ref.inst, ref.storage, ref.index, range ? last : ref.index, msg, sizeof msg);
+    int id = dbg_watch_access(&g->core, ref.inst, ref.storage, ref.index, range ? last : ref.index, access, msg,
+                              sizeof msg);
     if (id < 0) return (void)printf("%s\n", msg);
-    printf("Watchpoint %d: %s\n", id, arg);
+    printf("%s %d: %s\n", watch_title(access), id, arg);
 }
 
 static void cmd_info_breakpoints(cli_debugger *g)
@@ -382,8 +421,9 @@ static void cmd_info_breakpoints(cli_debugger *g)
         const dbg_point *p = &g->core.points.data[i];
         if (p->watch) {
             const isk_storage_info *si = isk_model_storage(isk_inst_model(p->inst), p->storage);
-            printf("%-4d watchpoint  %s.%s[%" PRIu64 "..%" PRIu64 "]", p->id, isk_inst_name(p->inst), si->name,
-                   p->first, p->last);
+            printf("%-4d %-11s %s.%s[%" PRIu64 "..%" PRIu64 "]", p->id,
+                   p->access == DBG_ON_READ ? "read watch" : p->access == DBG_ON_ACCESS ? "acc watch" : "watchpoint",
+                   isk_inst_name(p->inst), si->name, p->first, p->last);
         } else if (p->in_list) {
             char where[512];
             list_where(g->core.list, p->step, where, sizeof where);
@@ -699,6 +739,7 @@ static void help(void)
            "  until [u] LOC, advance LOC  run until LOC\n"
            "  finish                      run until the current routine returns\n"
            "  watch STORAGE[I] | STORAGE[I..J] | NAME   stop when a cell changes\n"
+           "  rwatch LOCATION, awatch LOCATION          stop when a cell is read (awatch: or changes)\n"
            "  info registers [i r] [INST] registers and register files by display name\n"
            "  info storage [NAME]         the storages, or one of them\n"
            "  print [p] NAME              a register or cell (INST.NAME in other instances)\n"
@@ -793,9 +834,10 @@ static bool execute(cli_debugger *g, char *line)
         cmd_finish(g);
     } else if (is(cmd, "watch", 2)) {
         if (!*arg) printf("watch needs a storage cell: NAME, STORAGE[I] or STORAGE[I..J]\n");
-        else cmd_watch(g, arg);
+        else cmd_watch(g, arg, DBG_ON_WRITE);
     } else if (is(cmd, "rwatch", 2) || is(cmd, "awatch", 2)) {
-        printf("%s is not supported: the engine's events show writes, not reads (use watch)\n", cmd);
+        if (!*arg) printf("%s needs a storage cell: NAME, STORAGE[I], STORAGE[I..J] or *ADDR\n", cmd);
+        else cmd_watch(g, arg, cmd[0] == 'r' ? DBG_ON_READ : DBG_ON_ACCESS);
     } else if (is(cmd, "info", 1)) {
         char sub[32];
         size_t k = strcspn(arg, " \t");

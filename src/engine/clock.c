@@ -110,12 +110,13 @@ void isk_engine_main(void *arg)
     isk_coro_jump(&sys->caller);
 }
 
-static void op_boundary(isk_hdr *h)
+/* FinishCycle() ran and the command touches storage again: suspend it until the next clock. */
+static void take_boundary(isk_hdr *h)
 {
     isk_inst *inst = h->engine;
     isk_system *sys = inst->sys;
     if (sys->cur_inst != inst || sys->cur_slot < 0) {
-        h->trap = 0;
+        h->trap = inst->trap_rest;
         isk_op_fault(h, 0, "FinishCycle() inside a processor instruction: processor instructions take one issue; "
                        "model longer ones with BLOCK_FOR()");
     }
@@ -133,6 +134,12 @@ static void op_boundary(isk_hdr *h)
         isk_coro_switch(&slot->ctx, &sys->engine);
     }
     /* Resumed by run_slot in a later clock, which has set the clock and cleared the trap. */
+}
+
+static void op_boundary(isk_hdr *h)
+{
+    /* the trap may be set only because reads are watched (isk_watch_reads) */
+    if (h->trap & ISK_TRAP_BOUNDARY) take_boundary(h);
 }
 
 /* ---- writes: latency and CREW ---------------------------------------------------------- */
@@ -467,11 +474,11 @@ static void run_slot(isk_system *sys, isk_inst *a, int s)
     sys->cur_slot = s;
     h->clock = sys->clock;
     h->checking = 1;
-    h->trap = 0;                 /* the trap of the slot that ran before belongs to that slot */
+    h->trap = a->trap_rest;      /* the trap of the slot that ran before belongs to that slot */
     if (slot->state == SLOT_FRESH) {
         slot->state = SLOT_ON_ENGINE;
         slot->d->fn(h, slot->d->op);
-        h->trap = 0;
+        h->trap = a->trap_rest;
         if (slot->stack.lo) {
             /* This frame lives on the stack the command took: the live engine resumed the
              * command in this clock and waits for it in the branch below. */
@@ -487,7 +494,7 @@ static void run_slot(isk_system *sys, isk_inst *a, int s)
         sys->engine.stack_size = sys->cur_stack.size;
         slot->state = SLOT_ON_OWN;
         isk_coro_switch(&sys->engine, &slot->ctx);
-        h->trap = 0;
+        h->trap = a->trap_rest;
         put_back_recycled(sys);
     }
     h->checking = 0;
@@ -768,28 +775,47 @@ static void op_dma(isk_hdr *h, const char *what, uint64_t from, uint64_t to, uin
                                     .amount = bytes });
 }
 
+/* ops->read, GET's and NOTE_READ's call while the trap is set, has two forms: the instance's
+ * header points at the table with read_watched while any of its reads are watched
+ * (isk_watch_reads), else at the one with read_boundary. Unwatched, a set trap can only mean a
+ * pending boundary, so a command's next clock costs what it did before read watches. */
+static void read_watched(isk_hdr *h, size_t storage, int64_t first, uint64_t n)
+{
+    if (h->trap & ISK_TRAP_BOUNDARY) take_boundary(h);   /* the read belongs to the next clock */
+    if (h->trap & ISK_TRAP_READS) isk_report_read(h->engine, storage, first, n);
+}
+
+static void read_boundary(isk_hdr *h, size_t storage, int64_t first, uint64_t n)
+{
+    (void)storage, (void)first, (void)n;
+    take_boundary(h);
+}
+
 static const char *op_param(isk_hdr *h, const char *key) { return isk_read_param(h->engine, key); }
 static int64_t op_param_number(isk_hdr *h, const char *key) { return isk_read_param_number(h->engine, key); }
 
-const struct isk_engine_ops isk_engine_ops = {
-    .boundary = op_boundary,
-    .write = op_write,
-    .use_resources = op_use_resources,
-    .interrupt = op_interrupt,
-    .fault = isk_op_fault,
-    .index_fault = op_index_fault,
-    .launch = op_launch,
-    .invalidate_code = op_invalidate,
-    .port_write = op_port_write,
-    .port_read = op_port_read,
-    .trace = op_trace,
-    .param = op_param,
-    .param_number = op_param_number,
-    .schedule = isk_op_schedule,
-    .exception = isk_op_exception,
-    .exit_context = isk_op_exit_context,
-    .breakpoint = isk_op_breakpoint,
-    .dma = op_dma,
-    .bus_read = isk_op_bus_read,
-    .bus_write = isk_op_bus_write,
-};
+#define ENGINE_OPS(read_fn) { \
+    .boundary = op_boundary, \
+    .write = op_write, \
+    .use_resources = op_use_resources, \
+    .interrupt = op_interrupt, \
+    .fault = isk_op_fault, \
+    .index_fault = op_index_fault, \
+    .launch = op_launch, \
+    .invalidate_code = op_invalidate, \
+    .port_write = op_port_write, \
+    .port_read = op_port_read, \
+    .trace = op_trace, \
+    .param = op_param, \
+    .param_number = op_param_number, \
+    .schedule = isk_op_schedule, \
+    .exception = isk_op_exception, \
+    .exit_context = isk_op_exit_context, \
+    .breakpoint = isk_op_breakpoint, \
+    .dma = op_dma, \
+    .bus_read = isk_op_bus_read, \
+    .bus_write = isk_op_bus_write, \
+    .read = read_fn, \
+}
+const struct isk_engine_ops isk_engine_ops = ENGINE_OPS(read_boundary);
+const struct isk_engine_ops isk_engine_ops_reads = ENGINE_OPS(read_watched);

@@ -50,14 +50,19 @@ void isk_emit(isk_system *sys, isk_event *ev)
         if (sys->subscribers[i].kinds & ISK_EV_BIT(ev->kind)) sys->subscribers[i].fn(sys->subscribers[i].user, ev);
 }
 
+/* isk_watch's and isk_watch_reads's storage: an index of inst's model, or -1 for all. */
+static bool watch_storage_ok(const isk_inst *inst, int storage, const char *fn)
+{
+    const isk_model *m = inst->model;
+    if (storage >= -1 && storage < (int)m->storages.len) return true;
+    isk_report(inst->sys, ISK_ERROR, "%s: %s has no storage %d (it has %zu)", fn, inst->name, storage, m->storages.len);
+    return false;
+}
+
 isk_status isk_watch(isk_inst *inst, int storage, bool on)
 {
     const isk_model *m = inst->model;
-    if (storage < -1 || storage >= (int)m->storages.len) {
-        isk_report(inst->sys, ISK_ERROR, "isk_watch: %s has no storage %d (it has %zu)", inst->name, storage,
-                   m->storages.len);
-        return ISK_FAILED;
-    }
+    if (!watch_storage_ok(inst, storage, "isk_watch")) return ISK_FAILED;
     for (size_t i = 0; i < m->storages.len; i++) {
         if (storage >= 0 && (int)i != storage) continue;
         const size_t bytes = m->storages.data[i].info.count * (size_t)m->storages.data[i].cell_bytes;
@@ -72,6 +77,48 @@ isk_status isk_watch(isk_inst *inst, int storage, bool on)
         }
     }
     return ISK_OK;
+}
+
+/* Reads are seen where they happen: GET and NOTE_READ test hdr->trap, which already leaves
+ * their fast path for FinishCycle(); the ISK_TRAP_READS bit (kept in trap_rest, which the engine
+ * restores wherever it clears the trap) and the ops table whose ->read reports (clock.c) send
+ * them to isk_report_read while any storage of the instance is watched. */
+isk_status isk_watch_reads(isk_inst *inst, int storage, bool on)
+{
+    const isk_model *m = inst->model;
+    if (!watch_storage_ok(inst, storage, "isk_watch_reads")) return ISK_FAILED;
+    for (size_t i = 0; i < m->storages.len; i++) {
+        if ((storage >= 0 && (int)i != storage) || inst->read_watched[i] == on) continue;
+        inst->read_watched[i] = on;
+        inst->nread_watched += on ? 1 : -1;
+    }
+    inst->trap_rest = inst->nread_watched ? ISK_TRAP_READS : 0;
+    inst->hdr->ops = inst->nread_watched ? &isk_engine_ops_reads : &isk_engine_ops;
+    if (inst->trap_rest) inst->hdr->trap |= ISK_TRAP_READS;
+    else inst->hdr->trap &= ~ISK_TRAP_READS;
+    return ISK_OK;
+}
+
+void isk_report_read(isk_inst *inst, size_t storage, int64_t first, uint64_t n)
+{
+    isk_system *sys = inst->sys;
+    const isk_model *m = inst->model;
+    if (!isk_listening(sys, ISK_EV_LOAD)) return;
+    size_t s = 0;
+    while (s < m->storages.len && m->storages.data[s].offset != storage) s++;
+    if (s == m->storages.len || !inst->read_watched[s]) return;
+    const uint64_t count = m->storages.data[s].info.count;
+    /* an index out of range faults after this (GET) or is the model's to refuse: no read */
+    if (first < 0 || (uint64_t)first >= count || n == 0) return;
+    if (n > count - (uint64_t)first) n = count - (uint64_t)first;
+    isk_ref ref = { inst, (int)s, (uint64_t)first };
+    isk_event ev = { .kind = ISK_EV_LOAD, .inst = inst, .slot = sys->cur_inst == inst ? sys->cur_slot : -1,
+                     .storage = (int)s, .index = (uint64_t)first, .amount = n, .value = isk_ref_read(&ref) };
+    if (inst->contexts && ev.slot < 0) {
+        ev.context = inst->hdr->context;
+        ev.pc = inst->hdr->pc;
+    }
+    isk_emit(sys, &ev);
 }
 
 void isk_report_changes(isk_system *sys, isk_inst *inst)
@@ -159,6 +206,13 @@ const char *isk_event_text(const isk_event *ev, char *buf, size_t cap)
         break;
     case ISK_EV_NOTE:
         snprintf(buf, cap, "%s", ev->text);
+        break;
+    case ISK_EV_LOAD:
+        isk_describe_cell(ev->inst, m->storages.data[ev->storage].info.name, ev->index, false, cell, sizeof cell);
+        if (ev->amount > 1)
+            snprintf(buf, cap, "read %s and %" PRIu64 " more cell(s), first = %" PRId64, cell, ev->amount - 1, ev->value);
+        else
+            snprintf(buf, cap, "read %s = %" PRId64, cell, ev->value);
         break;
     default:
         snprintf(buf, cap, "event %d", (int)ev->kind);

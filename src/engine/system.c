@@ -136,6 +136,7 @@ static void free_inst(isk_inst *inst)
     free(inst->bus);
     for (size_t i = 0; inst->shadow && i < m->storages.len; i++) free(inst->shadow[i]);
     free(inst->shadow);
+    free(inst->read_watched);
     free(inst->reported_states);
     for (size_t i = 0; i < m->params.len; i++) free(inst->params[i].text);
     free(inst->params);
@@ -261,6 +262,7 @@ isk_inst *isk_system_add(isk_system *sys, isk_model *m, const char *name)
     inst->buffers = isk_xcalloc(m->storages.len + 1, sizeof *inst->buffers);
     inst->owns_buffer = isk_xcalloc(m->storages.len + 1, sizeof *inst->owns_buffer);
     inst->shadow = isk_xcalloc(m->storages.len + 1, sizeof *inst->shadow);
+    inst->read_watched = isk_xcalloc(m->storages.len + 1, sizeof *inst->read_watched);
     for (size_t i = 0; i < m->storages.len; i++)
         if (!bind_storage(sys, inst, i)) {
             free_inst(inst);

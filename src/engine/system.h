@@ -106,6 +106,11 @@ struct isk_inst {
      * watched), how many are; the context states last reported */
     void **shadow;
     int nwatched;
+    /* per storage: its reads are watched (isk_watch_reads); how many are; what hdr->trap holds
+     * between clock boundaries (ISK_TRAP_READS while any is, else 0) */
+    bool *read_watched;
+    int nread_watched;
+    uint32_t trap_rest;
     uint8_t *reported_states;
 
     /* processors: storages of other instances in its address space (bus.c), by base */
@@ -230,6 +235,8 @@ void isk_engine_main(void *sys);   /* the clock loop as the body of an engine st
 isk_stack isk_take_stack(isk_system *sys);
 isk_status isk_do_launch(isk_system *sys, isk_inst *a, uint64_t word);
 extern const struct isk_engine_ops isk_engine_ops;
+/* The same, with the ops->read of an instance whose reads are watched (isk_watch_reads). */
+extern const struct isk_engine_ops isk_engine_ops_reads;
 void isk_decode_miss(isk_hdr *h, const int64_t *op);
 void isk_flush_group_writes(isk_system *sys, isk_inst *p);
 /* Leave the behaviour running now for the live clock loop (its slot or context stays stopped). */
@@ -287,6 +294,9 @@ int isk_op_bus_write(isk_hdr *h, uint64_t addr, int bytes, uint64_t value);
 void isk_emit(isk_system *sys, isk_event *ev);
 /* STORE events for the cells of inst's watched storages that changed since last reported. */
 void isk_report_changes(isk_system *sys, isk_inst *inst);
+/* ops->read while reads of inst are watched: a LOAD event if storage (an offset in the state)
+ * is one of them. */
+void isk_report_read(isk_inst *inst, size_t storage, int64_t first, uint64_t n);
 static inline bool isk_listening(const isk_system *sys, isk_event_kind kind)
 {
     return __builtin_expect((sys->listening >> kind) & 1, 0);

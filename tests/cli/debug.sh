@@ -27,7 +27,6 @@ info registers
 bogus
 break nosuch
 print NOPE
-rwatch r0
 delete
 watch result
 continue
@@ -52,7 +51,6 @@ expect_in "$tmp/dpu.dbg" 't1.id = 1 (0x00000001)'
 expect_in "$tmp/dpu.dbg" "unknown command 'bogus' (type help)"
 expect_in "$tmp/dpu.dbg" "no symbol 'nosuch' in the program"
 expect_in "$tmp/dpu.dbg" "has no storage or register named 'NOPE'"
-expect_in "$tmp/dpu.dbg" 'rwatch is not supported'
 expect_in "$tmp/dpu.dbg" 'Watchpoint 2: dpu.WRAM[244] changed at clock'
 expect_in "$tmp/dpu.dbg" 'old = 0 (0x0), new = 55 (0x37)'
 expect_in "$tmp/dpu.dbg" 'WRAM[0xf4]: 0x37 0x00 0x00 0x00'
@@ -211,6 +209,71 @@ expect_in "$tmp/u3" 'the debugger left the program unfinished at clock'
 printf 'break 0x4\ncontinue\nprint s0\ndelete\ncontinue\n' | "$isekit" debug kcpsm6 "$psm" --stop-port 0xFF >"$tmp/stdin" 2>&1
 expect_in "$tmp/stdin" 's0 = 6 (0x06)'
 expect_in "$tmp/stdin" 'The program finished'
+
+# ---- read watchpoints: a DPU load, a PicoBlaze FETCH, a command's GET; awatch; no rwatch ----
+cat >"$tmp/rd.s" <<'X'
+// reads a WRAM variable (lw), then writes it back plus one
+    .data
+    .p2align 2
+counter:
+    .globl counter
+    .word 41
+    .text
+    .globl main
+main:
+    move r1, 1
+    lw r0, zero, counter
+    add r0, r0, r1
+    sw zero, counter, r0
+    move r0, 0
+    jump r23
+X
+printf 'rwatch counter\ninfo breakpoints\ncontinue\nprint r0\ndelete\nawatch *counter,4\ncontinue\ncontinue\ndelete\ncontinue\n' >"$tmp/rd.gdb"
+run 0 "$tmp/rd.plain" -- "$isekit" run dpu "$tmp/rd.s"
+bounded 0 "$tmp/rd.dbg" -- "$isekit" debug dpu "$tmp/rd.s" --batch -x "$tmp/rd.gdb"
+expect_in "$tmp/rd.dbg" 'Hardware read watchpoint 1: counter'
+expect_in "$tmp/rd.dbg" '1    read watch  dpu.WRAM['
+expect_in "$tmp/rd.dbg" 'Hardware read watchpoint 1: dpu.WRAM['
+expect_in "$tmp/rd.dbg" ']  Value = 41 (0x29)'
+expect_in "$tmp/rd.dbg" 'read by dpu context 0 at pc 0x1b7 in main+1 ('
+expect_in "$tmp/rd.dbg" 'rd.s:11), clock 7'
+expect_in "$tmp/rd.dbg" 'r0 = 41 (0x00000029)'
+expect_in "$tmp/rd.dbg" 'Hardware access (read/write) watchpoint 2: *counter,4'
+expect_in "$tmp/rd.dbg" 'Hardware access (read/write) watchpoint 2: dpu.WRAM['
+expect_in "$tmp/rd.dbg" '  old = 41 (0x29), new = 42 (0x2a)'
+same_end "$tmp/rd.plain" "$tmp/rd.dbg" 4
+
+cat >"$tmp/sp.psm" <<'X'
+; stores s0 at scratchpad 0x10, fetches it back into s1 (direct) and s3 (through s2)
+            LOAD s0, 2A
+            STORE s0, 10
+            LOAD s2, 10
+            FETCH s1, 10
+            FETCH s3, (s2)
+            OUTPUT s1, FF
+X
+printf 'rwatch SPM[0x10]\ncontinue\ncontinue\ninfo breakpoints\ndelete\ncontinue\n' >"$tmp/sp.gdb"
+run 0 "$tmp/sp.plain" -- "$isekit" run kcpsm6 "$tmp/sp.psm" --stop-port 0xFF --show s3
+bounded 0 "$tmp/sp.dbg" -- "$isekit" debug kcpsm6 "$tmp/sp.psm" --stop-port 0xFF --show s3 --batch -x "$tmp/sp.gdb"
+expect_in "$tmp/sp.dbg" 'Hardware read watchpoint 1: kcpsm6.SPM[16]  Value = 42 (0x2a)'
+expect_in "$tmp/sp.dbg" '  read by kcpsm6 context 0 at pc 0x3 ('
+expect_in "$tmp/sp.dbg" 'sp.psm:5), clock 7'
+expect_in "$tmp/sp.dbg" '  read by kcpsm6 context 0 at pc 0x4 ('
+expect_in "$tmp/sp.dbg" 'sp.psm:6), clock 9'
+expect_in "$tmp/sp.dbg" 'kcpsm6.SPM[16..16], hit 2 time(s)'
+same_end "$tmp/sp.plain" "$tmp/sp.dbg" 3
+
+printf 'rwatch DM0[2]\ncontinue\nprint LOOPREG\ndelete\ncontinue\n' >"$tmp/exr.gdb"
+bounded 0 "$tmp/exr.dbg" -- "$isekit" debug example "$ll" --show LR3 --batch -x "$tmp/exr.gdb"
+expect_in "$tmp/exr.dbg" 'Hardware read watchpoint 1: example.DM0[2]  Value = 3 (0x3)'
+expect_in "$tmp/exr.dbg" '  read by example slot '
+same_end "$tmp/ex.plain" "$tmp/exr.dbg" 5
+printf 'rwatch\nrwatch NOPE\nawatch LRF[3..99]\ncontinue\n' >"$tmp/exu.gdb"
+bounded 0 "$tmp/exu.dbg" -- "$isekit" debug example "$ll" --show LR3 --batch -x "$tmp/exu.gdb"
+expect_in "$tmp/exu.dbg" 'rwatch needs a storage cell'
+expect_in "$tmp/exu.dbg" "no storage or register named 'NOPE'"
+expect_in "$tmp/exu.dbg" "cells 3 to 99 are not in 'LRF' (16 cells)"
+same_end "$tmp/ex.plain" "$tmp/exu.dbg" 5
 
 # ---- symbols and lines of the IPU vertex runner and of EdkDSP firmware: break at a symbol and
 # at FILE:LINE, step by line; the end equals the undebugged run's ----

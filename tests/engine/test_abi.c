@@ -33,6 +33,7 @@ static uint64_t fingerprint(void)
         O(struct isk_engine_ops, exception), O(struct isk_engine_ops, exit_context),
         O(struct isk_engine_ops, breakpoint), O(struct isk_engine_ops, dma),
         O(struct isk_engine_ops, bus_read), O(struct isk_engine_ops, bus_write),
+        O(struct isk_engine_ops, read),
         S(struct isk_hdr), O(struct isk_hdr, trap), O(struct isk_hdr, checking), O(struct isk_hdr, clock),
         O(struct isk_hdr, pc), O(struct isk_hdr, next_pc), O(struct isk_hdr, context), O(struct isk_hdr, ncontexts),
         O(struct isk_hdr, contexts), O(struct isk_hdr, ops), O(struct isk_hdr, engine), O(struct isk_hdr, user),
@@ -116,6 +117,7 @@ static const struct { int version; uint64_t layout; } versions[] = {
     { 11, 0x7a27dd3fdfa56a7bull },    /* isk_storage_decl .display: FLOAT display formats */
     { 12, 0x806768a246d29a43ull },    /* the bus: bus_read, bus_write (BUS_READ, BUS_WRITE) */
     { 13, 0xf6600377a087a57bull },    /* GDB_TARGET: isk_gdb_decl, the builder's gdb */
+    { 14, 0x075d7a6867400333ull },    /* ops->read, ISK_TRAP_READS: reads the engine sees (isk_watch_reads) */
 };
 
 STATE_BEGIN

@@ -357,6 +357,56 @@ static void test_other_events(void)
     cpu_close(&c);
 }
 
+/* LOAD events: the GETs of R (st's, the pair's) arrive with the reading context's pc and the
+ * value read (the pair reads before it writes); reads of other storages, and any once the watch
+ * is off, do not; watching reads changes nothing in the run. */
+static void test_load_events(void)
+{
+    struct { int64_t clock; uint64_t pc, index; int64_t value; } want[] = {
+        { 3, 3, 1, 5 }, { 4, 4, 2, -3 }, { 4, 5, 1, 5 },
+    };
+    const int nwant = (int)(sizeof want / sizeof *want);
+    cpu c;
+    cpu_open(&c, writes_program);
+    event_log log = { 0 };
+    CHECK_EQ(isk_subscribe(c.sys, ISK_EV_BIT(ISK_EV_LOAD), record, &log), ISK_OK);
+    int r = -1;
+    for (int i = 0; i < isk_model_storage_count(c.m); i++)
+        if (strcmp(isk_model_storage(c.m, i)->name, "R") == 0) r = i;
+    CHECK_EQ(isk_watch_reads(c.p, r, true), ISK_OK);
+    CHECK_EQ(isk_watch_reads(c.p, 99, true), ISK_FAILED);
+    CHECK_EQ(isk_run(c.sys, 1000), ISK_STOPPED);
+    CHECK_EQ(log.n, nwant);
+    for (int i = 0; i < log.n && i < nwant; i++) {
+        const isk_event *e = &log.ev[i];
+        CHECK_EQ(e->kind, ISK_EV_LOAD);
+        CHECK_EQ((int64_t)e->clock, want[i].clock);
+        CHECK_EQ(e->pc, want[i].pc);
+        CHECK_EQ(e->storage, r);
+        CHECK_EQ(e->index, want[i].index);
+        CHECK_EQ(e->amount, 1);
+        CHECK_EQ(e->value, want[i].value);
+        CHECK_EQ(e->slot, -1);
+    }
+    CHECK_STR(log.text[0], "read R[1] (r1) = 5");
+    CHECK_EQ(reg(&c, "r1"), -3);
+    CHECK_EQ(isk_clock(c.sys), 9);
+    cpu_close(&c);
+
+    /* watched, then not: no event, the same end */
+    cpu_open(&c, writes_program);
+    event_log none = { 0 };
+    isk_subscribe(c.sys, ISK_EV_BIT(ISK_EV_LOAD), record, &none);
+    isk_watch_reads(c.p, -1, true);
+    isk_watch_reads(c.p, -1, false);
+    CHECK_EQ(isk_run(c.sys, 1000), ISK_STOPPED);
+    CHECK_EQ(none.n, 0);
+    CHECK_EQ(reg(&c, "r1"), -3);
+    CHECK_EQ(reg(&c, "r2"), 5);
+    CHECK_EQ(isk_clock(c.sys), 9);
+    cpu_close(&c);
+}
+
 int main(void)
 {
     test_group_swaps();
@@ -364,6 +414,7 @@ int main(void)
     test_group_misaligned();
     test_group_unaligned_allowed();
     test_store_events();
+    test_load_events();
     test_other_events();
     return CHECK_DONE();
 }

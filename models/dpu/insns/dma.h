@@ -30,9 +30,15 @@ static void dpu_dma(struct isk_state *S, int dir, uint32_t ra, uint32_t rb, uint
         if ((uint64_t)wram + n > S->wram_bytes)
             FAULT(DPU_FAULT_DMA, "DMA fault: %s of %u bytes at WRAM address 0x%x is outside the WRAM (0x%x bytes)",
                   name[dir], (unsigned)n, (unsigned)wram, (unsigned)S->wram_bytes);
-        /* a bulk copy between two byte memories of latency 0, bounds checked above */
-        if (dir == DMA_TO_WRAM) memcpy(CELLS(WRAM) + wram, CELLS(MRAM) + mram, n);
-        else memcpy(CELLS(MRAM) + mram, CELLS(WRAM) + wram, n);
+        /* a bulk copy between two byte memories of latency 0, bounds checked above; its source
+         * is a read a watchpoint sees */
+        if (dir == DMA_TO_WRAM) {
+            NOTE_READ(MRAM, mram, n);
+            memcpy(CELLS(WRAM) + wram, CELLS(MRAM) + mram, n);
+        } else {
+            NOTE_READ(WRAM, wram, n);
+            memcpy(CELLS(MRAM) + mram, CELLS(WRAM) + wram, n);
+        }
     }
     if (dir == DMA_TO_MRAM) DMA_EVENT(name[dir], wram, mram, n);
     else DMA_EVENT(name[dir], mram, dir == DMA_TO_IRAM ? wram >> 3 : wram, n);
