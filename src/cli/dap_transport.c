@@ -8,24 +8,13 @@
 #include <unistd.h>
 
 #include "cli/dap_int.h"
-
-static bool write_all(int fd, const char *p, size_t n)
-{
-    while (n) {
-        ssize_t k = write(fd, p, n);
-        if (k < 0 && errno == EINTR) continue;
-        if (k <= 0) return false;
-        p += k;
-        n -= (size_t)k;
-    }
-    return true;
-}
+#include "cli/tcp.h"
 
 void dap_send_json(struct cli_dap *d, jbuf *msg)
 {
     char hdr[64];
     int k = snprintf(hdr, sizeof hdr, "Content-Length: %zu\r\n\r\n", msg->len);
-    if (!write_all(d->out_fd, hdr, (size_t)k) || !write_all(d->out_fd, msg->p, msg->len)) d->disconnected = true;
+    if (!cli_write_all(d->out_fd, hdr, (size_t)k) || !cli_write_all(d->out_fd, msg->p, msg->len)) d->disconnected = true;
 }
 
 /* An event; body is the inside of its body object ("" or NULL for none). */

@@ -205,18 +205,6 @@ static bool parse_hex(const char **p, uint64_t *v)
 
 /* ---- packets ------------------------------------------------------------------------------ */
 
-static bool write_all(int fd, const char *p, size_t n)
-{
-    while (n) {
-        ssize_t k = write(fd, p, n);
-        if (k < 0 && errno == EINTR) continue;
-        if (k <= 0) return false;
-        p += k;
-        n -= (size_t)k;
-    }
-    return true;
-}
-
 static void send_packet(cli_gdb *g, const char *data, size_t n)
 {
     char *buf = isk_xcalloc(1, n + 5);
@@ -224,7 +212,7 @@ static void send_packet(cli_gdb *g, const char *data, size_t n)
     buf[0] = '$';
     for (size_t i = 0; i < n; i++) sum += (unsigned char)(buf[i + 1] = data[i]);
     snprintf(buf + n + 1, 4, "#%02x", sum & 0xff);
-    if (!write_all(g->fd, buf, n + 4)) g->broken = true;
+    if (!cli_write_all(g->fd, buf, n + 4)) g->broken = true;
     free(buf);
     /* the '+' gdb answers is taken (and ignored) by the packet reader */
 }
@@ -280,7 +268,7 @@ static char *read_packet(cli_gdb *g)
             bool ok = hexdigit(hash[1]) >= 0 && hexdigit(hash[2]) >= 0 &&
                       (unsigned)(hexdigit(hash[1]) << 4 | hexdigit(hash[2])) == (sum & 0xff);
             consume(g, n + 4);
-            if (!g->no_ack && !write_all(g->fd, ok ? "+" : "-", 1)) {
+            if (!g->no_ack && !cli_write_all(g->fd, ok ? "+" : "-", 1)) {
                 free(data);
                 return NULL;
             }

@@ -32,3 +32,15 @@ int cli_tcp_accept_one(const char *cmd, const char *option, const char *what, ui
     close(s);
     return c;
 }
+
+bool cli_write_all(int fd, const char *p, size_t n)
+{
+    while (n) {
+        ssize_t k = write(fd, p, n);
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) return false;
+        p += k;
+        n -= (size_t)k;
+    }
+    return true;
+}
