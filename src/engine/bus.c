@@ -17,22 +17,21 @@ static const struct isk_bus_map *find_map(const isk_inst *p, uint64_t addr)
 
 /* One piece of an access: the part of [addr, addr + bytes) inside one cell. */
 typedef struct piece {
-    void *cell;
-    const struct isk_bus_map *m;
-    uint64_t index;
-    int at, n;               /* the first byte in the cell, how many */
+    isk_ref ref;             /* the cell, written as the host writes it (isk_ref_write) */
+    const void *cell;
+    int bytes, at, n;        /* the cell's bytes; the piece's first byte in it, how many */
 } piece;
 
 static bool piece_at(const isk_inst *p, uint64_t addr, int left, piece *out)
 {
     const struct isk_bus_map *m = find_map(p, addr);
     if (!m) return false;
-    uint64_t off = addr - m->base;
-    out->m = m;
-    out->index = off / (uint64_t)m->cell_bytes;
+    uint64_t off = addr - m->base, index = off / (uint64_t)m->cell_bytes;
+    out->ref = (isk_ref){ m->target, m->storage, index };
+    out->cell = (const char *)m->target->buffers[m->storage] + index * (uint64_t)m->cell_bytes;
+    out->bytes = m->cell_bytes;
     out->at = (int)(off % (uint64_t)m->cell_bytes);
     out->n = m->cell_bytes - out->at < left ? m->cell_bytes - out->at : left;
-    out->cell = (char *)m->target->buffers[m->storage] + out->index * (uint64_t)m->cell_bytes;
     return true;
 }
 
@@ -55,7 +54,7 @@ int isk_op_bus_read(isk_hdr *h, uint64_t addr, int bytes, uint64_t *value)
     *value = 0;
     for (int k = 0; k < bytes; k += c.n) {
         if (!piece_at(p, addr + (uint64_t)k, bytes - k, &c)) return 0;
-        uint64_t raw = isk_cell_read_raw(c.cell, c.m->cell_bytes);
+        uint64_t raw = isk_cell_read_raw(c.cell, c.bytes);
         v |= ((raw >> (8 * c.at)) & low_bytes(c.n)) << (8 * k);
     }
     *value = v;
@@ -72,12 +71,9 @@ int isk_op_bus_write(isk_hdr *h, uint64_t addr, int bytes, uint64_t value)
         if (!piece_at(p, addr + (uint64_t)k, bytes - k, &c)) return 0;
     for (int k = 0; k < bytes; k += c.n) {
         piece_at(p, addr + (uint64_t)k, bytes - k, &c);
-        const isk_storage *st = &c.m->target->model->storages.data[c.m->storage];
         uint64_t mask = low_bytes(c.n) << (8 * c.at);
-        uint64_t raw = isk_cell_read_raw(c.cell, c.m->cell_bytes);
-        raw = (raw & ~mask) | (((value >> (8 * k)) << (8 * c.at)) & mask);
-        isk_cell_write_raw(c.cell, c.m->cell_bytes, isk_wrap((int64_t)raw, st->info.width, st->info.sign));
-        if (st->info.kind == ISK_CODE_MEMORY) isk_invalidate_code(c.m->target, c.index);
+        uint64_t raw = isk_cell_read_raw(c.cell, c.bytes);
+        isk_ref_write(&c.ref, (int64_t)((raw & ~mask) | (((value >> (8 * k)) << (8 * c.at)) & mask)));
     }
     return 1;
 }
