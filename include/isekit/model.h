@@ -195,6 +195,9 @@ ISK_INLINE uint64_t isk_index_read(isk_hdr *h, int64_t i, uint64_t n, const char
 /* CELLS(X): the raw cell array, for hot paths of latency-0 storage that want plain C access.
  * It bypasses width wrapping, latency, CREW checks and bounds checks: use with care. */
 #define CELLS(X) (S->X.v)
+/* CODE_CHANGED(i): cell i of the code memory was written through CELLS; the engine drops its
+ * decoded instruction (SET and the host's writes do this themselves). */
+#define CODE_CHANGED(i) S->isk.ops->invalidate_code(&S->isk, (uint64_t)(i))
 /* NOTE_READ(X, first, n): a read of cells first..first+n-1 of X through CELLS (a load, a DMA),
  * for the debugger's read watchpoints; after the path's own bounds check, and best last in the
  * behaviour (after the write-back), where its cold call is a tail call that costs a leaf

@@ -31,7 +31,7 @@ static uint32_t *rv_sh_block(struct isk_state *S, uint32_t addr, uint32_t words)
 static void rv_sh_wrote(struct isk_state *S, uint32_t addr, uint32_t len)
 {
     for (uint32_t w = (addr - RV_RAM_BASE) / 4; len && w <= (addr - RV_RAM_BASE + len - 1) / 4; w++)
-        S->isk.ops->invalidate_code(&S->isk, w);
+        CODE_CHANGED(w);
 }
 
 static int rv_sh_fd(struct isk_state *S, uint32_t handle)

@@ -215,7 +215,7 @@ ISK_INLINE bool rv_load(struct isk_state *S, uint32_t addr, unsigned size, uint3
 }
 
 /* A store: the word changes in place, and if it changed, its decoded instruction (if it was
- * code) is dropped through the engine's invalidate_code, one call, no lookup. A store that
+ * code) is dropped with CODE_CHANGED, one call, no lookup. A store that
  * leaves the word as it was needs nothing: the decode cache depends on the word only. */
 ISK_INLINE void rv_store(struct isk_state *S, uint32_t addr, unsigned size, uint32_t v)
 {
@@ -231,7 +231,7 @@ ISK_INLINE void rv_store(struct isk_state *S, uint32_t addr, unsigned size, uint
         const uint32_t old = *w, now = (old & ~mask) | ((v << shift) & mask);
         if (now != old) {
             *w = now;
-            S->isk.ops->invalidate_code(&S->isk, off / 4);
+            CODE_CHANGED(off / 4);
         }
     } else if (!rv_bus_write(S, addr, size, v)) {
         rv_exception(S, RV_CAUSE_STORE_FAULT, addr);
