@@ -5,12 +5,19 @@
 #include <stdio.h>
 #include <string.h>
 
-static int digit_value(int c)
+int isk_hex_digit(int c)
 {
     if (c >= '0' && c <= '9') return c - '0';
     if (c >= 'a' && c <= 'f') return c - 'a' + 10;
     if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return 99;
+    return -1;
+}
+
+/* A digit's value, above every base for anything else. */
+static int digit_value(int c)
+{
+    const int d = isk_hex_digit(c);
+    return d < 0 ? 99 : d;
 }
 
 /* The multiplier of a unit suffix, or 0 if `s` is not one the unit allows. */

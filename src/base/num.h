@@ -22,4 +22,7 @@ bool isk_parse_u64(const char *text, uint64_t min, uint64_t max, isk_unit unit, 
 bool isk_parse_i64(const char *text, int64_t min, int64_t max, isk_unit unit, int64_t *out, char *why,
                    size_t cap);
 
+/* The value of hexadecimal digit c (either case), or -1. */
+int isk_hex_digit(int c);
+
 #endif

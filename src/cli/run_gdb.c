@@ -176,17 +176,12 @@ static size_t hex_value(const cli_gdb *g, uint64_t v, int bytes, char *out)
     return (size_t)bytes * 2;
 }
 
-static int hexdigit(char c)
-{
-    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
-}
-
 /* `bytes` target bytes in hex at p: false if they are not there. */
 static bool parse_value(const cli_gdb *g, const char *p, int bytes, uint64_t *v)
 {
     *v = 0;
     for (int i = 0; i < bytes; i++) {
-        int hi = hexdigit(p[2 * i]), lo = hi < 0 ? -1 : hexdigit(p[2 * i + 1]);
+        int hi = isk_hex_digit(p[2 * i]), lo = hi < 0 ? -1 : isk_hex_digit(p[2 * i + 1]);
         if (lo < 0) return false;
         int b = big_endian(g) ? bytes - 1 - i : i;
         if (b < 8) *v |= (uint64_t)(hi << 4 | lo) << (8 * b);
@@ -199,7 +194,7 @@ static bool parse_hex(const char **p, uint64_t *v)
 {
     *v = 0;
     const char *s = *p;
-    while (hexdigit(**p) >= 0) *v = *v << 4 | (uint64_t)hexdigit(*(*p)++);
+    while (isk_hex_digit(**p) >= 0) *v = *v << 4 | (uint64_t)isk_hex_digit(*(*p)++);
     return *p > s;
 }
 
@@ -265,8 +260,8 @@ static char *read_packet(cli_gdb *g)
                     data[k++] = (char)c;
                 }
             }
-            bool ok = hexdigit(hash[1]) >= 0 && hexdigit(hash[2]) >= 0 &&
-                      (unsigned)(hexdigit(hash[1]) << 4 | hexdigit(hash[2])) == (sum & 0xff);
+            bool ok = isk_hex_digit(hash[1]) >= 0 && isk_hex_digit(hash[2]) >= 0 &&
+                      (unsigned)(isk_hex_digit(hash[1]) << 4 | isk_hex_digit(hash[2])) == (sum & 0xff);
             consume(g, n + 4);
             if (!g->no_ack && !cli_write_all(g->fd, ok ? "+" : "-", 1)) {
                 free(data);
@@ -482,7 +477,7 @@ static void vcont(cli_gdb *g, const char *p)
     while (*p == ';') {
         char action = *++p;
         p++;
-        if (action == 'C' || action == 'S') while (hexdigit(*p) >= 0) p++;      /* no signals to deliver */
+        if (action == 'C' || action == 'S') while (isk_hex_digit(*p) >= 0) p++;      /* no signals to deliver */
         uint32_t t = g->gthread;
         if (*p == ':') {
             char id[32];

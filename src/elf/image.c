@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/file.h"
+#include "base/num.h"
 
 /* A flat image larger than this is almost certainly a wrong base address. */
 #define IMAGE_MAX ((uint64_t)1 << 30)
@@ -224,14 +225,6 @@ static int chunk_cmp(const void *a, const void *b)
     return x->addr < y->addr ? -1 : x->addr > y->addr ? 1 : (x->line > y->line) - (x->line < y->line);
 }
 
-static int hexval(char c)
-{
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
-
 isk_obj *isk_ihex_read_mem(const char *src, size_t n, const char *filename, isk_diag *d)
 {
     const char *file = filename && *filename ? filename : "<memory>";
@@ -259,7 +252,7 @@ isk_obj *isk_ihex_read_mem(const char *src, size_t n, const char *filename, isk_
         uint8_t rec[5 + 255];
         size_t nb = 0;
         for (size_t i = 1; i < len; i += 2) {
-            int hi = hexval(l[i]), lo = i + 1 < len ? hexval(l[i + 1]) : -2;
+            int hi = isk_hex_digit(l[i]), lo = i + 1 < len ? isk_hex_digit(l[i + 1]) : -2;
             if (hi < 0 || lo < 0) {
                 loc.col = (int)(hi < 0 ? i + 1 : i + 2);
                 isk_error(d, &loc, lo == -2 ? "odd number of hex digits" : "invalid hex digit");
@@ -358,7 +351,7 @@ bad:
 
 static int digit_of(char c, int radix)
 {
-    int v = hexval(c);
+    int v = isk_hex_digit(c);
     return v >= 0 && v < radix ? v : -1;
 }
 
