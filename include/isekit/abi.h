@@ -28,11 +28,13 @@ extern "C" {
 #define ISK_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define ISK_INLINE static inline __attribute__((always_inline))
 #define ISK_NORETURN __attribute__((noreturn))
+#define ISK_NOINLINE __attribute__((noinline))   /* a cold path kept out of the hot behaviour */
 #else
 #define ISK_LIKELY(x) (x)
 #define ISK_UNLIKELY(x) (x)
 #define ISK_INLINE static inline
 #define ISK_NORETURN
+#define ISK_NOINLINE
 #endif
 
 enum isk_storage_kind { ISK_MEMORY, ISK_REGFILE, ISK_REGISTER, ISK_CODE_MEMORY };

@@ -13,10 +13,10 @@ ISK_INLINE void dpu_wram_check(struct isk_state *S, uint32_t addr, unsigned size
 }
 
 /* The bytes are accessed as raw cells (CELLS) once the check above has passed: the per-byte
- * GET/SET of a 4-byte load cost as much as the rest of the instruction (bench_dpu). */
+ * GET/SET of a 4-byte load cost as much as the rest of the instruction (bench_dpu). A read
+ * does not check: its callers do (dpu_load_plain, dpu_load_safe). */
 ISK_INLINE uint64_t dpu_wram_read(struct isk_state *S, uint32_t addr, unsigned size, int big)
 {
-    dpu_wram_check(S, addr, size, "load");
     const uint8_t *p = CELLS(WRAM) + addr;
     uint64_t v = 0;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -57,8 +57,8 @@ ISK_INLINE uint32_t dpu_load(struct isk_state *S, uint32_t addr, unsigned size, 
     return size == 1 ? (uint32_t)(int32_t)(int8_t)(uint8_t)v : (uint32_t)(int32_t)(int16_t)(uint16_t)v;
 }
 
-/* The families: op_<name>(S, address, endian) loads, op_<name>(S, address, value, endian)
- * stores; DPU_SIZE_<name> is the access size the stack check of the safe forms uses. */
+/* The families: op_<name>(S, address, endian) loads (from a checked address),
+ * op_<name>(S, address, value, endian) stores; DPU_SIZE_<name> is the access size the stack check of the safe forms uses. */
 #define DPU_LOAD_OP(name, size, sign) enum { DPU_SIZE_##name = (size) }; \
     static inline uint64_t op_##name(struct isk_state *S, uint32_t addr, int64_t endian) \
     { return (size) == 8 ? dpu_wram_read(S, addr, 8, (int)endian) : dpu_load(S, addr, (size), (sign), (int)endian); }
@@ -101,14 +101,27 @@ static inline void dpu_stack_fault(struct isk_state *S, uint32_t sa, int32_t off
 typedef uint64_t dpu_load_op(struct isk_state *S, uint32_t addr, int64_t endian);
 typedef void dpu_store_op(struct isk_state *S, uint32_t addr, uint64_t v, int64_t endian);
 
-/* A load's write-back, then its NOTE_READ for read watchpoints: last, so that the note's cold
- * call is a tail call and the behaviour stays a leaf that saves no registers (noted inside
- * dpu_wram_read, before the write-back, it cost 2 % of every DPU instruction). */
+/* A plain load's slow path: a misaligned or outside address (the fault), or a watched read
+ * (its NOTE_READ after the write-back). One function for every load, out of line. */
+static ISK_NOINLINE void dpu_load_cold(struct isk_state *S, dpu_load_op *op, unsigned size, enum dpu_dest d,
+                                       int64_t c, uint32_t addr, int64_t endian)
+{
+    dpu_wram_check(S, addr, size, "load");
+    dpu_put(S, d, c, op(S, addr, endian));
+    NOTE_READ(WRAM, addr, size);
+}
+
+/* A plain load takes its fast path only if it is aligned, inside the WRAM and unwatched
+ * (h->trap is zero), tested at once: the watch then costs an unwatched load nothing beyond its
+ * bounds check (a NOTE_READ after the write-back cost 1 % of every DPU instruction). */
 ISK_INLINE void dpu_load_plain(struct isk_state *S, dpu_load_op *op, unsigned size, enum dpu_dest d, int64_t c,
                                uint32_t addr, int64_t endian)
 {
+    if (ISK_UNLIKELY((addr & (size - 1)) | ((uint64_t)addr + size > S->wram_bytes) | S->isk.trap)) {
+        dpu_load_cold(S, op, size, d, c, addr, endian);
+        return;
+    }
     dpu_put(S, d, c, op(S, addr, endian));
-    NOTE_READ(WRAM, addr, size);
 }
 
 ISK_INLINE void dpu_load_safe(struct isk_state *S, dpu_load_op *op, unsigned size, enum dpu_dest d, int64_t c,
@@ -116,6 +129,7 @@ ISK_INLINE void dpu_load_safe(struct isk_state *S, dpu_load_op *op, unsigned siz
 {
     uint32_t addr;
     const bool bad = dpu_safe_addr(sa, (int32_t)off, size, &addr);
+    dpu_wram_check(S, addr, size, "load");
     dpu_put(S, d, c, op(S, addr, endian));
     if (bad) dpu_stack_fault(S, sa, (int32_t)off, size);   /* a fault: no read to report */
     NOTE_READ(WRAM, addr, size);

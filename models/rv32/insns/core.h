@@ -57,7 +57,7 @@ static const char *rv_cause_name(uint32_t cause)
 /* Enter the trap handler: mepc = epc, mcause, mtval, MPIE = MIE, MIE = 0, MPP = M, pc = mtvec
  * (vectored: interrupts at base + 4 * cause). Without a vector (mtvec's base 0, the reset value)
  * the trap ends the run with a fault naming it, the pc and mtval. */
-static __attribute__((noinline)) void rv_trap(struct isk_state *S, uint32_t cause, uint32_t tval, uint32_t epc)
+static ISK_NOINLINE void rv_trap(struct isk_state *S, uint32_t cause, uint32_t tval, uint32_t epc)
 {
     const uint32_t tvec = CSRV(RV_MTVEC), base = tvec & ~3u;
     uint32_t target = base;
@@ -84,7 +84,7 @@ static inline void rv_exception(struct isk_state *S, uint32_t cause, uint32_t tv
 
 /* An enabled pending interrupt, taken between this instruction and the next (mepc = the next
  * one): external before software before timer, as the privileged spec orders them. */
-static __attribute__((noinline)) void rv_interrupt(struct isk_state *S)
+static ISK_NOINLINE void rv_interrupt(struct isk_state *S)
 {
     const uint32_t pending = (uint32_t)rv_mip(S) & CSRV(RV_MIE);
     if (!(CSRV(RV_MSTATUS) & RV_MSTATUS_MIE) || !pending) return;
@@ -127,7 +127,7 @@ static inline bool rv_jump(struct isk_state *S, uint32_t target)
  * system file maps, docs/rv32.md "Launch commands and the system"), and what is not mapped
  * there faults. This is the one place an address outside the RAM is decided. Accesses are
  * aligned. */
-static __attribute__((noinline)) bool rv_bus_read(struct isk_state *S, uint32_t addr, unsigned size, uint32_t *v)
+static ISK_NOINLINE bool rv_bus_read(struct isk_state *S, uint32_t addr, unsigned size, uint32_t *v)
 {
     const uint64_t mtime = CLOCK - S->mtime_base;
     const uint32_t word = addr & ~3u, shift = (addr & 3) * 8;
@@ -160,7 +160,7 @@ static __attribute__((noinline)) bool rv_bus_read(struct isk_state *S, uint32_t 
     return true;
 }
 
-static __attribute__((noinline)) bool rv_bus_write(struct isk_state *S, uint32_t addr, unsigned size, uint32_t v)
+static ISK_NOINLINE bool rv_bus_write(struct isk_state *S, uint32_t addr, unsigned size, uint32_t v)
 {
     const uint32_t word = addr & ~3u, shift = (addr & 3) * 8;
     const uint32_t mask = (size == 4 ? ~0u : size == 2 ? 0xffffu : 0xffu) << shift;
