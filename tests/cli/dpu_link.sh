@@ -127,4 +127,46 @@ run 1 "$tmp/e4" -- "$isekit" objdump "$tmp/mixed.a"
 expect_in "$tmp/e4" "syslib.o:     file format elf32-dpu"
 expect_in "$tmp/e4" "mixed.a(notes.txt)"
 
+# isekit run dpu takes host inputs without a host program: an MRAM buffer, words set, words and
+# MRAM dumped (hostio.s sums count words at offset, and table)
+python3 -c "import struct,sys; sys.stdout.buffer.write(b''.join(struct.pack('<I', 3 * i) for i in range(256)))" \
+    >"$tmp/buf.bin"
+hostio="$link/hostio.s"
+run 0 "$tmp/io" -- "$isekit" run dpu "$hostio" --mram "$tmp/buf.bin@4KiB" --set offset=0x1000 --set count=256 \
+    --set 'table[2]=100' --dump result:2 --dump table:4 --dump-mram 0x1400:8 "$tmp/out.bin"
+expect_in "$tmp/io" "result[0] = 97920 (0x00017e80)"          # 3 * (0 + ... + 255)
+expect_in "$tmp/io" "result[1] = 107 (0x0000006b)"            # 1 + 2 + 100 + 4
+expect_in "$tmp/io" "table[2] = 100 (0x00000064)"
+expect_in "$tmp/io" "table[3] = 4 (0x00000004)"
+[ "$(od -An -tu4 "$tmp/out.bin" | tr -s ' ')" = " 97920 107" ] || fail "--dump-mram wrote $(od -An -tu4 "$tmp/out.bin")"
+run 0 "$tmp/io2" -- "$isekit" run dpu "$hostio" --mram "$tmp/buf.bin" --set count=2 --set table=-5 --dump result:2
+expect_in "$tmp/io2" "result[0] = 3 (0x00000003)"
+expect_in "$tmp/io2" "result[1] = 4 (0x00000004)"
+# bad usage: status 2 and a message naming the problem
+run 2 "$tmp/e" -- "$isekit" run dpu "$hostio" --set nosuch=1
+expect_in "$tmp/e" "copy to symbol 'nosuch': the program defines no such symbol"
+run 2 "$tmp/e" -- "$isekit" run dpu "$hostio" --dump nosuch:2
+expect_in "$tmp/e" "copy from symbol 'nosuch': the program defines no such symbol"
+run 2 "$tmp/e" -- "$isekit" run dpu "$hostio" --set 'table[4]=1'
+expect_in "$tmp/e" "copy to symbol 'table': 4 bytes at offset 16 go past its 16 bytes"
+run 2 "$tmp/e" -- "$isekit" run dpu "$hostio" --dump result:3
+expect_in "$tmp/e" "copy from symbol 'result': 12 bytes at offset 0 go past its 8 bytes"
+run 2 "$tmp/e" -- "$isekit" run dpu "$hostio" --set count=12abc
+expect_in "$tmp/e" "isekit run dpu: --set count=12abc: '12abc' is not a number"
+run 2 "$tmp/e" -- "$isekit" run dpu "$hostio" --set count=0x1_0000_0000
+expect_in "$tmp/e" "is out of range (-2147483648 to 4294967295)"
+run 2 "$tmp/e" -- "$isekit" run dpu "$hostio" --set count
+expect_in "$tmp/e" "--set: 'count' is not SYMBOL=NUMBER or SYMBOL[INDEX]=NUMBER"
+run 2 "$tmp/e" -- "$isekit" run dpu "$hostio" --mram "$tmp/buf.bin@64MiB"
+expect_in "$tmp/e" "--mram: 64MiB is out of range (0 to 67108863)"
+run 2 "$tmp/e" -- "$isekit" run dpu "$hostio" --mram "$tmp/buf.bin@0x3ffff00"
+expect_in "$tmp/e" "past the end of the MRAM"
+run 2 "$tmp/e" -- "$isekit" run dpu "$hostio" --mram "$tmp/nofile.bin"
+expect_in "$tmp/e" "nofile.bin"
+run 2 "$tmp/e" -- "$isekit" run dpu "$hostio" --dump-mram 0x3fffffc:8 "$tmp/o.bin"
+expect_in "$tmp/e" "--dump-mram 0x3fffffc:8: past the end of the MRAM (67108864 bytes)"
+run 2 "$tmp/e" -- "$isekit" run dpu "$hostio" --dump-mram 0:8
+expect_in "$tmp/e" "--dump-mram needs OFFSET:N FILE"
+[ ! -e "$tmp/o.bin" ] || fail "--dump-mram wrote a file after a usage error"
+
 finish dpu_link
