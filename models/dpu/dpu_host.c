@@ -434,3 +434,62 @@ isk_obj *dpu_build_text(const isk_model *m, const char *name, const char *text, 
 {
     return build(m, NULL, 0, name, text, nr_tasklets, stack_size, diag);
 }
+
+/* ---- host-side copies ------------------------------------------------------------------------ */
+
+/* Bytes [at, at + len) of a byte storage of the DPU (WRAM or MRAM) to or from buf. The
+ * caller checked the range against the memory's size. */
+static void copy_bytes(uint8_t *mem, uint64_t at, void *buf, size_t len, bool to_dpu)
+{
+    if (!len) return;
+    if (to_dpu) memcpy(mem + at, buf, len);
+    else memcpy(buf, mem + at, len);
+}
+
+int dpu_copy_mram(isk_inst *dpu, uint32_t offset, void *buf, size_t len, bool to_dpu, isk_diag *diag)
+{
+    struct isk_state *S = (struct isk_state *)(void *)isk_inst_state(dpu);
+    if ((uint64_t)offset + len > DPU_MRAM_BYTES) {
+        isk_error(diag, NULL, "MRAM copy %s offset 0x%x of %zu bytes: past the end of the MRAM (%u bytes)",
+                  to_dpu ? "to" : "from", (unsigned)offset, len, (unsigned)DPU_MRAM_BYTES);
+        return -1;
+    }
+    copy_bytes(S->MRAM.v, offset, buf, len, to_dpu);
+    return 0;
+}
+
+int dpu_copy_symbol(isk_inst *dpu, const dpu_program *p, const char *symbol, uint32_t offset, void *buf, size_t len,
+                    bool to_dpu, isk_diag *diag)
+{
+    const char *dir = to_dpu ? "to" : "from";
+    uint32_t i = p->exe ? isk_obj_lookup(p->exe, symbol) : 0;
+    if (!i || p->exe->syms.data[i].shndx == ISK_SHN_UNDEF) {
+        isk_error(diag, NULL, "copy %s symbol '%s': the program defines no such symbol", dir, symbol);
+        return -1;
+    }
+    const isk_symbol *sym = &p->exe->syms.data[i];
+    struct isk_state *S = (struct isk_state *)(void *)isk_inst_state(dpu);
+    const isk_model *m = isk_inst_model(dpu);
+    int wram = isk_model_find_storage(m, "WRAM"), mram = isk_model_find_storage(m, "MRAM");
+    isk_addr_cell c;
+    if (!isk_addr_to_cell(m, sym->value, &c) || (c.storage != wram && c.storage != mram)) {
+        isk_error(diag, NULL, "copy %s symbol '%s': its address 0x%" PRIx64 " is in neither WRAM nor MRAM", dir,
+                  symbol, sym->value);
+        return -1;
+    }
+    if (sym->size && (uint64_t)offset + len > sym->size) {
+        isk_error(diag, NULL, "copy %s symbol '%s': %zu bytes at offset %u go past its %" PRIu64 " bytes", dir, symbol,
+                  len, (unsigned)offset, sym->size);
+        return -1;
+    }
+    bool in_wram = c.storage == wram;
+    uint64_t size = in_wram ? S->wram_bytes : DPU_MRAM_BYTES;
+    if (c.index + offset + len > size) {
+        isk_error(diag, NULL, "copy %s symbol '%s': %zu bytes at offset %u go past the end of the %s (%" PRIu64
+                  " bytes; the symbol is at byte 0x%" PRIx64 ")", dir, symbol, len, (unsigned)offset,
+                  in_wram ? "WRAM" : "MRAM", size, c.index);
+        return -1;
+    }
+    copy_bytes(in_wram ? S->WRAM.v : S->MRAM.v, c.index + offset, buf, len, to_dpu);
+    return 0;
+}

@@ -69,4 +69,15 @@ isk_obj *dpu_build_text(const isk_model *m, const char *name, const char *text, 
 /* The value of a symbol of the executable (an ELF virtual address or an absolute value). */
 bool dpu_symbol(const dpu_program *p, const char *name, uint64_t *value);
 
+/* ---- host-side copies (the agreed interface of the host API and `isekit run dpu`) ---------- */
+
+/* Copy len bytes between buf and the program's symbol (WRAM or MRAM by its address), starting
+ * offset bytes into it; to_dpu says the direction. The copy must stay inside the symbol when
+ * the executable gives its size (st_size), and inside the symbol's memory always. Errors name
+ * the symbol and say why (unknown symbol, out of the symbol's size/memory, ...). 0 or -1. */
+int dpu_copy_symbol(isk_inst *dpu, const dpu_program *p, const char *symbol, uint32_t offset, void *buf, size_t len,
+                    bool to_dpu, isk_diag *diag);
+/* The same for MRAM by byte offset (the SDK's DPU_MRAM_HEAP_POINTER_NAME copies). */
+int dpu_copy_mram(isk_inst *dpu, uint32_t offset, void *buf, size_t len, bool to_dpu, isk_diag *diag);
+
 #endif

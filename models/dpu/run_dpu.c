@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "asm/syntax.h"
+#include "base/file.h"
+#include "base/num.h"
 #include "cli/cli.h"
 #include "cli/runctl.h"
 #include "elf/elf_file.h"
@@ -21,6 +23,12 @@ typedef struct dpu_run_options {
     int stack;
     bool cycles, quiet;
     const char *chip, *output;
+    /* host inputs and outputs, as a host program's copies would do them */
+    struct { const char *path; uint64_t offset; } mram[16];
+    struct { const char *symbol; uint32_t offset, value; } set[64];
+    struct { const char *symbol; uint32_t words; } dump[64];
+    struct { uint64_t offset, bytes; const char *path; } dump_mram[16];
+    int nmram, nset, ndump, ndump_mram;
     cli_run_opts run;
 } dpu_run_options;
 
@@ -45,12 +53,169 @@ static void usage(FILE *out)
             "  --stack BYTES     sources: stack bytes per tasklet (default 1024, multiple of 8)\n"
             "  -o FILE           sources: also write the executable built from them\n"
             "  -q, --quiet       no results or statistics\n"
+            "host inputs and outputs (what a host program's copies do; symbols by name, checked\n"
+            "against the symbol's size and memory; each option may be repeated):\n"
+            "  --mram FILE[@OFFSET]  load FILE's bytes into the MRAM at OFFSET (default 0) before the run\n"
+            "  --set SYMBOL[[I]]=N   store the 32-bit word N at SYMBOL (+4*I) before the run\n"
+            "  --dump SYMBOL[:N]     after the run print N (default 1) 32-bit words from SYMBOL, one a\n"
+            "                        line, 'SYMBOL[i] = DEC (0xHEX)': words, as DPU data is mostly int\n"
+            "                        and the host copies WRAM in 4-byte units\n"
+            "  --dump-mram OFFSET:N FILE  after the run write N bytes of the MRAM from OFFSET to FILE\n"
+            "                    (numbers: decimal, 0x, 0b, '_', K/KiB/MiB suffixes; bad ones, unknown\n"
+            "                    symbols and copies outside a symbol or memory are usage errors)\n"
             CLI_RUN_OPTIONS_HELP
             "                    (--max-cycles N is the same as --max-clocks N)\n"
             "  -h, --help        this text\n\n"
             "Model parameters: e.g. --param uncertain=fault. On a terminal a progress line shows the\n"
             "cycle every second.\n\n"
             CLI_EXIT_HELP);
+}
+
+static bool num(cli_args *a, const char *opt, const char *text, uint64_t max, uint64_t *out)
+{
+    char why[200];
+    if (isk_parse_u64(text, 0, max, ISK_UNIT_BYTES, out, why, sizeof why)) return true;
+    cli_usage_error(a, "%s: %s", opt, why);
+    return false;
+}
+
+/* --mram, --set, --dump, --dump-mram; true if argv[a->i] was one (errors through a->bad). */
+static bool host_option(cli_args *a, dpu_run_options *o)
+{
+    const char *v, *opt = a->argv[a->i];
+    uint64_t x, y;
+    if (cli_value(a, "--mram", &v)) {
+        if (!v) return true;
+        const char *at = strrchr(v, '@');
+        if (o->nmram == 16) cli_usage_error(a, "--mram: at most 16");
+        else if (!at || num(a, "--mram", at + 1, DPU_MRAM_BYTES - 1, &x)) {
+            o->mram[o->nmram].path = at ? isk_xstrndup(v, (size_t)(at - v)) : isk_xstrdup(v);
+            o->mram[o->nmram++].offset = at ? x : 0;
+        }
+    } else if (cli_value(a, "--set", &v)) {
+        if (!v) return true;
+        const char *eq = strchr(v, '='), *br = strchr(v, '[');
+        size_t n = eq ? (size_t)(eq - v) : 0;
+        char idx[32] = "0";
+        if (br && eq && br < eq) {
+            if (eq[-1] != ']' || eq - br - 2 <= 0 || eq - br - 2 >= (long)sizeof idx) n = 0;
+            else snprintf(idx, sizeof idx, "%.*s", (int)(eq - br - 2), br + 1), n = (size_t)(br - v);
+        }
+        int64_t val;
+        char why[200];
+        if (!n) cli_usage_error(a, "--set: '%s' is not SYMBOL=NUMBER or SYMBOL[INDEX]=NUMBER", v);
+        else if (o->nset == 64) cli_usage_error(a, "--set: at most 64");
+        else if (!isk_parse_i64(eq + 1, INT32_MIN, UINT32_MAX, ISK_UNIT_NONE, &val, why, sizeof why))
+            cli_usage_error(a, "--set %s: %s", v, why);
+        else if (num(a, "--set", idx, DPU_MRAM_BYTES / 4 - 1, &x)) {
+            o->set[o->nset].symbol = isk_xstrndup(v, n);
+            o->set[o->nset].offset = (uint32_t)x * 4;
+            o->set[o->nset++].value = (uint32_t)val;
+        }
+    } else if (cli_value(a, "--dump", &v)) {
+        if (!v) return true;
+        const char *colon = strchr(v, ':');
+        if (o->ndump == 64) cli_usage_error(a, "--dump: at most 64");
+        else if (colon == v || (v[0] == 0)) cli_usage_error(a, "--dump: '%s' is not SYMBOL[:N]", v);
+        else if (!colon || num(a, "--dump", colon + 1, DPU_MRAM_BYTES / 4, &x)) {
+            if (colon && !x) cli_usage_error(a, "--dump %s: N is at least 1", v);
+            o->dump[o->ndump].symbol = colon ? isk_xstrndup(v, (size_t)(colon - v)) : isk_xstrdup(v);
+            o->dump[o->ndump++].words = colon ? (uint32_t)x : 1;
+        }
+    } else if (strcmp(opt, "--dump-mram") == 0) {
+        const char *range = a->i + 1 < a->argc ? a->argv[a->i + 1] : NULL, *colon = range ? strchr(range, ':') : NULL;
+        char off[64];
+        if (!range || a->i + 2 >= a->argc) cli_usage_error(a, "--dump-mram needs OFFSET:N FILE");
+        else if (!colon || (size_t)(colon - range) >= sizeof off) cli_usage_error(a, "--dump-mram: '%s' is not OFFSET:N", range);
+        else if (o->ndump_mram == 16) cli_usage_error(a, "--dump-mram: at most 16");
+        else if (snprintf(off, sizeof off, "%.*s", (int)(colon - range), range) > 0 &&
+                 num(a, "--dump-mram", off, DPU_MRAM_BYTES - 1, &x) && num(a, "--dump-mram", colon + 1, DPU_MRAM_BYTES, &y)) {
+            o->dump_mram[o->ndump_mram].offset = x;
+            o->dump_mram[o->ndump_mram].bytes = y;
+            o->dump_mram[o->ndump_mram++].path = a->argv[a->i + 2];
+        }
+        a->i += 2;
+    } else {
+        return false;
+    }
+    return true;
+}
+
+static void free_host_options(dpu_run_options *o)
+{
+    for (int i = 0; i < o->nmram; i++) free((char *)o->mram[i].path);
+    for (int i = 0; i < o->nset; i++) free((char *)o->set[i].symbol);
+    for (int i = 0; i < o->ndump; i++) free((char *)o->dump[i].symbol);
+}
+
+/* Before the run: --mram files and --set words go in, and the --dump symbols are checked (a
+ * read now fails as it would after the run). False after an error: bad usage. */
+static bool host_inputs(const dpu_run_options *o, isk_inst *dpu, const dpu_program *prog, isk_diag *diag)
+{
+    for (int i = 0; i < o->nmram; i++) {
+        uint8_t *data;
+        size_t size;
+        if (isk_file_read_all(o->mram[i].path, &data, &size, diag) != 0) return false;
+        int rc = dpu_copy_mram(dpu, (uint32_t)o->mram[i].offset, data, size, true, diag);
+        free(data);
+        if (rc != 0) return false;
+    }
+    for (int i = 0; i < o->nset; i++) {
+        uint8_t w[4] = { (uint8_t)o->set[i].value, (uint8_t)(o->set[i].value >> 8), (uint8_t)(o->set[i].value >> 16),
+                         (uint8_t)(o->set[i].value >> 24) };
+        if (dpu_copy_symbol(dpu, prog, o->set[i].symbol, o->set[i].offset, w, 4, true, diag) != 0) return false;
+    }
+    for (int i = 0; i < o->ndump; i++) {
+        uint8_t *buf = malloc((size_t)o->dump[i].words * 4);
+        if (!buf) abort();
+        int rc = dpu_copy_symbol(dpu, prog, o->dump[i].symbol, 0, buf, (size_t)o->dump[i].words * 4, false, diag);
+        free(buf);
+        if (rc != 0) return false;
+    }
+    for (int i = 0; i < o->ndump_mram; i++)
+        if (o->dump_mram[i].offset + o->dump_mram[i].bytes > DPU_MRAM_BYTES) {
+            isk_error(diag, NULL, "--dump-mram 0x%" PRIx64 ":%" PRIu64 ": past the end of the MRAM (%u bytes)",
+                      o->dump_mram[i].offset, o->dump_mram[i].bytes, (unsigned)DPU_MRAM_BYTES);
+            return false;
+        }
+    return true;
+}
+
+/* After the run: --dump words to stdout, --dump-mram files. False after an error. */
+static bool host_outputs(const dpu_run_options *o, isk_inst *dpu, const dpu_program *prog, isk_diag *diag)
+{
+    bool ok = true;
+    for (int i = 0; i < o->ndump; i++) {
+        uint32_t n = o->dump[i].words;
+        uint8_t *buf = malloc((size_t)n * 4);
+        if (!buf) abort();
+        if (dpu_copy_symbol(dpu, prog, o->dump[i].symbol, 0, buf, (size_t)n * 4, false, diag) == 0)
+            for (uint32_t k = 0; k < n; k++) {
+                uint32_t w = (uint32_t)buf[4 * k] | (uint32_t)buf[4 * k + 1] << 8 | (uint32_t)buf[4 * k + 2] << 16 |
+                             (uint32_t)buf[4 * k + 3] << 24;
+                printf("%s[%u] = %" PRId32 " (0x%08" PRIx32 ")\n", o->dump[i].symbol, (unsigned)k, (int32_t)w, w);
+            }
+        else ok = false;
+        free(buf);
+    }
+    for (int i = 0; i < o->ndump_mram; i++) {
+        size_t n = (size_t)o->dump_mram[i].bytes;
+        uint8_t *buf = malloc(n ? n : 1);
+        if (!buf) abort();
+        FILE *f = NULL;
+        if (dpu_copy_mram(dpu, (uint32_t)o->dump_mram[i].offset, buf, n, false, diag) != 0) ok = false;
+        else if (!(f = fopen(o->dump_mram[i].path, "wb")) || fwrite(buf, 1, n, f) != n) {
+            isk_error(diag, NULL, "--dump-mram: cannot write %s", o->dump_mram[i].path);
+            ok = false;
+        }
+        if (f && fclose(f) != 0 && ok) {
+            isk_error(diag, NULL, "--dump-mram: cannot write %s", o->dump_mram[i].path);
+            ok = false;
+        }
+        free(buf);
+    }
+    fflush(stdout);
+    return ok;
 }
 
 static bool parse(int argc, char **argv, void *opts)
@@ -68,6 +233,7 @@ static bool parse(int argc, char **argv, void *opts)
         else if (cli_value(&a, "--chip", &o->chip)) continue;
         else if (cli_value(&a, "-o", &o->output)) continue;
         else if (cli_run_option(&a, &o->run, "--max-cycles")) continue;
+        else if (host_option(&a, o)) continue;
         else if (s[0] == '-' && s[1]) cli_usage_error(&a, "unknown option '%s'", s);
         else if (o->ninputs < 64) o->inputs[o->ninputs++] = s;
         else cli_usage_error(&a, "at most 64 programs");
@@ -165,12 +331,19 @@ static void print_statistics(const dpu_run_options *o, isk_system *sys, isk_inst
 static int cmd_run_dpu(int argc, char **argv)
 {
     dpu_run_options o;
+    memset(&o, 0, sizeof o);
     int start = cli_start(argc, argv, usage, parse, &o);
-    if (start >= 0) return start;
+    if (start >= 0) {
+        free_host_options(&o);
+        return start;
+    }
     isk_diag diag;
     cli_diag_init(&diag, o.run.max_errors);
     isk_model *m = isk_model_load("dpu", &diag);
-    if (!m) return EXIT_FAILED;
+    if (!m) {
+        free_host_options(&o);
+        return EXIT_FAILED;
+    }
     int rc = EXIT_FAILED;
     dpu_program prog = { 0 };
     isk_system *sys = NULL;
@@ -211,6 +384,10 @@ static int cmd_run_dpu(int argc, char **argv)
     if (isk_set_param(dpu, "mode", o.cycles ? "cycle" : "functional") != ISK_OK) goto out;
     if (!cli_set_params("isekit run dpu", dpu, &o.run, &rc)) goto out;
     if (dpu_program_load(dpu, &prog, &diag) != 0) goto out;
+    if (!host_inputs(&o, dpu, &prog, &diag)) {
+        rc = EXIT_USAGE;
+        goto out;
+    }
 
     cli_run r;
     cli_run_begin(&r, "isekit run dpu", sys, &o.run, o.run.max_clocks);
@@ -245,13 +422,16 @@ static int cmd_run_dpu(int argc, char **argv)
                     isk_clock(sys));
         }
     }
+    bool dumped = host_outputs(&o, dpu, &prog, &diag);
     if (!o.quiet && (st == ISK_FAULT || st == ISK_OK || st == ISK_STOPPED)) print_statistics(&o, sys, dpu, &prog);
     bool shown = cli_show_values(dpu, &o.run);
     if (st == ISK_OK) rc = cli_run_unfinished(&r, NULL);
+    if (!dumped && rc == EXIT_OK) rc = EXIT_FAILED;
     else if (st == ISK_STOPPED && shown) rc = EXIT_OK;
     cli_run_end(&r);
 
 out:
+    free_host_options(&o);
     isk_system_free(sys);
     dpu_program_close(&prog);
     isk_model_release(m);

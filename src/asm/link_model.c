@@ -147,11 +147,19 @@ void isk_model_link_free(isk_model_link *ml)
     free(ml);
 }
 
+void isk_model_link_symbol(isk_model_link *ml, const char *name, isk_link_symkind kind, const char *ref,
+                           int64_t offset, uint64_t align)
+{
+    char *copy = isk_xstrdup(name), *rcopy = ref ? isk_xstrdup(ref) : NULL;
+    VEC_PUSH(&ml->names, copy);
+    if (rcopy) VEC_PUSH(&ml->names, rcopy);
+    VEC_PUSH(&ml->symbols, ((isk_link_symdef){ .name = copy, .kind = kind, .ref = rcopy, .offset = offset,
+                                                .align = align }));
+}
+
 void isk_model_link_defsym(isk_model_link *ml, const char *name, int64_t value)
 {
-    char *copy = isk_xstrdup(name);
-    VEC_PUSH(&ml->names, copy);
-    VEC_PUSH(&ml->symbols, ((isk_link_symdef){ .name = copy, .kind = ISK_LSYM_ABS, .offset = value }));
+    isk_model_link_symbol(ml, name, ISK_LSYM_ABS, NULL, value, 0);
 }
 
 bool isk_model_link_region_start(isk_model_link *ml, const char *name, uint64_t start, isk_diag *diag)

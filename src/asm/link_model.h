@@ -29,6 +29,10 @@ void isk_model_link_free(isk_model_link *ml);
 const isk_link_target *isk_model_link_target(const isk_model_link *ml);
 /* An absolute symbol the linker defines unless an input does (like ld --defsym). */
 void isk_model_link_defsym(isk_model_link *ml, const char *name, int64_t value);
+/* Any linker-defined symbol (a linker script's PROVIDE: a section's or region's start, end or
+ * used end, plus offset, rounded up to align); ref names the section or region. */
+void isk_model_link_symbol(isk_model_link *ml, const char *name, isk_link_symkind kind, const char *ref,
+                           int64_t offset, uint64_t align);
 
 /* Place region `name` from `start` instead of its base (like ld -Ttext): the region shrinks to
  * [start, base + size), so a program fits a chip whose memory starts higher (the IPU's ipu2

@@ -4,6 +4,8 @@
 #include <string.h>
 
 #include "asm/disasm.h"
+#include "base/file.h"
+#include "elf/archive.h"
 #include "cli/cli.h"
 #include "cli/options.h"
 #include "cli/toolchain.h"
@@ -21,7 +23,8 @@ static void usage(FILE *out)
             "usage: isekit objdump [-m MODEL] [options] FILE...\n"
             "       isekit dis ...                    (the same)\n\n"
             "List the instructions of FILE in the model's syntax: address, instruction word, text, with\n"
-            "symbols as labels and code targets named. FILE is an ELF object or executable,\n"
+            "symbols as labels and code targets named. FILE is an ELF object or executable, a .a archive\n"
+            "(each member in turn, after \"In archive FILE:\"),\n"
             "an Intel-HEX image, a word list (one hex word per line, @address lines as in .mem and\n"
             ".hex files) or a raw binary; the kind is recognised from the contents. For ELF files the\n"
             "model may be left out when a built-in model has the file's e_machine.\n\n"
@@ -81,6 +84,34 @@ static isk_model *model_for_machine(uint16_t machine, isk_diag *diag)
     return NULL;
 }
 
+/* List one object (freed here) under the heading "path:  file format"; without -m the model
+ * is the built-in one with the object's e_machine. */
+static int dump_one(const char *tool, const dump_opts *o, isk_model *given, isk_obj *obj, const char *path)
+{
+    isk_diag quiet;
+    isk_diag_init(&quiet);
+    isk_model *m = given ? given : model_for_machine(obj->machine, &quiet);
+    if (!m) {
+        fprintf(stderr, "isekit %s: %s: no built-in model has e_machine %u; give -m MODEL\n", tool, path, obj->machine);
+        isk_obj_free(obj);
+        return EXIT_FAILED;
+    }
+    if (!o->d.plain)
+        printf("\n%s:     file format elf%d-%s\n", path, obj->elfclass == ELFCLASS64 ? 64 : 32, isk_model_name(m));
+    if (o->headers) {
+        printf("\n");
+        isk_disasm_sections(obj, stdout);
+    }
+    if (o->symbols) {
+        printf("\n");
+        isk_disasm_symbols(obj, stdout);
+    }
+    if (o->disassemble) isk_disasm_obj(m, obj, stdout, &o->d);
+    isk_obj_free(obj);
+    if (m != given) isk_model_release(m);
+    return EXIT_OK;
+}
+
 static bool wants_plain_help(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++)
@@ -114,42 +145,33 @@ int cmd_objdump(int argc, char **argv)
     if (a.model && !given) rc = EXIT_FAILED;
     for (size_t i = 0; i < a.inputs.len && rc == EXIT_OK; i++) {
         const char *path = a.inputs.data[i];
-        isk_model *m = given;
-        isk_obj *obj = NULL;
-        if (m) {
-            obj = isk_disasm_read_file(m, path, o.input_format, o.base, &diag);
-        } else {
-            /* Without -m only ELF files can say which model they are for. */
-            isk_model *probe = NULL;
-            obj = o.input_format && strcmp(o.input_format, "elf") != 0 ? NULL
-                : isk_disasm_read_file(NULL, path, "elf", 0, &diag);
-            if (obj && !(probe = model_for_machine(obj->machine, &diag))) {
-                fprintf(stderr, "isekit %s: %s: no built-in model has e_machine %u; give -m MODEL\n", argv[0], path,
-                        obj->machine);
-            } else if (!obj && !diag.errors) {
-                fprintf(stderr, "isekit %s: %s: give -m MODEL for inputs that are not ELF files\n", argv[0], path);
-            }
-            m = probe;
-        }
-        if (!obj || !m) {
-            isk_obj_free(obj);
-            if (m != given) isk_model_release(m);
+        uint8_t *data = NULL;
+        size_t size = 0;
+        isk_archive *ar = NULL;
+        /* An archive is every member in turn, as binutils lists it; anything else is one file. */
+        if (isk_file_read_all(path, &data, &size, &diag) != 0) {
             rc = EXIT_FAILED;
             break;
         }
-        if (!o.d.plain) printf("\n%s:     file format elf%d-%s\n", path, obj->elfclass == ELFCLASS64 ? 64 : 32,
-                               isk_model_name(m));
-        if (o.headers) {
-            printf("\n");
-            isk_disasm_sections(obj, stdout);
+        if ((!o.input_format || strcmp(o.input_format, "elf") == 0) && isk_is_archive(data, size)) {
+            if (!(ar = isk_archive_read_mem(data, size, path, &diag))) rc = EXIT_FAILED;
+            else if (!o.d.plain) printf("In archive %s:\n", path);
+            for (size_t k = 0; ar && k < ar->members.len; k++) {
+                isk_obj *obj = isk_archive_member_obj(ar, k, &diag);
+                if (!obj || dump_one(argv[0], &o, given, obj, ar->members.data[k].name) != EXIT_OK) rc = EXIT_FAILED;
+            }
+            isk_archive_free(ar);
+            free(data);
+            continue;
         }
-        if (o.symbols) {
-            printf("\n");
-            isk_disasm_symbols(obj, stdout);
-        }
-        if (o.disassemble) isk_disasm_obj(m, obj, stdout, &o.d);
-        isk_obj_free(obj);
-        if (m != given) isk_model_release(m);
+        free(data);
+        isk_obj *obj = given ? isk_disasm_read_file(given, path, o.input_format, o.base, &diag)
+                     /* without -m only ELF files can say which model they are for */
+                     : o.input_format && strcmp(o.input_format, "elf") != 0 ? NULL
+                     : isk_disasm_read_file(NULL, path, "elf", 0, &diag);
+        if (!obj && !given && !diag.errors)
+            fprintf(stderr, "isekit %s: %s: give -m MODEL for inputs that are not ELF files\n", argv[0], path);
+        if (!obj || dump_one(argv[0], &o, given, obj, path) != EXIT_OK) rc = EXIT_FAILED;
     }
     isk_model_release(given);
     tc_free(&a);

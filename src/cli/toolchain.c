@@ -309,7 +309,8 @@ int tc_build(const tc_args *a, isk_model *m, isk_diag *diag)
         goto out;
     }
     const char *output = a->output ? a->output : "a.out";
-    isk_obj *exe = isk_model_link_objects(ml, objs.data, objs.len, ars.data, ars.len, output, diag);
+    isk_obj *exe = a->link ? a->link(a->link_user, ml, objs.data, objs.len, ars.data, ars.len, output, diag)
+                           : isk_model_link_objects(ml, objs.data, objs.len, ars.data, ars.len, output, diag);
     if (exe) {
         if (tc_write_executable(m, exe, output, a->format, a->region, diag) == 0) rc = EXIT_OK;
         isk_obj_free(exe);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "asm/asm.h"
+#include "asm/link_model.h"
 #include "base/vec.h"
 #include "elf/archive.h"
 
@@ -25,6 +26,11 @@ typedef struct tc_args {
     tc_list inputs, include_dirs, defines, defsyms, region_starts, lib_dirs, libs;
     int max_errors;          /* --max-errors, -1 = not given (set by tc_parse) */
     bool lines;              /* -g: sources get line information (.debug_line) */
+    /* A tool's own link step (a model's SDK-style driver): called instead of the plain
+     * isk_model_link_objects, with ml already holding --defsym and --region-start. NULL = plain. */
+    isk_obj *(*link)(void *user, isk_model_link *ml, isk_obj *const *objs, size_t nobjs, isk_archive *const *ars,
+                     size_t nars, const char *output, isk_diag *diag);
+    void *link_user;
 } tc_args;
 
 /* Parse -m, --max-errors N and the common options in a->takes; other options are errors.
