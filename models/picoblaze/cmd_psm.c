@@ -85,7 +85,13 @@ static psm_program *assemble(const psm_cli *o, const isk_model *m, isk_diag *dia
     opt.include_dirs = o->includes;
     opt.ninclude_dirs = (size_t)o->nincludes;
     opt.scratchpad_size = (unsigned)o->scratchpad;
-    return psm_assemble_file(o->input, &opt, diag);
+    /* KCPSM6 code assembled for the KCPSM3 (the default) says which option it needs */
+    isk_model *k6 = strcmp(m->name, "kcpsm3") == 0 ? isk_model_load("kcpsm6", diag) : NULL;
+    opt.hint_model = k6;
+    opt.hint = "it is KCPSM6 code: assemble with -6 (--core kcpsm6)";
+    psm_program *p = psm_assemble_file(o->input, &opt, diag);
+    if (k6) isk_model_release(k6);
+    return p;
 }
 
 static int write_output(const char *path, const psm_program *p, const char *source, bool crlf)

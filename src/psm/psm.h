@@ -49,6 +49,8 @@ typedef struct psm_options {
     unsigned scratchpad_size;        /* direct STORE/FETCH addresses must be below it; 0 = 256 */
     int64_t timestamp;               /* for timestamp_* and datestamp_*: seconds since 1970; -1 =
                                         $SOURCE_DATE_EPOCH if set, else the current time */
+    const isk_model *hint_model;     /* a line `model` refuses but this one takes gets `hint` added */
+    const char *hint;                /* to its error (KCPSM6 code assembled as KCPSM3: "use -6") */
 } psm_options;
 
 enum psm_symbol_kind { PSM_LABEL, PSM_CONSTANT, PSM_STRING, PSM_TABLE };
@@ -60,6 +62,7 @@ typedef struct psm_symbol {
     VEC(uint8_t) bytes;              /* strings and tables */
     const char *file;                /* where it was defined */
     int line;
+    bool invalid;                    /* its definition failed (reported): uses stay silent */
 } psm_symbol;
 
 /* Where each word came from, for listings and the debugger. */
