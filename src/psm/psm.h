@@ -128,6 +128,14 @@ int psm_image_format_of(const char *path);
 int psm_write_image(FILE *out, int format, const uint32_t *words, size_t n, size_t used_end, const char *name,
                     const char *source, bool crlf);
 
+/* Fill a ROM template as the Xilinx assemblers do (ROM_form.vhd / ROM_form.v, or one of the
+ * user's): the text after the line holding "{begin template}" (all of it without one), with
+ * {name}, {timestamp}, {INIT_00}.. (64 hex digits: the low 16 bits of 16 words, the highest
+ * leftmost) and {INITP_00}.. (bits 17:16 of 128 words, the first in bits 1:0) filled in from the n
+ * words; any other {text} is copied. 0, or -1 on a write error. */
+int psm_write_template(FILE *out, const char *template_text, const uint32_t *words, size_t n, const char *name,
+                       const char *timestamp);
+
 /* Read an image: .hex / .mem (lines of hex words; "@addr" sets the address), .dec, or raw .bin
  * (4 bytes per word, little-endian). The format comes from the name, else from the content.
  * Words are placed into words[0..capacity); *loaded gets 1 + the highest address written.
