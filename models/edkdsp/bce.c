@@ -287,6 +287,12 @@ static bool firmware_running(edk_bce *bce, const void *arg)
 
 int edk_start(edk_bce *bce, int slot)
 {
+    int rc = edk_launch(bce, slot);
+    return rc == EDK_OK ? bce_wait(bce, firmware_running, NULL, false) : rc;
+}
+
+int edk_launch(edk_bce *bce, int slot)
+{
     if (!bce) return EDK_ERR_NULL;
     if (slot < 0 || slot >= EDK_SLOTS || !bce->slots[slot].words) {
         isk_error(bce->diag, NULL, "no firmware in slot %d", slot);
@@ -303,8 +309,7 @@ int edk_start(edk_bce *bce, int slot)
         isk_ref_write(&irom, i < s->n ? s->words[i] : 0);
     }
     if (s->symbols) isk_loaded_keep(bce->pb, s->symbols, bce->diag);
-    if (pb_reset(bce->pb, 1) != ISK_OK) return EDK_ERR;
-    return bce_wait(bce, firmware_running, NULL, false);
+    return pb_reset(bce->pb, 1) == ISK_OK ? EDK_OK : EDK_ERR;
 }
 
 int edk_end(edk_bce *bce)

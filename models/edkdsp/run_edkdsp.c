@@ -176,11 +176,14 @@ static int cmd_run_edkdsp(int argc, char **argv)
     }
     cli_run r;
     cli_run_begin(&r, "isekit run edkdsp", edk_system(bce), &o.run, o.run.max_clocks);
+    int errors = diag.errors;
     int rc = edk_set_firmware_file(bce, EDK_SLOT_P0, o.firmware) == EDK_OK ? EXIT_OK : EXIT_FAILED;
     if (rc == EXIT_OK && o.host) {
         rc = run_host(&o, bce, &diag, &r);
     } else if (rc == EXIT_OK) {
-        bool ok = edk_start(bce, EDK_SLOT_P0) == EDK_OK;
+        /* no host waits for "running": --max-clocks counts from the reset, and firmware that never
+         * reports running is no error here */
+        bool ok = edk_launch(bce, EDK_SLOT_P0) == EDK_OK;
         /* under isekit debug (or a DAP client) the debugger runs the firmware (cli_run_go hands
          * it the run) */
         const bool debugged = r.debugger || r.dap;
@@ -191,7 +194,8 @@ static int cmd_run_edkdsp(int argc, char **argv)
         else ok = ok && edk_run(bce, o.run.max_clocks) == EDK_OK;
         rc = ok ? EXIT_OK : EXIT_FAILED;
     }
-    if (*edk_last_error(bce) && rc != EXIT_OK && !cli_run_interrupted(&r))
+    /* an error the diagnostics printed already is not repeated */
+    if (*edk_last_error(bce) && rc != EXIT_OK && !cli_run_interrupted(&r) && diag.errors == errors)
         fprintf(stderr, "%s: %s\n", r.cmd, edk_last_error(bce));
     print_report(bce);
     if (cli_run_interrupted(&r)) rc = cli_run_unfinished(&r, NULL);

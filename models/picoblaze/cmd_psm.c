@@ -2,8 +2,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "psm/psm.h"
+#include "base/file.h"
 #include "base/str.h"
 #include "cli/cli.h"
 #include "cli/options.h"
@@ -13,7 +15,7 @@
 #define MAX_INCLUDES 16
 
 typedef struct psm_cli {
-    const char *core, *input;
+    const char *core, *input, *template_path;
     const char *outputs[MAX_OUTPUTS];
     int noutputs;
     const char *includes[MAX_INCLUDES];
@@ -36,7 +38,10 @@ static void usage(FILE *out)
             "  -o FILE              write FILE; its extension picks the format (repeatable):\n"
             "                       .hex .mem (Xilinx, whole program space), .dec (KCPSM3), .bin (4 bytes\n"
             "                       per word, little-endian), .h (C header with the firmware array)\n"
+            "                       .vhd .vhdl .v (the ROM from --template)\n"
             "                       default: FILE.hex next to the source\n"
+            "  --template T         a ROM template (Xilinx ROM_form.vhd/.v style): {name}, {timestamp},\n"
+            "                       {INIT_xx} and {INITP_xx} filled in after the line {begin template}\n"
             "  -I DIR               also look for INCLUDE files in DIR\n"
             "  --scratchpad N       scratchpad size for direct STORE/FETCH checks (64, 128, 256)\n"
             "  --crlf               CR LF line ends in text images (as KCPSM3.EXE writes them)\n"
@@ -58,6 +63,7 @@ static bool parse_args(int argc, char **argv, void *opts)
         if (cli_flag(&a, "-3")) o->core = "kcpsm3";
         else if (cli_flag(&a, "-6")) o->core = "kcpsm6";
         else if (cli_value(&a, "--core", &v)) o->core = v ? v : o->core;
+        else if (cli_value(&a, "--template", &v)) o->template_path = v;
         else if (cli_value(&a, "-o", &v)) {
             if (v && o->noutputs == MAX_OUTPUTS) cli_usage_error(&a, "at most %d outputs", MAX_OUTPUTS);
             else if (v) o->outputs[o->noutputs++] = v;
@@ -85,7 +91,43 @@ static psm_program *assemble(const psm_cli *o, const isk_model *m, isk_diag *dia
     opt.include_dirs = o->includes;
     opt.ninclude_dirs = (size_t)o->nincludes;
     opt.scratchpad_size = (unsigned)o->scratchpad;
-    return psm_assemble_file(o->input, &opt, diag);
+    /* KCPSM6 code assembled for the KCPSM3 (the default) says which option it needs */
+    isk_model *k6 = strcmp(m->name, "kcpsm3") == 0 ? isk_model_load("kcpsm6", diag) : NULL;
+    opt.hint_model = k6;
+    opt.hint = "it is KCPSM6 code: assemble with -6 (--core kcpsm6)";
+    psm_program *p = psm_assemble_file(o->input, &opt, diag);
+    if (k6) isk_model_release(k6);
+    return p;
+}
+
+static bool is_hdl(const char *path)
+{
+    return isk_ends_with(path, ".vhd") || isk_ends_with(path, ".vhdl") || isk_ends_with(path, ".v");
+}
+
+/* The ROM as VHDL or Verilog: the user's template filled in; the entity is the file's base name. */
+static int write_hdl(const char *path, const psm_program *p, const char *template_path, isk_diag *diag)
+{
+    if (!template_path) {
+        fprintf(stderr, "isekit psm: %s: a VHDL or Verilog ROM needs --template (e.g. ROM_form.vhd)\n", path);
+        return EXIT_USAGE;
+    }
+    char *text = NULL;
+    size_t size;
+    if (isk_file_read_text(template_path, &text, &size, diag) != 0) return EXIT_FAILED;
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    char *name = isk_xstrndup(base, (size_t)(strrchr(base, '.') - base));
+    char stamp[32];
+    time_t now = time(NULL);
+    struct tm tm;
+    strftime(stamp, sizeof stamp, "%d %b %Y %H:%M:%S", gmtime_r(&now, &tm));
+    FILE *f = fopen(path, "w");
+    int rc = f && psm_write_template(f, text, p->words, p->size, name, stamp) == 0 ? EXIT_OK : EXIT_FAILED;
+    if (f && fclose(f) != 0) rc = EXIT_FAILED;
+    if (rc != EXIT_OK) fprintf(stderr, "isekit psm: cannot write %s\n", path);
+    free(name);
+    free(text);
+    return rc;
 }
 
 static int write_output(const char *path, const psm_program *p, const char *source, bool crlf)
@@ -162,7 +204,9 @@ static int cmd_psm(int argc, char **argv)
                                                   : isk_xasprintf("%s.hex", o.input);
             o.outputs[o.noutputs++] = fallback;
         }
-        for (int i = 0; p && i < o.noutputs && rc == EXIT_OK; i++) rc = write_output(o.outputs[i], p, o.input, o.crlf);
+        for (int i = 0; p && i < o.noutputs && rc == EXIT_OK; i++)
+            rc = is_hdl(o.outputs[i]) ? write_hdl(o.outputs[i], p, o.template_path, &diag)
+                                      : write_output(o.outputs[i], p, o.input, o.crlf);
         if (p && rc == EXIT_OK)
             fprintf(stderr, "%s: %zu instructions, last address %03zX, %s\n", o.input, p->count,
                     p->end ? p->end - 1 : 0, isk_model_name(m));

@@ -49,6 +49,8 @@ typedef struct psm_options {
     unsigned scratchpad_size;        /* direct STORE/FETCH addresses must be below it; 0 = 256 */
     int64_t timestamp;               /* for timestamp_* and datestamp_*: seconds since 1970; -1 =
                                         $SOURCE_DATE_EPOCH if set, else the current time */
+    const isk_model *hint_model;     /* a line `model` refuses but this one takes gets `hint` added */
+    const char *hint;                /* to its error (KCPSM6 code assembled as KCPSM3: "use -6") */
 } psm_options;
 
 enum psm_symbol_kind { PSM_LABEL, PSM_CONSTANT, PSM_STRING, PSM_TABLE };
@@ -60,6 +62,7 @@ typedef struct psm_symbol {
     VEC(uint8_t) bytes;              /* strings and tables */
     const char *file;                /* where it was defined */
     int line;
+    bool invalid;                    /* its definition failed (reported): uses stay silent */
 } psm_symbol;
 
 /* Where each word came from, for listings and the debugger. */
@@ -124,6 +127,14 @@ int psm_image_format_of(const char *path);
  * `crlf` ends text lines with CR LF (KCPSM3.EXE) instead of LF (opbasm, KCPSM6). */
 int psm_write_image(FILE *out, int format, const uint32_t *words, size_t n, size_t used_end, const char *name,
                     const char *source, bool crlf);
+
+/* Fill a ROM template as the Xilinx assemblers do (ROM_form.vhd / ROM_form.v, or one of the
+ * user's): the text after the line holding "{begin template}" (all of it without one), with
+ * {name}, {timestamp}, {INIT_00}.. (64 hex digits: the low 16 bits of 16 words, the highest
+ * leftmost) and {INITP_00}.. (bits 17:16 of 128 words, the first in bits 1:0) filled in from the n
+ * words; any other {text} is copied. 0, or -1 on a write error. */
+int psm_write_template(FILE *out, const char *template_text, const uint32_t *words, size_t n, const char *name,
+                       const char *timestamp);
 
 /* Read an image: .hex / .mem (lines of hex words; "@addr" sets the address), .dec, or raw .bin
  * (4 bytes per word, little-endian). The format comes from the name, else from the content.

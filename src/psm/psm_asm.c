@@ -62,10 +62,19 @@ static bool want_operands(psm_asm *a, const psm_line *l, const psm_parsed *p, in
 static void directive_constant(psm_asm *a, const psm_line *l, const psm_parsed *p)
 {
     if (!want_operands(a, l, p, 2, "a name and a value: CONSTANT name, value")) return;
-    int64_t v;
-    if (!psm_check_name(a, l, &p->op[0], "constant", 0) || !psm_value_span(a, l, &p->op[1], &v)) return;
+    int64_t v = 0;
+    if (!psm_check_name(a, l, &p->op[0], "constant", 0)) return;
+    bool ok = psm_value_span(a, l, &p->op[1], &v);
     psm_symbol *y = psm_symbol_define(a, l, &p->op[0], PSM_CONSTANT);
-    if (y) y->value = v;
+    if (y) y->value = v, y->invalid = !ok;
+}
+
+/* A STRING or TABLE whose text was refused still names something: defined as invalid, its uses
+ * stay silent instead of each adding "not defined" to the one real error. */
+static void define_invalid(psm_asm *a, const psm_line *l, const psm_span *name, int kind)
+{
+    psm_symbol *y = psm_symbol_define(a, l, name, kind);
+    if (y) y->invalid = true;
 }
 
 /* STRING name$, "text" (or a predefined string) */
@@ -94,11 +103,13 @@ static void directive_string(psm_asm *a, const psm_line *l, const psm_parsed *p)
         len = strlen(stamp);
     } else {
         psm_error_at(a, l, t->col, "expected the text in quotes");
+        define_invalid(a, l, &p->op[0], PSM_STRING);
         return;
     }
     for (size_t i = 0; i < len; i++)
         if (text[i] < 32 || text[i] > 126) {
             psm_error_at(a, l, t->col + 1 + (int)i, "a string holds printable ASCII characters only");
+            define_invalid(a, l, &p->op[0], PSM_STRING);
             return;
         }
     psm_symbol *y = psm_symbol_define(a, l, &p->op[0], PSM_STRING);
@@ -115,6 +126,7 @@ static void directive_table(psm_asm *a, const psm_line *l, const psm_parsed *p)
     const char *close = t->len ? memchr(t->s, ']', (size_t)t->len) : NULL;
     if (t->s[0] != '[' || !close) {
         psm_error_at(a, l, t->col, "expected a list in brackets: [v, v, ...]");
+        define_invalid(a, l, &p->op[0], PSM_TABLE);
         return;
     }
     int base = 16;
@@ -123,6 +135,7 @@ static void directive_table(psm_asm *a, const psm_line *l, const psm_parsed *p)
     else if (end - suffix == 2 && suffix[0] == '\'' && (suffix[1] == 'b' || suffix[1] == 'B')) base = 2;
     else if (suffix != end) {
         psm_error_at(a, l, t->col + (int)(suffix - t->s), "after the list only 'd or 'b may follow");
+        define_invalid(a, l, &p->op[0], PSM_TABLE);
         return;
     }
     psm_symbol *y = psm_symbol_define(a, l, &p->op[0], PSM_TABLE);
@@ -144,6 +157,7 @@ static void directive_table(psm_asm *a, const psm_line *l, const psm_parsed *p)
         }
         if (v < 0 || v > 0xFF) {
             psm_error_at(a, l, t->col + (int)(s - t->s), "table elements are 8-bit values in base %d", base);
+            y->invalid = true;
             return;
         }
         VEC_PUSH(&y->bytes, (uint8_t)v);
@@ -190,7 +204,14 @@ static void directive_namereg(psm_asm *a, const psm_line *l, const psm_parsed *p
 
 /* ---- the passes --------------------------------------------------------------------------- */
 
-typedef struct line_state { psm_parsed p; bool ok; } line_state;
+/* Each line's split, and what pass 1 made of it: a line whose statement failed there is not
+ * encoded again in pass 2 (its error is reported once), and pass 2 takes its address from pass 1. */
+typedef struct line_state {
+    psm_parsed p;
+    bool ok;                     /* split */
+    bool failed;                 /* its statement reported an error in pass 1 */
+    uint64_t address_after;      /* the address after the line in pass 1 */
+} line_state;
 
 static void place(psm_asm *a, const psm_line *l, int col, uint64_t address, uint32_t word)
 {
@@ -214,10 +235,13 @@ static void place(psm_asm *a, const psm_line *l, int col, uint64_t address, uint
     VEC_PUSH(&prog->origins, ((psm_origin){ (uint32_t)address, l->file, l->line }));
 }
 
+static void statement(psm_asm *a, const psm_line *l, const psm_parsed *p, uint64_t *at, bool second);
+
 static void run_pass(psm_asm *a, line_state *ls, bool second)
 {
     uint64_t address = 0;
     a->pass2 = second;
+    a->context[0] = 0;
     for (int r = 0; r < 16; r++) {
         free(a->reg_alias[r]);
         a->reg_alias[r] = NULL;
@@ -226,68 +250,84 @@ static void run_pass(psm_asm *a, line_state *ls, bool second)
         const psm_line *l = &a->lines.data[i];
         const psm_parsed *p = &ls[i].p;
         a->cur = l;
-        if (!ls[i].ok) continue;
+        if (p->label.len && p->label.s[0] != '.' && p->label.s[0] != '&')     /* a new scope for .local */
+            snprintf(a->context, sizeof a->context, "%.*s", p->label.len, p->label.s);
+        /* a line that did not split still defines its label, so that its uses do not fail too */
         if (p->label.len && !second && psm_check_name(a, l, &p->label, "label", 0)) {
             psm_symbol *y = psm_symbol_define(a, l, &p->label, PSM_LABEL);
             if (y) y->value = (int64_t)address;
         }
-        if (!p->word.len) continue;
-        const psm_span *w = &p->word;
-        if (psm_span_is(w, "CONSTANT")) {
-            if (!second) directive_constant(a, l, p);
-        } else if (psm_span_is(w, "STRING")) {
-            if (!second) directive_string(a, l, p);
-        } else if (psm_span_is(w, "TABLE")) {
-            if (!second) directive_table(a, l, p);
-        } else if (psm_span_is(w, "NAMEREG")) {
-            if (second) directive_namereg(a, l, p);
-        } else if (psm_span_is(w, "ADDRESS")) {
-            int64_t v;
-            if (want_operands(a, l, p, 1, "one address") && psm_value_span(a, l, &p->op[0], &v)) {
-                if (v < 0 || (uint64_t)v >= a->prog->size) {
-                    if (!second)
-                        psm_error_at(a, l, p->op[0].col, "address %llX is outside the %zu-word program space",
-                                     (long long)v, a->prog->size);
-                } else {
-                    address = (uint64_t)v;
-                }
-            }
-        } else if (psm_span_is(w, "INST")) {
-            int64_t v;
-            if (second && want_operands(a, l, p, 1, "one 18-bit word") && psm_value_span(a, l, &p->op[0], &v)) {
-                if (v < 0 || v >= 0x40000) psm_error_at(a, l, p->op[0].col, "INST takes an 18-bit word (below 40000)");
-                else place(a, l, p->word.col, address, (uint32_t)v);
-            }
-            address++;
-        } else if (psm_span_is(w, "DEFAULT_JUMP")) {
-            if (!second && want_operands(a, l, p, 1, "one target")) {
-                if (a->default_jump_src) {
-                    psm_error_at(a, l, w->col, "a second DEFAULT_JUMP (the first is at %s:%d)",
-                                 a->default_jump_src->file, a->default_jump_src->line);
-                } else {
-                    a->default_jump_src = l;
-                    a->default_jump = p->op[0];
-                }
-            }
-        } else if (psm_span_is(w, "INCLUDE")) {
-            if (!second) psm_error_at(a, l, w->col, "INCLUDE must stand on a line of its own, without a label");
-        } else {
-            uint32_t words[256];
-            int room = address < a->prog->size ? (int)(a->prog->size - address) : 1;
-            if (room > 256) room = 256;
-            int n = psm_instruction(a, l, p, second ? words : NULL, room);
-            if (n < 0) {
-                address++;
-                continue;
-            }
-            for (int k = 0; k < n; k++) {
-                if (second) place(a, l, w->col, address, words[k]);
-                else if (address >= a->prog->size && k == 0)
-                    psm_error_at(a, l, w->col, "the program exceeds the %zu-word program space", a->prog->size);
-                address++;
+        if (!ls[i].ok || !p->word.len) continue;
+        if (second && ls[i].failed) {
+            address = ls[i].address_after;
+            continue;
+        }
+        int errors = a->diag->errors;
+        statement(a, l, p, &address, second);
+        if (!second) ls[i].failed = a->diag->errors != errors, ls[i].address_after = address;
+    }
+}
+
+/* One directive or instruction at *address (advanced past what it places). */
+static void statement(psm_asm *a, const psm_line *l, const psm_parsed *p, uint64_t *at, bool second)
+{
+    uint64_t address = *at;
+    const psm_span *w = &p->word;
+    if (psm_span_is(w, "CONSTANT")) {
+        if (!second) directive_constant(a, l, p);
+    } else if (psm_span_is(w, "STRING")) {
+        if (!second) directive_string(a, l, p);
+    } else if (psm_span_is(w, "TABLE")) {
+        if (!second) directive_table(a, l, p);
+    } else if (psm_span_is(w, "NAMEREG")) {
+        if (second) directive_namereg(a, l, p);
+    } else if (psm_span_is(w, "ADDRESS")) {
+        int64_t v;
+        if (want_operands(a, l, p, 1, "one address") && psm_value_span(a, l, &p->op[0], &v)) {
+            if (v < 0 || (uint64_t)v >= a->prog->size) {
+                if (!second)
+                    psm_error_at(a, l, p->op[0].col, "address %llX is outside the %zu-word program space",
+                                 (long long)v, a->prog->size);
+            } else {
+                address = (uint64_t)v;
             }
         }
+    } else if (psm_span_is(w, "INST")) {
+        int64_t v;
+        if (second && want_operands(a, l, p, 1, "one 18-bit word") && psm_value_span(a, l, &p->op[0], &v)) {
+            if (v < 0 || v >= 0x40000) psm_error_at(a, l, p->op[0].col, "INST takes an 18-bit word (below 40000)");
+            else place(a, l, p->word.col, address, (uint32_t)v);
+        }
+        address++;
+    } else if (psm_span_is(w, "DEFAULT_JUMP")) {
+        if (!second && want_operands(a, l, p, 1, "one target")) {
+            if (a->default_jump_src) {
+                psm_error_at(a, l, w->col, "a second DEFAULT_JUMP (the first is at %s:%d)",
+                             a->default_jump_src->file, a->default_jump_src->line);
+            } else {
+                a->default_jump_src = l;
+                a->default_jump = p->op[0];
+            }
+        }
+    } else if (psm_span_is(w, "INCLUDE")) {
+        if (!second) psm_error_at(a, l, w->col, "INCLUDE must stand on a line of its own, without a label");
+    } else {
+        uint32_t words[256];
+        int room = address < a->prog->size ? (int)(a->prog->size - address) : 1;
+        if (room > 256) room = 256;
+        int n = psm_instruction(a, l, p, second ? words : NULL, room);
+        if (n < 0) {
+            *at = address + 1;
+            return;
+        }
+        for (int k = 0; k < n; k++) {
+            if (second) place(a, l, w->col, address, words[k]);
+            else if (address >= a->prog->size && k == 0)
+                psm_error_at(a, l, w->col, "the program exceeds the %zu-word program space", a->prog->size);
+            address++;
+        }
     }
+    *at = address;
 }
 
 static void fill_default_jump(psm_asm *a)
@@ -343,8 +383,9 @@ static psm_program *assemble(const char *name, const char *text, const psm_optio
     line_state *ls = isk_xcalloc(a.lines.len + 1, sizeof *ls);
     for (size_t i = 0; i < a.lines.len && !isk_diag_file_stopped(diag); i++)
         ls[i].ok = psm_split_line(&a, &a.lines.data[i], &ls[i].p);
+    /* pass 2 runs after errors too, so that a file's errors of every stage are reported */
     run_pass(&a, ls, false);
-    if (diag->errors == errors) run_pass(&a, ls, true);
+    run_pass(&a, ls, true);
     if (diag->errors == errors) fill_default_jump(&a);
     isk_diag_end_file(diag, outer);
     free(ls);
@@ -352,6 +393,7 @@ static psm_program *assemble(const char *name, const char *text, const psm_optio
     VEC_FREE(&a.lines);
     for (int r = 0; r < 16; r++) free(a.reg_alias[r]);
     isk_syntax_index_free(a.index);
+    if (a.hint_index) isk_syntax_index_free(a.hint_index);
     asm_map_free(&a.symbol_map);
     if (diag->errors != errors) {
         psm_program_free(a.prog);

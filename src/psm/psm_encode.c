@@ -40,12 +40,25 @@ static const char *const default_register[16] = {
 
 /* The register a name stands for now (NAMEREG in program order), -1 if it names no register,
  * -2 (after an error) if it is a default name that NAMEREG has taken away. */
-static int register_named(psm_asm *a, const psm_line *l, const char *s, int len, int col)
+static int alias_of(const psm_asm *a, const char *s, int len)
 {
     for (int r = 0; r < 16; r++)
         if (a->reg_alias[r] && strlen(a->reg_alias[r]) == (size_t)len && strncmp(a->reg_alias[r], s, (size_t)len) == 0)
             return r;
-    int r = psm_register_number(s, len);
+    return -1;
+}
+
+/* Does a name stand for a register (default or NAMEREG name)? No message: the encoding reports. */
+static bool names_register(const psm_asm *a, const char *s, int len)
+{
+    return alias_of(a, s, len) >= 0 || psm_register_number(s, len) >= 0;
+}
+
+static int register_named(psm_asm *a, const psm_line *l, const char *s, int len, int col)
+{
+    int r = alias_of(a, s, len);
+    if (r >= 0) return r;
+    r = psm_register_number(s, len);
     if (r >= 0 && a->reg_alias[r]) {
         psm_error_at(a, l, col, "register %s has been renamed '%s' by NAMEREG; use that name", default_register[r],
                      a->reg_alias[r]);
@@ -77,7 +90,7 @@ static bool rewrite_operand(psm_asm *a, const psm_line *l, const psm_span *op, r
         const char *t = s;
         while (t < end && psm_is_name_char(*t)) t++;
         bool part_of_literal = (t < end && (*t == '\'' || *t == '$' || *t == '#')) ||
-                               (s > op->s && (s[-1] == '%' || s[-1] == '\''));
+                               (s > op->s && (s[-1] == '%' || s[-1] == '\'' || s[-1] == '&' || s[-1] == '.'));
         int reg = part_of_literal ? -1 : register_named(a, l, s, (int)(t - s), col);
         if (reg == -2) return false;
         if (reg >= 0 && default_only && psm_register_number(s, (int)(t - s)) < 0) {
@@ -99,6 +112,19 @@ static bool value_hook(void *user, const char **p, int64_t *value, bool *deferre
     return psm_value(user, p, value);
 }
 
+/* Does the hint's model take the line the model refused? */
+static bool hint_fits(psm_asm *a, const char *text)
+{
+    const isk_model *h = a->opt->hint_model;
+    if (!h || !a->opt->hint) return false;
+    if (!a->hint_index) a->hint_index = isk_syntax_index_new(h);
+    isk_syntax_env env = { .parse_value = value_hook, .user = a, .index = a->hint_index };
+    isk_encoded enc;
+    char err[200];
+    int offset = 0;
+    return isk_syntax_encode(h, text, &env, &enc, err, sizeof err, &offset);
+}
+
 bool psm_encode_text(psm_asm *a, const psm_line *l, const char *text, const int *cols, uint32_t *word,
                      int fallback_col)
 {
@@ -109,9 +135,21 @@ bool psm_encode_text(psm_asm *a, const psm_line *l, const char *text, const int 
     int offset = 0;
     a->value_error[0] = 0;
     a->value_error_at = a->value_start = NULL;
+    a->value_invalid = false;
     size_t len = strlen(text);
     if (!isk_syntax_encode(m, text, &env, &enc, err, sizeof err, &offset)) {
+        if (a->value_invalid) return false;     /* a failed definition, reported where it is */
         int col = offset >= 0 && (size_t)offset < len ? cols[offset] : fallback_col;
+        if (offset >= 0 && (size_t)offset >= len) {
+            /* the line ended too early ("FETCH s0, (s1"): point at the unfinished operand */
+            size_t k = len;
+            while (k > 0 && text[k - 1] != ',' && text[k - 1] != ' ') k--;
+            if (k < len) col = cols[k];
+        }
+        if (hint_fits(a, text)) {
+            psm_error_at(a, l, col, "%s; %s", err, a->opt->hint);
+            return false;
+        }
         const char *why = err;
         if (a->value_error[0] && a->value_start == text + offset) {
             /* the value hook refused the operand: its reason is the better message */
@@ -166,6 +204,14 @@ int psm_instruction(psm_asm *a, const psm_line *l, const psm_parsed *p, uint32_t
         return -1;
     }
     bool is_star = psm_span_is(&p->word, "STAR");
+    /* opbasm's "FETCH sX, sY" (and STORE, INPUT, OUTPUT): a bare register as the second operand
+     * is the indirect form "(sY)" */
+    bool bare_indirect = p->nops == 2 && (psm_span_is(&p->word, "FETCH") || psm_span_is(&p->word, "STORE") ||
+                                          psm_span_is(&p->word, "INPUT") || psm_span_is(&p->word, "OUTPUT"));
+    if (bare_indirect) {
+        const psm_span *y = &p->op[1];
+        bare_indirect = psm_name_end(y->s) == y->s + y->len && names_register(a, y->s, y->len);
+    }
     for (int k = 0; k < count; k++) {
         rewritten r = { 0 };
         for (int i = 0; i < p->word.len; i++) put(&r, p->word.s[i], p->word.col + i);
@@ -176,6 +222,10 @@ int psm_instruction(psm_asm *a, const psm_line *l, const psm_parsed *p, uint32_t
                 char hex[8];
                 snprintf(hex, sizeof hex, "%02X", seq->bytes.data[k]);
                 put_str(&r, hex, p->op[i].col);
+            } else if (i == 1 && bare_indirect) {
+                put(&r, '(', p->op[i].col);
+                ok = rewrite_operand(a, l, &p->op[i], &r, false);
+                put(&r, ')', p->op[i].col + p->op[i].len - 1);
             } else {
                 ok = rewrite_operand(a, l, &p->op[i], &r, is_star && i == 0);
             }

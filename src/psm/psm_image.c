@@ -180,3 +180,61 @@ int psm_read_image(const char *path, uint32_t *words, size_t capacity, size_t *l
     free(data);
     return rc;
 }
+
+/* ---- ROM templates (the Xilinx ROM_form.vhd / ROM_form.v mechanism) -------------------------- */
+
+/* {INIT_xx}: the low 16 bits of words 16*xx .. 16*xx+15, the highest word leftmost;
+ * {INITP_xx}: bits 17:16 of words 128*xx .. 128*xx+127, two bits a word, word 128*xx in bits 1:0.
+ * Both are 64 hex digits; words past n read as 0. */
+static void init_string(char out[65], const uint32_t *words, size_t n, unsigned index, bool parity)
+{
+    for (int d = 0; d < 64; d++) {
+        unsigned nibble;                           /* digit d counts from the right */
+        if (!parity) {
+            size_t w = (size_t)index * 16 + (size_t)d / 4;
+            nibble = w < n ? (words[w] >> (4 * (d % 4))) & 0xF : 0;
+        } else {
+            size_t w = (size_t)index * 128 + (size_t)d * 2;
+            nibble = (w < n ? (words[w] >> 16) & 3 : 0) | (w + 1 < n ? ((words[w + 1] >> 16) & 3) << 2 : 0);
+        }
+        out[63 - d] = "0123456789ABCDEF"[nibble];
+    }
+    out[64] = 0;
+}
+
+int psm_write_template(FILE *out, const char *template_text, const uint32_t *words, size_t n, const char *name,
+                       const char *timestamp)
+{
+    /* the Xilinx templates start with notes for the user, up to the line "{begin template}" */
+    const char *t = template_text, *begin = strstr(t, "{begin template}");
+    if (begin) {
+        const char *nl = strchr(begin, '\n');
+        t = nl ? nl + 1 : begin + strlen(begin);
+    }
+    while (*t) {
+        const char *close = *t == '{' ? strchr(t, '}') : NULL;
+        if (!close) {
+            if (fputc(*t++, out) == EOF) return -1;
+            continue;
+        }
+        char field[40];
+        size_t len = (size_t)(close - t - 1);
+        unsigned index;
+        char hex[65], extra;
+        snprintf(field, sizeof field, "%.*s", (int)(len < sizeof field ? len : sizeof field - 1), t + 1);
+        if (strcmp(field, "name") == 0) fputs(name, out);
+        else if (strcmp(field, "timestamp") == 0) fputs(timestamp, out);
+        else if (len == 7 && sscanf(field, "INIT_%2x%c", &index, &extra) == 1) {
+            init_string(hex, words, n, index, false);
+            fputs(hex, out);
+        } else if (len == 8 && sscanf(field, "INITP_%2x%c", &index, &extra) == 1) {
+            init_string(hex, words, n, index, true);
+            fputs(hex, out);
+        } else {
+            fputc(*t++, out);                      /* not a field of ours: the text as it is */
+            continue;
+        }
+        t = close + 1;
+    }
+    return ferror(out) ? -1 : 0;
+}

@@ -32,6 +32,7 @@ typedef struct psm_asm {
     psm_program *prog;
     asm_map symbol_map;          /* name -> index in prog->symbols (200 k CONSTANTs stay linear) */
     isk_syntax_index *index;     /* the model's templates by mnemonic, for the encoder */
+    isk_syntax_index *hint_index; /* the same for opt->hint_model, made when first needed */
     VEC(psm_line) lines;
     int include_depth;
     /* NAMEREG, in program order: the current name of each register (NULL = its default sX) */
@@ -44,6 +45,8 @@ typedef struct psm_asm {
     char value_error[160];
     const char *value_error_at;  /* where the problem is */
     const char *value_start;     /* where the refused value began */
+    bool value_invalid;          /* the value named a symbol whose definition failed: no message */
+    char context[128];           /* the last global label: the scope of ".local" labels (opbasm) */
     int default_jump_line;
     psm_span default_jump;
     const psm_line *default_jump_src;
@@ -57,6 +60,10 @@ bool psm_read_source(psm_asm *a, const char *path, const char *text, const psm_l
 bool psm_split_line(psm_asm *a, const psm_line *l, psm_parsed *out);
 bool psm_span_is(const psm_span *s, const char *word);     /* case-insensitive */
 bool psm_is_name_char(char c);
+/* The end of a name at s (s itself if none): opbasm's label forms included, "&&name" (a macro's
+ * label, which opens no scope) and ".name" (a local label of the last global one), and '.' inside
+ * ("main.loop", a local label named in full). */
+const char *psm_name_end(const char *s);
 
 /* Report an error at a column of a line. */
 void psm_error_at(psm_asm *a, const psm_line *l, int col, const char *fmt, ...) __attribute__((format(printf, 4, 5)));

@@ -17,6 +17,14 @@ bool psm_is_name_char(char c)
     return isalnum((unsigned char)c) || c == '_';
 }
 
+const char *psm_name_end(const char *s)
+{
+    const char *t = s[0] == '&' && s[1] == '&' ? s + 2 : s[0] == '.' ? s + 1 : s;
+    if (!psm_is_name_char(*t)) return s;
+    while (psm_is_name_char(*t) || (*t == '.' && psm_is_name_char(t[1]))) t++;
+    return t;
+}
+
 static bool is_word_char(char c)
 {
     return psm_is_name_char(c) || c == '&' || c == '@';
@@ -69,8 +77,7 @@ bool psm_split_line(psm_asm *a, const psm_line *l, psm_parsed *out)
     memset(out, 0, sizeof *out);
     const char *s = isk_skip_blanks(l->text);
     /* label: a name followed by ':' */
-    const char *n = s;
-    while (psm_is_name_char(*n)) n++;
+    const char *n = psm_name_end(s);
     const char *after = isk_skip_blanks(n);
     if (n > s && *after == ':') {
         out->label = span(l, s, n);

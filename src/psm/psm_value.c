@@ -23,12 +23,6 @@ int psm_register_number(const char *s, int len)
     return c <= '9' ? c - '0' : c - 'A' + 10;
 }
 
-psm_symbol *psm_symbol_lookup(psm_asm *a, const char *s, int len)
-{
-    int i;
-    return asm_map_get(&a->symbol_map, s, (size_t)len, &i) ? &a->prog->symbols.data[i] : NULL;
-}
-
 static bool all_hex(const char *s, int len)
 {
     for (int i = 0; i < len; i++)
@@ -36,8 +30,39 @@ static bool all_hex(const char *s, int len)
     return len > 0;
 }
 
-bool psm_check_name(psm_asm *a, const psm_line *l, const psm_span *s, const char *what, char suffix)
+/* ".local" stands for "<the last global label>.local" (opbasm's local labels). */
+static const char *full_name(psm_asm *a, const char *s, int *len, char *buf, size_t cap)
 {
+    if (*len < 1 || s[0] != '.') return s;
+    int n = snprintf(buf, cap, "%s%.*s", a->context, *len, s);
+    if (n < 0 || (size_t)n >= cap) return s;
+    *len = n;
+    return buf;
+}
+
+psm_symbol *psm_symbol_lookup(psm_asm *a, const char *s, int len)
+{
+    int i;
+    char buf[256];
+    s = full_name(a, s, &len, buf, sizeof buf);
+    return asm_map_get(&a->symbol_map, s, (size_t)len, &i) ? &a->prog->symbols.data[i] : NULL;
+}
+
+/* A 0x-prefixed hex number (opbasm, through Python's int(text, 16)). */
+static bool is_0x_hex(const char *s, int len)
+{
+    return len > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && all_hex(s + 2, len - 2);
+}
+
+
+bool psm_check_name(psm_asm *a, const psm_line *l, const psm_span *s0, const char *what, char suffix)
+{
+    /* a label may carry opbasm's "&&" (macro) or "." (local) prefix; the rest is a plain name */
+    psm_span rest = *s0;
+    int prefix = strcmp(what, "label") != 0 ? 0 : (rest.len > 2 && rest.s[0] == '&' && rest.s[1] == '&') ? 2
+                 : (rest.len > 1 && rest.s[0] == '.') ? 1 : 0;
+    rest.s += prefix, rest.len -= prefix, rest.col += prefix;
+    const psm_span *s = &rest;
     int len = s->len;
     if (suffix) {
         if (!len || s->s[len - 1] != suffix) {
@@ -66,7 +91,7 @@ bool psm_check_name(psm_asm *a, const psm_line *l, const psm_span *s, const char
             psm_error_at(a, l, s->col, "'%.*s' is a condition name; a %s needs another name", len, s->s, what);
             return false;
         }
-    if (!suffix && all_hex(s->s, len) && len <= 5) {
+    if (!suffix && !prefix && ((all_hex(s->s, len) && len <= 5) || is_0x_hex(s->s, len))) {
         psm_error_at(a, l, s->col, "'%.*s' reads as a hex value; a %s needs another name", len, s->s, what);
         return false;
     }
@@ -80,9 +105,12 @@ psm_symbol *psm_symbol_define(psm_asm *a, const psm_line *l, const psm_span *s, 
         psm_error_at(a, l, s->col, "'%.*s' is already defined at %s:%d", s->len, s->s, old->file, old->line);
         return NULL;
     }
-    psm_symbol y = { .name = isk_xstrndup(s->s, (size_t)s->len), .kind = kind, .file = l->file, .line = l->line };
+    char buf[256];
+    int len = s->len;
+    const char *name = full_name(a, s->s, &len, buf, sizeof buf);
+    psm_symbol y = { .name = isk_xstrndup(name, (size_t)len), .kind = kind, .file = l->file, .line = l->line };
     VEC_PUSH(&a->prog->symbols, y);
-    asm_map_put(&a->symbol_map, s->s, (size_t)s->len, (int)a->prog->symbols.len - 1);
+    asm_map_put(&a->symbol_map, name, (size_t)len, (int)a->prog->symbols.len - 1);
     return &VEC_LAST(&a->prog->symbols);
 }
 
@@ -140,12 +168,20 @@ static bool digits(const char *s, int len, int base, int64_t *v)
 static bool value_of_name(psm_asm *a, const char *s, int len, int64_t *v)
 {
     psm_symbol *y = psm_symbol_lookup(a, s, len);
+    if (y && y->invalid) {
+        a->value_invalid = true;        /* its definition's error was reported: no second one */
+        return refuse(a, s, "'%.*s' has no value (its definition failed)", s, len);
+    }
     if (y && (y->kind == PSM_LABEL || y->kind == PSM_CONSTANT)) {
         *v = y->value;
         return true;
     }
     if (y) return refuse(a, s, "'%.*s' is a string or table; it is no value here", s, len);
     if (predefined(a, s, len, v)) return true;
+    if (is_0x_hex(s, len)) {
+        if (!digits(s + 2, len - 2, 16, v)) return refuse(a, s, "'%.*s' is too large", s, len);
+        return true;
+    }
     if (all_hex(s, len)) {
         if (!digits(s, len, 16, v)) return refuse(a, s, "'%.*s' is too large", s, len);
         return true;
@@ -199,8 +235,8 @@ static bool psm_value_at(psm_asm *a, const char **p, int64_t *v)
     } else {
         bool env = *s == '%';
         if (env) s++;
-        const char *t = s;
-        while (psm_is_name_char(*t)) t++;
+        const char *t = env ? s : psm_name_end(s);
+        while (env && psm_is_name_char(*t)) t++;
         int len = (int)(t - s);
         if (!len) return refuse(a, s, "expected a value%.*s", "", 0);
         if (env) {
@@ -236,13 +272,15 @@ bool psm_value_span(psm_asm *a, const psm_line *l, const psm_span *s, int64_t *v
 {
     char *text = isk_xstrndup(s->s, (size_t)s->len);
     const char *p = text;
+    a->value_invalid = false;
     bool ok = psm_value(a, &p, v);
     if (ok && *p) {
         ok = false;
         snprintf(a->value_error, sizeof a->value_error, "unexpected '%s' after the value", p);
         a->value_error_at = p;
     }
-    if (!ok) psm_error_at(a, l, s->col + (int)(a->value_error_at - text), "%s", a->value_error);
+    if (!ok && !a->value_invalid)
+        psm_error_at(a, l, s->col + (int)(a->value_error_at - text), "%s", a->value_error);
     free(text);
     return ok;
 }

@@ -150,9 +150,9 @@ printf 'info threads\nstepi 3\ninfo registers\ninfo slots\ncontinue\n' >"$tmp/ed
 run 0 "$tmp/edk.plain" -- "$isekit" run edkdsp --firmware "$fw" --max-clocks 2000
 bounded 0 "$tmp/edk.dbg" -- "$isekit" debug edkdsp --firmware "$fw" --max-clocks 2000 --batch -x "$tmp/edk.gdb"
 expect_in "$tmp/edk.dbg" '* pb context 0  running'
-expect_in "$tmp/edk.dbg" 'Stepped, in mbpb_exchange_data (<isekit>/pbbcelib.psm:93) at pc 0x2b, pb context 0'
+expect_in "$tmp/edk.dbg" 'Stepped, in pb2mb_report_running+2 (<isekit>/pbbcelib.psm:103) at pc 0x33, pb context 0, clock 6'
 expect_in "$tmp/edk.dbg" 'dfu: 0 of 1 slots busy'
-expect_in "$tmp/edk.dbg" '--max-clocks reached at clock 2005'
+expect_in "$tmp/edk.dbg" '--max-clocks reached at clock 2000'     # counted from the reset
 same_end "$tmp/edk.plain" "$tmp/edk.dbg" 2
 
 # ---- the IPU vertex example: six workers; its own hook (the vertex's return) still ends the
@@ -293,7 +293,7 @@ bounded 0 "$tmp/edk2.dbg" -- "$isekit" debug edkdsp --firmware "$fw" --max-clock
 expect_in "$tmp/edk2.dbg" "Breakpoint 1, in main_loop ($fw:16) at pc 0x1, pb context 0"
 expect_in "$tmp/edk2.dbg" "Breakpoint 2, in main_loop+1 ($fw:17) at pc 0x2, pb context 0"
 expect_in "$tmp/edk2.dbg" 'Stepped, in mbpb_exchange_data (<isekit>/pbbcelib.psm:93) at pc 0x2b'
-expect_in "$tmp/edk2.dbg" '--max-clocks reached at clock 2005'
+expect_in "$tmp/edk2.dbg" '--max-clocks reached at clock 2000'
 same_end "$tmp/edk.plain" "$tmp/edk2.dbg" 2
 
 # ---- call frames (INSTRUCTION .flow): backtrace inside a recursion, finish to the caller ----

@@ -104,6 +104,9 @@ int edk_reset(edk_bce *bce);
 /* Reset, load the slot into the program memory, run from 000 and wait until the firmware calls
  * pb2mb_report_running (EDK_ERR_TIMEOUT if it never does). */
 int edk_start(edk_bce *bce, int slot);
+/* The same without the wait: the firmware is loaded and released from reset (a run without a
+ * host, whose firmware need not report running). */
+int edk_launch(edk_bce *bce, int slot);
 /* Stop the firmware (the PicoBlaze stays in reset). */
 int edk_end(edk_bce *bce);
 /* The R/B status bits the firmware reported (EDK_STATUS_*). */
