@@ -11,6 +11,8 @@ for b in "$build"/bench/bench_*; do
     [ -x "$b" ] || continue
     "$b" | tee -a "$now"
 done
+# DPU vecadd, 16 tasklets, in cycle mode with each timing model: simulated cycles per host second
+for t in prim detailed; do s=$(date +%s%N); c=$("$build/isekit" run dpu "$dir/tests/dpu/programs/vecadd.s" --tasklets 16 --cycles --param timing=$t 2>&1 >/dev/null | sed -n 's/.*cycle mode: \([0-9]*\) cycles.*/\1/p'); echo "dpu vecadd 16 tasklets, cycle mode timing=$t: $(( c * 1000000000 / ($(date +%s%N) - s) )) cycles/s" | tee -a "$now"; done
 if [ -f "$last" ]; then
     echo
     echo "compared with the previous run:"

@@ -16,10 +16,12 @@
  * Modes (PARAM "mode"): "functional" issues one instruction per clock, round robin over the
  * running threads, and DMA takes no time; "cycle" applies the 11-cycle revolver rule and the
  * DMA cost, so that the clock is the DPU's cycle count. */
+#include <stdio.h>
 #include <string.h>
 
 #include "dpu.h"
 #include "forms.h"
+#include "dram.h"
 
 /* The generated tables. A variant of the model built from another copy of the TSV
  * (tests/dpu/tests.cmake) names its own files and adds its families (DPU_EXTRA_FAMILIES). */
@@ -51,6 +53,88 @@
 #undef DPU_INSTRUCTION
 #undef DPU_ALIAS
 
+/* ---- the detailed timing's scheduler (dram.h) ------------------------------------------------ */
+
+/* Every real signature's bit pattern and fields: how the register-file rule finds the GPRs an
+ * instruction reads and writes. */
+static const dram_isa_row dpu_isa_rows[] = {
+#define DPU_INSTRUCTION(name, family, form, dest, cls, fmt_, ...) { .format = fmt_, .syntax = __VA_ARGS__ },
+#define DPU_ALIAS(...)
+#include DPU_ISA_INSTRUCTIONS
+#undef DPU_INSTRUCTION
+#undef DPU_ALIAS
+};
+
+/* The GPRs read (bits 0..23) and written (24..47) by the instruction at pc, cached per word. */
+static uint64_t dpu_regs_at(struct isk_state *S, uint64_t pc)
+{
+    if (pc >= DPU_IRAM_INSNS) return 0;
+    const uint64_t w = CELLS(IRAM)[pc];
+    dpu_rf_entry *e = &S->rf_cache[pc];
+    if (!(e->regs >> 63) || e->word != w) {
+        e->word = w;
+        e->regs = dram_decode_regs(dpu_isa_rows, sizeof dpu_isa_rows / sizeof dpu_isa_rows[0], w) | UINT64_C(1) << 63;
+    }
+    return e->regs;
+}
+
+/* The revolver (a thread issues at most every 11 cycles, round robin), and the register-file
+ * stage every thread's instructions go through one at a time: an instruction that needs extra
+ * cycles there holds back every issue until it leaves (timing.md 2.3). */
+static int detailed_pick(isk_sched *q, uint64_t clock)
+{
+    for (uint32_t k = 0; k < q->ncontexts; k++) {
+        const uint32_t id = (q->cursor + k) % q->ncontexts;
+        const isk_context *c = &q->contexts[id];
+        if ((q->running >> id & 1) && (c->state == ISK_CTX_RUNNING || c->state == ISK_CTX_BLOCKED) &&
+            c->ready_at <= clock) {
+            q->cursor = id + 1;
+            return (int)id;
+        }
+    }
+    return -1;
+}
+
+static uint64_t detailed_issued(isk_sched *q, uint32_t id, uint64_t clock)
+{
+    struct isk_state *S = (struct isk_state *)(void *)q->h;
+    const uint64_t regs = dpu_regs_at(S, S->isk.pc);
+    const uint32_t extra = dram_rf_extra(S->prev_writes[id] | (regs & 0xffffff));
+    S->prev_writes[id] = (regs >> 24) & 0xffffff;
+    const uint64_t start = clock > S->rf_free ? clock : S->rf_free;
+    S->rf_free = start + 1 + extra;
+    /* The stage holds one instruction waiting: nothing else issues before rf_free - 1. */
+    const uint64_t bound = S->rf_free - 1;
+    if (bound > clock + 1) {
+        uint64_t first = clock + DPU_REVOLVER;         /* when someone would have issued anyway */
+        for (uint64_t m = q->running; m; m &= m - 1) {
+            isk_context *c = &q->contexts[__builtin_ctzll(m)];
+            if ((uint32_t)__builtin_ctzll(m) != id && c->state == ISK_CTX_RUNNING && c->ready_at < first)
+                first = c->ready_at < clock + 1 ? clock + 1 : c->ready_at;
+            if (c->ready_at < bound) c->ready_at = bound;
+        }
+        if (bound > first) S->rf_stall_cycles += bound - first;
+    }
+    isk_context *me = &q->contexts[id];
+    if (me->ready_at < clock + DPU_REVOLVER) me->ready_at = clock + DPU_REVOLVER;
+    return bound > clock + 1 ? bound : clock + 1;
+}
+
+static uint64_t detailed_next(isk_sched *q, uint64_t clock)
+{
+    uint64_t first = UINT64_MAX;
+    for (uint64_t m = q->running; m; m &= m - 1) {
+        const isk_context *c = &q->contexts[__builtin_ctzll(m)];
+        if (c->state != ISK_CTX_RUNNING && c->state != ISK_CTX_BLOCKED) continue;
+        const uint64_t at = c->ready_at > clock + 1 ? c->ready_at : clock + 1;
+        if (at < first) first = at;
+    }
+    return first;
+}
+
+static const isk_scheduler dpu_detailed = { "revolver with the register-file stage", detailed_pick,
+                                            detailed_issued, detailed_next, NULL, 1 };
+
 /* ---- reset --------------------------------------------------------------------------------- */
 
 static void dpu_reset(isk_hdr *h)
@@ -64,7 +148,19 @@ static void dpu_reset(isk_hdr *h)
     S->cycle_mode = GET_PARAM("mode") == 1;
     /* One instruction per clock over the running threads, round robin; in cycle mode a thread
      * issues at most every 11 cycles (the revolver pipeline), in functional mode every clock. */
-    SCHEDULE(ISK_ISSUE_REVOLVER, S->cycle_mode ? DPU_REVOLVER : 1);
+    S->detailed = S->cycle_mode && GET_PARAM("timing") == 1;
+    if (S->detailed) SCHEDULE_OWN(&dpu_detailed);
+    else SCHEDULE(ISK_ISSUE_REVOLVER, S->cycle_mode ? DPU_REVOLVER : 1);
+    S->tm = (dpu_timing){ .logic_mhz = (uint64_t)GET_PARAM("logic_mhz"), .mem_mhz = (uint64_t)GET_PARAM("memory_mhz"),
+                          .t_rcd = (uint64_t)GET_PARAM("t_rcd"), .t_ras = (uint64_t)GET_PARAM("t_ras"),
+                          .t_rp = (uint64_t)GET_PARAM("t_rp"), .t_cl = (uint64_t)GET_PARAM("t_cl"),
+                          .t_bl = (uint64_t)GET_PARAM("t_bl"), .row_bytes = (uint64_t)GET_PARAM("row_bytes"),
+                          .pipeline = (uint64_t)GET_PARAM("pipeline_stages") };
+    memset(&S->dram, 0, sizeof S->dram);
+    S->rf_free = 0;
+    S->rf_stall_cycles = 0;
+    memset(S->prev_writes, 0, sizeof S->prev_writes);
+    memset(S->rf_cache, 0, sizeof S->rf_cache);
     S->uncertain_fault = GET_PARAM("uncertain") == 1;
     S->sats_hook = dpu_default_sats;
     S->hash_hook = dpu_default_hash;
@@ -106,6 +202,17 @@ MODEL_BEGIN(dpu, "UPMEM DPU (SDK 2025.1 ISA)")
                "62 KiB WRAM, 3968 instructions");
     PARAM_ENUM("mode", "functional", "functional cycle", "functional: one instruction per clock; cycle: the "
                "revolver pipeline's timing (--cycles)");
+    PARAM_ENUM("timing", "prim", "prim detailed", "cycle mode's timing: prim, the PrIM DMA cost (77/61 + "
+               "bytes/2); detailed, uPIMulator's register-file rule and DRAM model (docs/dpu-timing.md)");
+    PARAM_INT("logic_mhz", 350, 1, 10000, "timing=detailed: DPU logic clock, MHz");
+    PARAM_INT("memory_mhz", 2400, 1, 100000, "timing=detailed: MRAM clock, MHz");
+    PARAM_INT("t_rcd", 32, 0, 100000, "timing=detailed: ACTIVATE to row open, memory cycles");
+    PARAM_INT("t_ras", 78, 0, 100000, "timing=detailed: ACTIVATE to PRECHARGE, memory cycles");
+    PARAM_INT("t_rp", 32, 0, 100000, "timing=detailed: PRECHARGE, memory cycles");
+    PARAM_INT("t_cl", 32, 0, 100000, "timing=detailed: READ/WRITE in the I/O stage, memory cycles");
+    PARAM_INT("t_bl", 8, 0, 100000, "timing=detailed: burst on the bus, memory cycles");
+    PARAM_INT("row_bytes", 1024, 8, 65536, "timing=detailed: MRAM row (wordline) bytes", .pow2 = 1);
+    PARAM_INT("pipeline_stages", 14, 1, 1000, "timing=detailed: cycles from a DMA's issue to the memory controller");
     PARAM_ENUM("uncertain", "allow", "allow fault", "hash and sats have no public definition: run our own "
                "(allow) or fault");
     ON_RESET(dpu_reset);

@@ -41,6 +41,25 @@ typedef struct dpu_thread_stats {
     uint64_t dma_bytes;
 } dpu_thread_stats;
 
+/* The detailed timing's parameters (PARAM timing=detailed; dram.h, docs/dpu-timing.md). */
+typedef struct dpu_timing {
+    uint64_t logic_mhz, mem_mhz;       /* the memory controller runs mem/logic times faster */
+    uint64_t t_rcd, t_ras, t_rp, t_cl, t_bl, row_bytes;   /* in memory cycles; the row buffer */
+    uint64_t pipeline;                 /* stages a DMA crosses before it reaches the controller */
+} dpu_timing;
+
+/* The memory controller's state (memory cycles) and its counts. */
+typedef struct dpu_dram {
+    uint64_t row, act_at, io_free, bus_free;
+    bool row_open;
+    uint64_t commands, activations, precharges;
+} dpu_dram;
+
+/* The register-file rule's cache: a word of IRAM and its reads (bits 0..23) and writes (24..47). */
+typedef struct dpu_rf_entry {
+    uint64_t word, regs;               /* regs bit 63: the entry is filled */
+} dpu_rf_entry;
+
 STATE_BEGIN
     DECLARE_CODE_MEMORY(UINT(48, 0), DPU_IRAM_INSNS) IRAM;
     DECLARE_MEMORY(UINT(8, 0), DPU_WRAM_BYTES) WRAM;
@@ -68,6 +87,15 @@ STATE_BEGIN
     /* ---- statistics (the engine counts instructions and idle cycles: isk_inst_stats) ---- */
     uint64_t dma_reads, dma_writes, dma_read_bytes, dma_write_bytes, dma_cycles;
     dpu_thread_stats thread[DPU_THREADS];
+
+    /* ---- the detailed timing (timing=detailed in cycle mode; dram.h) ---- */
+    int detailed;
+    dpu_timing tm;
+    dpu_dram dram;
+    uint64_t rf_free;                  /* clock from which the register-file stage is free */
+    uint64_t rf_stall_cycles;          /* issue cycles lost to the register-file stage */
+    uint64_t prev_writes[DPU_THREADS]; /* GPRs each thread's previous instruction wrote */
+    dpu_rf_entry rf_cache[DPU_IRAM_INSNS];
 STATE_END
 
 #endif

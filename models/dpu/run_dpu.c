@@ -311,6 +311,14 @@ static void print_statistics(const dpu_run_options *o, isk_system *sys, isk_inst
         fprintf(stderr, "dpu: idle %" PRIu64 " cycles: %" PRIu64 " with a DMA in flight, %" PRIu64
                 " revolver or no tasklet ready\n", st.idle_clocks, st.idle_blocked_clocks,
                 st.idle_clocks - st.idle_blocked_clocks);
+        if (S->detailed) {   /* timing=detailed: a cycle issues (run), or why it does not */
+            const uint64_t busy = st.instructions + st.idle_blocked_clocks + S->rf_stall_cycles;
+            fprintf(stderr, "dpu: detailed timing: run %" PRIu64 ", DMA wait %" PRIu64 ", revolver %" PRIu64
+                    ", register-file stall %" PRIu64 " cycles; MRAM %" PRIu64 " commands, %" PRIu64
+                    " activations, %" PRIu64 " precharges\n", st.instructions, st.idle_blocked_clocks,
+                    cycles > busy ? cycles - busy : 0, S->rf_stall_cycles, S->dram.commands, S->dram.activations,
+                    S->dram.precharges);
+        }
     }
     fprintf(stderr, "dpu: DMA %" PRIu64 " reads (%" PRIu64 " bytes), %" PRIu64 " writes (%" PRIu64
             " bytes): %" PRIu64 " MRAM bytes\n", S->dma_reads, S->dma_read_bytes, S->dma_writes,

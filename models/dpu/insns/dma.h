@@ -1,5 +1,6 @@
-/* DMA between MRAM and WRAM/IRAM (semantics.md 11), costed with the PrIM model (timing.md 5.1):
- * the issuing thread blocks for 77 + 0.5 * bytes cycles on reads, 61 + 0.5 * bytes on writes.
+/* DMA between MRAM and WRAM/IRAM (semantics.md 11). In cycle mode the issuing thread blocks:
+ * timing=prim, the PrIM model (timing.md 5.1): 77 + 0.5 * bytes cycles on reads, 61 + 0.5 *
+ * bytes on writes; timing=detailed, until the memory controller (dram.h) has served it.
  *
  *   wram = ra & 0x00fffff8      mram = rb & 0xfffffff8
  *   N    = (1 + ((imm + (ra >> 24)) & 0xff)) * 8 bytes          (8 .. 2048)
@@ -7,6 +8,15 @@
  *   ldmai: IRAM <- MRAM; wram / 8 is the first instruction index, 8 bytes per instruction */
 
 enum { DMA_TO_WRAM, DMA_TO_MRAM, DMA_TO_IRAM };
+
+/* The detailed model's cost of a DMA issued now: it crosses the pipeline and the
+ * register-file stage (the latter is free again at rf_free), then the memory controller. */
+static uint64_t dpu_dma_detailed(struct isk_state *S, uint32_t mram, uint32_t n)
+{
+    uint64_t at = CLOCK + S->tm.pipeline;
+    if (at < S->rf_free + S->tm.pipeline) at = S->rf_free + S->tm.pipeline;
+    return dram_access(S, mram, n, at) - CLOCK;
+}
 
 static void dpu_dma(struct isk_state *S, int dir, uint32_t ra, uint32_t rb, uint32_t imm)
 {
@@ -46,7 +56,8 @@ static void dpu_dma(struct isk_state *S, int dir, uint32_t ra, uint32_t rb, uint
     else S->dma_reads++, S->dma_read_bytes += n;
     S->thread[S->isk.context].dma_bytes += n;
     if (S->cycle_mode) {
-        const uint64_t cost = (dir == DMA_TO_MRAM ? 61 : 77) + n / 2;
+        const uint64_t cost = S->detailed ? dpu_dma_detailed(S, mram, n)
+                                          : (uint64_t)(dir == DMA_TO_MRAM ? 61 : 77) + n / 2;
         BLOCK_FOR(cost);
         S->dma_cycles += cost;
         S->thread[S->isk.context].dma_cycles += cost;

@@ -1,0 +1,142 @@
+/* The DPU's detailed timing (PARAM timing=detailed, cycle mode only; docs/dpu-timing.md):
+ * what uPIMulator models and was validated with (../shared/reference/dpu/timing.md 2):
+ *
+ *   - the register-file rule: an instruction needs floor(E/2) + floor(O/2) extra cycles in one
+ *     stage shared by all threads, E and O the even and odd GPRs among its reads and its
+ *     thread's previous instruction's writes; while that stage is busy nothing issues;
+ *   - DMA through one memory controller per DPU: 8-byte commands, a 1 KiB row buffer with
+ *     ACTIVATE / READ-WRITE / PRECHARGE timings in memory cycles, the commands of all threads
+ *     served one after the other (one I/O stage), the memory clock mem_mhz / logic_mhz faster.
+ *
+ * Everything is computed when the instruction issues (the model executes at issue), from a
+ * few clocks kept per DPU: no queue, no allocation. Included by dpu.c after insns/. */
+#ifndef ISEKIT_MODEL_DPU_DRAM_H
+#define ISEKIT_MODEL_DPU_DRAM_H
+
+/* ---- memory clock <-> logic clock ------------------------------------------------------------ */
+
+/* The memory cycle at which logic cycle c begins: floor(c * mem / logic), as uPIMulator clocks
+ * its memory controller floor(r c) - floor(r (c - 1)) times in logic cycle c. */
+ISK_INLINE uint64_t dram_mem_at(const struct isk_state *S, uint64_t c)
+{
+    return c * S->tm.mem_mhz / S->tm.logic_mhz;
+}
+
+/* The first logic cycle by which memory cycle m has passed. */
+ISK_INLINE uint64_t dram_logic_at(const struct isk_state *S, uint64_t m)
+{
+    return (m * S->tm.logic_mhz + S->tm.mem_mhz - 1) / S->tm.mem_mhz;
+}
+
+/* ---- the memory controller -------------------------------------------------------------------- */
+
+/* A DMA of n bytes at MRAM offset mram that reaches the controller in logic cycle `at`: the
+ * logic cycle in which its last piece is acknowledged. Commands of 8 bytes (never across a
+ * row) go in order through one I/O stage: each holds it t_cl cycles and is ready t_bl later;
+ * the next may enter one cycle after the stage frees (the queue hands over once per cycle).
+ * A command for another row first waits until the open row has been open t_ras cycles and the
+ * last transfer has left the bus, then PRECHARGE (t_rp) and ACTIVATE (the row is open t_rcd
+ * later). Ties go to the older command (FCFS); uPIMulator's first-ready reordering only matters
+ * when the commands of two DMAs to the same row interleave with a third's, which we ignore. */
+static uint64_t dram_access(struct isk_state *S, uint32_t mram, uint32_t n, uint64_t at)
+{
+    dpu_dram *d = &S->dram;
+    const uint64_t row_bytes = S->tm.row_bytes;
+    uint64_t t = dram_mem_at(S, at), done = t;
+    for (uint32_t a = mram; a < mram + n;) {
+        const uint64_t row = a / row_bytes;
+        const uint32_t end = (uint32_t)((row + 1) * row_bytes);
+        const uint32_t len = end - a < 8 ? end - a : 8;
+        if (!d->row_open || d->row != row) {
+            if (d->row_open) {
+                uint64_t pre = t > d->act_at + S->tm.t_ras ? t : d->act_at + S->tm.t_ras;
+                if (pre < d->bus_free) pre = d->bus_free;
+                t = pre + S->tm.t_rp;
+                d->precharges++;
+            }
+            d->act_at = t;
+            t += S->tm.t_rcd;
+            d->row = row;
+            d->row_open = true;
+            d->activations++;
+        }
+        const uint64_t io = t > d->io_free ? t : d->io_free;
+        d->io_free = io + S->tm.t_cl + 1;
+        d->bus_free = io + S->tm.t_cl + S->tm.t_bl;
+        done = d->bus_free;
+        t = io;
+        d->commands++;
+        a += len;
+    }
+    return dram_logic_at(S, done);
+}
+
+/* ---- the register-file rule -------------------------------------------------------------------- */
+
+/* The GPRs an instruction reads and writes (bit r for register r), found from the model's own
+ * instruction table: its bit pattern and field positions (isa_instructions.inc). Fields ra, rb,
+ * sa, sb read a register, db a pair; rc, sc write a register, dc a pair. */
+typedef struct dram_isa_row {
+    const char *format, *syntax, *fields, *relocs;
+    int flow;
+} dram_isa_row;
+
+/* The value of field `name` of word w as .fields describes it ("rc{4:3}=45:44 rc{2:0}=41:39"),
+ * or -1 if the format has no such field. */
+static int64_t dram_field(const char *fields, const char *name, uint64_t w)
+{
+    const size_t len = strlen(name);
+    int64_t v = -1;
+    for (const char *p = fields; (p = strstr(p, name)) != NULL; p += len) {
+        if ((p != fields && p[-1] != ' ' && p[-1] != ';') || p[len] != '{') continue;
+        unsigned hi, lo, bhi, blo;
+        if (sscanf(p + len, "{%u:%u}=%u:%u", &hi, &lo, &bhi, &blo) != 4 || hi < lo || bhi - blo != hi - lo) continue;
+        if (v < 0) v = 0;
+        v |= (int64_t)(((w >> blo) & ((UINT64_C(1) << (bhi - blo + 1)) - 1)) << lo);
+    }
+    return v;
+}
+
+/* Does word w match the format's fixed bits ("00cc-11cc-...", bit 47 first)? */
+static bool dram_matches(const char *format, uint64_t w)
+{
+    int bit = 47;
+    for (const char *p = format; *p && bit >= 0; p++) {
+        if (*p == '-') continue;
+        if ((*p == '0' || *p == '1') && (uint64_t)(*p - '0') != ((w >> bit) & 1)) return false;
+        bit--;
+    }
+    return true;
+}
+
+static uint64_t dram_gpr(int64_t r, bool pair)
+{
+    if (r < 0 || r >= DPU_GPRS) return 0;
+    return pair ? UINT64_C(3) << (r & ~1) : UINT64_C(1) << r;
+}
+
+/* reads in bits 0..23, writes in bits 24..47 */
+static uint64_t dram_decode_regs(const dram_isa_row *rows, size_t nrows, uint64_t w)
+{
+    for (size_t i = 0; i < nrows; i++) {
+        if (!dram_matches(rows[i].format, w)) continue;
+        const char *f = rows[i].fields ? rows[i].fields : "";
+        const uint64_t reads = dram_gpr(dram_field(f, "ra", w), false) | dram_gpr(dram_field(f, "rb", w), false) |
+                               dram_gpr(dram_field(f, "sa", w), false) | dram_gpr(dram_field(f, "sb", w), false) |
+                               dram_gpr(dram_field(f, "db", w), true);
+        const uint64_t writes = dram_gpr(dram_field(f, "rc", w), false) | dram_gpr(dram_field(f, "sc", w), false) |
+                                dram_gpr(dram_field(f, "dc", w), true);
+        return reads | writes << 24;
+    }
+    return 0;
+}
+
+/* floor(E/2) + floor(O/2) over the registers in mask */
+ISK_INLINE uint32_t dram_rf_extra(uint64_t mask)
+{
+    const uint32_t even = (uint32_t)__builtin_popcountll(mask & UINT64_C(0x555555));
+    const uint32_t odd = (uint32_t)__builtin_popcountll(mask & UINT64_C(0xaaaaaa));
+    return even / 2 + odd / 2;
+}
+
+#endif

@@ -1,0 +1,105 @@
+/* timing=detailed (models/dpu/dram.h, docs/dpu-timing.md): counts derived by hand from the
+ * model's rules with uPIMulator's defaults (350 MHz logic, 2400 MHz memory, tRCD 32, tRAS 78,
+ * tRP 32, tCL 32, tBL 8, 1 KiB rows, a DMA reaches the controller 14 cycles after its issue).
+ * Memory cycle of logic cycle c: floor(c * 2400 / 350); back: ceil(m * 350 / 2400). */
+#include "dpu_harness.h"
+
+#define PROG(...) ((const char *const[]){ __VA_ARGS__, NULL })
+
+static void open_detailed(dpu_harness *h)
+{
+    dh_open(h, "cycle");
+    CHECK_EQ(isk_set_param(h->dpu, "timing", "detailed"), ISK_OK);
+}
+
+/* Thread t: ldma of 64 bytes (8 commands) from MRAM `mram` into WRAM 0x100 * (t + 1), stop. */
+static uint64_t dma_run(int threads, const uint32_t *mram)
+{
+    dpu_harness h;
+    open_detailed(&h);
+    dh_load(&h, PROG("ldma r1, r2, 7", "stop"));
+    for (int t = 0; t < threads; t++) {
+        dh_set_reg(&h, t, 1, 0x100u * (uint32_t)(t + 1));
+        dh_set_reg(&h, t, 2, mram[t]);
+        if (t) isk_start(h.dpu, (uint32_t)t, 0);
+    }
+    CHECK_EQ(dh_run(&h), ISK_STOPPED);
+    const uint64_t c = isk_clock(h.sys);
+    dh_close(&h);
+    return c;
+}
+
+/* One tasklet, one DMA: issued at 0, at the controller in logic cycle 14 = memory cycle 96;
+ * ACTIVATE at 96, row open at 128; the 8 commands enter the I/O stage every tCL + 1 = 33
+ * cycles, the last at 128 + 7 * 33 = 359, off the bus at 359 + 32 + 8 = 399 = logic 58.19,
+ * so the thread wakes at 59, stops there, and the run ends at 60. */
+static void test_one_dma(void)
+{
+    CHECK_EQ(dma_run(1, (const uint32_t[]){ 0x1000 }), 60);
+}
+
+/* Two tasklets: thread 0 as above; thread 1 issues at 1, reaches the controller at logic 15 =
+ * memory 102.
+ * - Same row (0x1040): its commands follow thread 0's in the I/O stage, from 359 + 33 = 392,
+ *   the last at 392 + 231 = 623, done at 663 = logic 96.69: it stops at 97, the run ends at 98.
+ * - Another row (0x2000): PRECHARGE once the open row has had tRAS (96 + 78) and the bus is
+ *   free (399): 399 + tRP = 431, ACTIVATE, row open at 463; last command at 463 + 231 = 694,
+ *   done at 734 = logic 107.04: it stops at 108, the run ends at 109. */
+static void test_two_dmas(void)
+{
+    CHECK_EQ(dma_run(2, (const uint32_t[]){ 0x1000, 0x1040 }), 98);
+    CHECK_EQ(dma_run(2, (const uint32_t[]){ 0x1000, 0x2000 }), 109);
+}
+
+/* The register-file rule on the pair (previous instruction, this one), in one stage shared by
+ * all threads. 12 tasklets run `add r6, rA, rB` then `stop`.
+ * - rA, rB = r1, r2 (one odd, one even): no extra cycle; the adds issue at 0..11, the stops at
+ *   12..23: 24 cycles.
+ * - rA, rB = r2, r4 (two even): one extra cycle each, so the stage takes an add every 2 cycles
+ *   and holds back every issue meanwhile: adds at 0, 1, 3, 5, ..., 21 (11 cycles lost), then
+ *   the stops (their reads none, the previous write r6: no extra) at 23..34: 35 cycles. */
+static uint64_t rf_run(const char *add, uint64_t *stalls)
+{
+    dpu_harness h;
+    open_detailed(&h);
+    dh_load(&h, PROG(add, "stop"));
+    for (int t = 1; t < 12; t++) isk_start(h.dpu, (uint32_t)t, 0);
+    CHECK_EQ(dh_run(&h), ISK_STOPPED);
+    const uint64_t c = isk_clock(h.sys);
+    *stalls = h.S->rf_stall_cycles;
+    dh_close(&h);
+    return c;
+}
+
+static void test_register_file(void)
+{
+    uint64_t stalls;
+    CHECK_EQ(rf_run("add r6, r1, r2", &stalls), 24);
+    CHECK_EQ(stalls, 0);
+    CHECK_EQ(rf_run("add r6, r2, r4", &stalls), 35);
+    CHECK_EQ(stalls, 11);
+}
+
+/* The prim model stays the default: the same DMA costs 77 + 32 cycles there. */
+static void test_prim_default(void)
+{
+    dpu_harness h;
+    dh_open(&h, "cycle");
+    dh_load(&h, PROG("ldma r1, r2, 7", "stop"));
+    dh_set_reg(&h, 0, 1, 0x100);
+    dh_set_reg(&h, 0, 2, 0x1000);
+    CHECK_EQ(dh_run(&h), ISK_STOPPED);
+    CHECK_EQ(isk_clock(h.sys), 77 + 32 + 1);
+    CHECK_EQ(h.S->detailed, 0);
+    dh_close(&h);
+}
+
+int main(void)
+{
+    test_one_dma();
+    test_two_dmas();
+    test_register_file();
+    test_prim_default();
+    if (harness_model) isk_model_release(harness_model);
+    return CHECK_DONE();
+}
