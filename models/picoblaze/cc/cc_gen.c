@@ -404,17 +404,51 @@ static void gen_branch(gen *g, cc_node *n, int label, bool jump_if)
     }
 }
 
+/* Can n be loaded straight into registers reg.. without disturbing others (a constant or a
+ * variable at a fixed address)? Then do so when `load`. */
+static bool direct_arg(gen *g, cc_node *n, int reg, bool load)
+{
+    cc_node *v = n->op == N_CAST && cc_is_int(n->a->type) && n->type->kind == TY_INT ? n->a : n;
+    int w = n->type->size;
+    const cc_sym *s;
+    int off;
+    if (n->op == N_NUM) {
+        for (int i = 0; load && i < w; i++) E("LOAD s%X, %02X", reg + i, (unsigned)((uint64_t)n->val >> (8 * i)) & 0xFF);
+        return true;
+    }
+    if (!(v->op == N_VAR || v->op == N_MEMBER) || !static_addr(v, &s, &off) || !cc_is_scalar(v->type)) return false;
+    if (load) {
+        int sz = v->type->size < w ? v->type->size : w;
+        for (int i = 0; i < sz; i++) E("FETCH s%X, %s", reg + i, sym_addr(g, s, off + i).s);
+        extend(g, reg, sz, is_signed(v->type), w);
+    }
+    return true;
+}
+
 static void gen_call(gen *g, cc_node *n)
 {
     int bytes = 0;
     for (int i = 0; i < n->n; i++) bytes += n->list[i]->type->size;
     int t = tmp_push(g, bytes ? bytes : 1), off = 0;
+    /* computed arguments wait in temporaries (a later one may call); then each goes to its
+     * registers, the constants and plain variables last, straight from where they are */
     for (int i = 0; i < n->n; i++) {
-        gen_expr(g, n->list[i]);
-        save_a(g, t + off, n->list[i]->type->size);
+        if (!direct_arg(g, n->list[i], 0, false)) {
+            gen_expr(g, n->list[i]);
+            save_a(g, t + off, n->list[i]->type->size);
+        }
         off += n->list[i]->type->size;
     }
-    fetch_regs(g, 0, t, bytes);
+    off = 0;
+    for (int i = 0; i < n->n; i++) {
+        if (!direct_arg(g, n->list[i], 0, false)) fetch_regs(g, off, t + off, n->list[i]->type->size);
+        off += n->list[i]->type->size;
+    }
+    off = 0;
+    for (int i = 0; i < n->n; i++) {
+        direct_arg(g, n->list[i], off, true);
+        off += n->list[i]->type->size;
+    }
     tmp_pop(g, bytes ? bytes : 1);
     E("CALL %s%s", n->sym->func->body ? "c_" : "", n->sym->name);
     cc_func *f = n->sym->func;
