@@ -121,8 +121,12 @@ void cc_lex(cc_ctx *c, const char *text)
                     const char *s = q ? q + 1 : NULL, *t = s ? strchr(s, '"') : NULL;
                     if (!t || t > e) cc_error(c, pos, "#pragma isekit library needs a \"file.psm\"");
                     const char *lib = cc_strdup(c, s, (size_t)(t - s));
+                    /* once, also when the command line names the same file by a path */
                     bool seen = false;
-                    for (int i = 0; i < c->nlibs; i++) seen |= strcmp(c->libs[i], lib) == 0;
+                    for (int i = 0; i < c->nlibs; i++) {
+                        const char *b = strrchr(c->libs[i], '/');
+                        seen |= strcmp(b ? b + 1 : c->libs[i], lib) == 0;
+                    }
                     if (!seen) CC_PUSH(c, c->libs, c->nlibs, c->caplibs, lib);
                 }
                 /* other pragmas are ignored, as C allows */

@@ -134,6 +134,7 @@ static cc_node *rvalue(cc_ctx *c, cc_node *n)
 static cc_node *scalar(cc_ctx *c, cc_node *n, const char *what)
 {
     n = rvalue(c, n);
+    if (n->type->kind == TY_VOID) cc_error(c, n->pos, "%s needs a value, and this expression is void", what);
     if (!cc_is_scalar(n->type)) cc_error(c, n->pos, "%s needs a scalar operand", what);
     return n;
 }
@@ -900,7 +901,10 @@ static void local_init(cc_ctx *c, cc_node *lv, cc_node ***list, int *n, int *cap
                 e->type = t->members[i].type;
             }
             local_init(c, e, list, n, cap);
-            if (!accept(c, ",")) break;
+            if (!accept(c, ",")) {
+                i++;
+                break;
+            }
         }
         expect(c, "}");
         for (; i < count; i++) {   /* the rest is zero */

@@ -127,7 +127,14 @@ static char *preprocess(const cc_cli *o)
 static int compile(cc_ctx *c, const cc_cli *o, const char *text)
 {
     if (setjmp(c->fail)) return -1;
-    for (int i = 0; i < o->nlibs; i++) CC_PUSH(c, c->libs, c->nlibs, c->caplibs, o->libs[i]);
+    for (int i = 0; i < o->nlibs; i++) {
+        /* INCLUDE looks next to the including file: give it the library's full path */
+        char *full = realpath(o->libs[i], NULL);
+        if (!full) cc_error(c, (cc_pos){ 0 }, "cannot open the library %s", o->libs[i]);
+        const char *lib = cc_strdup(c, full, strlen(full));
+        free(full);
+        CC_PUSH(c, c->libs, c->nlibs, c->caplibs, lib);
+    }
     cc_lex(c, text);
     cc_parse(c);
     for (int i = 0; i < c->nfuncs; i++) {
