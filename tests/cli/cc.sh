@@ -33,6 +33,15 @@ done
 run 0 "$tmp/fw-cmdline" -- "$isekit" cc "$lib/pbbcelib.psm" -I "$lib" "$cc_dir/fw_ex1.c" -o "$tmp/fw2.psm"
 [ "$(grep -c 'INCLUDE' "$tmp/fw2.psm")" -eq 1 ] || fail "pbbcelib.psm INCLUDEd more than once"
 
+# fw_bce_a.psm's C version in two_bces.sys: the same DFU time on port 40 and the same BCE ID
+mkdir "$tmp/sys"
+run 0 "$tmp/bce-a" -- "$isekit" cc -I "$lib" "$cc_dir/fw_bce_a.c" -o "$tmp/sys/fw_bce_a.psm"
+cp "$src/models/edkdsp/examples/fw_bce_b.psm" "$src/models/edkdsp/examples/two_bces.sys" "$tmp/sys/"
+bounded 0 "$tmp/bce-a.run" -- "$isekit" run "$tmp/sys/two_bces.sys" --show dfu0.CMEM[0x80]
+expect_in "$tmp/bce-a.run" 'pb0    out 0x40 = 0x1d'
+expect_in "$tmp/bce-a.run" 'pb0    out 0x41 = 0x00'
+expect_in "$tmp/bce-a.run" 'dfu0.CMEM[0x80] = 160 (0xa0)'
+
 # port 1's bytes, as two hex digits a line
 port1() { awk '$3 == "out" && $4 == "0x01" { print substr($6, 3) }' "$1"; }
 

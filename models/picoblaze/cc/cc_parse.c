@@ -868,6 +868,18 @@ static cc_node *var_ref(cc_ctx *c, cc_sym *s, cc_pos pos)
     return n;
 }
 
+/* Element i of an array or member i of a struct, as an lvalue. */
+static cc_node *element(cc_ctx *c, cc_node *lv, int i, cc_pos pos)
+{
+    cc_type *t = lv->type;
+    if (t->kind == TY_ARRAY) return deref(c, binary(c, N_ADD, lv, num(c, i, t_int(c), pos), pos), pos);
+    cc_node *e = new_node(c, N_MEMBER, pos);
+    e->a = lv;
+    e->val = t->members[i].offset;
+    e->type = t->members[i].type;
+    return e;
+}
+
 /* A local's initializer as assignments, appended to the block. */
 static void local_init(cc_ctx *c, cc_node *lv, cc_node ***list, int *n, int *cap)
 {
@@ -893,13 +905,7 @@ static void local_init(cc_ctx *c, cc_node *lv, cc_node ***list, int *n, int *cap
         for (; !is_p(c, "}"); i++) {
             cc_pos pos = peek(c)->pos;
             if (i >= count) cc_error(c, pos, "too many initializers");
-            cc_node *e = t->kind == TY_ARRAY ? deref(c, binary(c, N_ADD, lv, num(c, i, t_int(c), pos), pos), pos) : NULL;
-            if (!e) {
-                e = new_node(c, N_MEMBER, pos);
-                e->a = lv;
-                e->val = t->members[i].offset;
-                e->type = t->members[i].type;
-            }
+            cc_node *e = element(c, lv, i, pos);
             local_init(c, e, list, n, cap);
             if (!accept(c, ",")) {
                 i++;
@@ -909,13 +915,7 @@ static void local_init(cc_ctx *c, cc_node *lv, cc_node ***list, int *n, int *cap
         expect(c, "}");
         for (; i < count; i++) {   /* the rest is zero */
             cc_pos pos = lv->pos;
-            cc_node *e = t->kind == TY_ARRAY ? deref(c, binary(c, N_ADD, lv, num(c, i, t_int(c), pos), pos), pos) : NULL;
-            if (!e) {
-                e = new_node(c, N_MEMBER, pos);
-                e->a = lv;
-                e->val = t->members[i].offset;
-                e->type = t->members[i].type;
-            }
+            cc_node *e = element(c, lv, i, pos);
             if (!cc_is_scalar(e->type)) continue;
             cc_node *a = new_node(c, N_ASSIGN, pos);
             a->a = e;
