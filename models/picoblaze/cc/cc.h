@@ -135,6 +135,7 @@ typedef struct cc_ctx {
     unsigned runtime;               /* runtime routines used (cc_runtime.c) */
     int label;                      /* next internal label */
     cc_buf out;
+    cc_buf body;                    /* cc_gen_func's function body (here so an error frees it) */
 } cc_ctx;
 
 void *cc_alloc(cc_ctx *c, size_t n);

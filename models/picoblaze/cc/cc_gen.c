@@ -736,7 +736,7 @@ void cc_gen_func(cc_ctx *c, cc_func *f)
     gen G = { c, f, &f->code, 0, -1, -1, NULL, 0, 0 }, *g = &G;
     cc_buf body = { 0 };
     f->frame = f->locals;
-    g->o = &body;
+    g->o = &c->body;
     if (f->interrupt) g->epilogue = new_label(g);
     cc_type *ft = f->sym->type;
     for (int i = 0, reg = 0; i < ft->nmembers; i++) {
@@ -745,6 +745,8 @@ void cc_gen_func(cc_ctx *c, cc_func *f)
     }
     gen_stmt(g, f->body);
     if (f->interrupt) put_label(g, g->epilogue);
+    body = c->body;
+    memset(&c->body, 0, sizeof c->body);
     /* the handler saves the registers its body uses; a call may use any */
     int save = 0;
     if (f->interrupt) {

@@ -218,6 +218,7 @@ static int cmd_cc(int argc, char **argv)
     free(text);
     for (int i = 0; i < c->nfuncs; i++) cc_buf_free(&c->funcs[i]->code);
     cc_buf_free(&c->out);
+    cc_buf_free(&c->body);
     while (c->arena) {
         cc_arena_blk *b = c->arena;
         c->arena = b->next;
