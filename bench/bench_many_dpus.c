@@ -1,10 +1,10 @@
 /* Many DPUs in one process: memory and time.
  *
- *   bench_many_dpus DPUS [THREADS [MAX_MIB]]
+ *   bench_many_dpus DPUS [THREADS [ROUNDS [MAX_MIB]]]
  *
  * DPUS instances of the DPU model, split evenly into THREADS systems each run by a host thread,
- * all loaded with one small program: DMA 256 bytes from MRAM 32 MiB into WRAM, sum the 64 words,
- * write the sum to MRAM 48 MiB. The host fills each DPU's input with numbers of its own, checks
+ * all loaded with one small program: DMA 256 bytes from MRAM 32 MiB into WRAM, sum the 64 words
+ * ROUNDS times over (260 instructions a round), write the sum to MRAM 48 MiB. The host fills each DPU's input with numbers of its own, checks
  * each sum, and prints the time and the peak resident memory (ru_maxrss). With MAX_MIB, a peak
  * above MAX_MIB MiB fails (the CTest registration's bound: the DPUs touch a few pages of their
  * 64 MiB MRAM each, so their cost must be what they touch, not what they could). */
@@ -23,11 +23,14 @@ static const char *const kernel[] = {
     "move r2, 0x2000000",               /* IN */
     "ldma r1, r2, 31",                  /* 256 bytes */
     "move r3, 0",                       /* the sum */
+    "move r6, 1",                       /* 4: rounds (patched) */
+    "move r1, 0",                       /* 5: a round */
     "move r4, 64",                      /* words left */
-    "lw r5, r1, 0",                     /* 5: loop */
+    "lw r5, r1, 0",                     /* 7: a word */
     "add r3, r3, r5",
     "add r1, r1, 4",
-    "sub r4, r4, 1, nz, 5",
+    "sub r4, r4, 1, nz, 7",
+    "sub r6, r6, 1, nz, 5",
     "move r1, 0x1000",
     "sw r1, 0, r3",
     "move r2, 0x3000000",               /* OUT */
@@ -39,7 +42,7 @@ static const char *const kernel[] = {
 typedef struct part {
     isk_model *m;
     const int64_t *code;
-    int ncode, first, count;
+    int ncode, first, count, rounds;
     isk_system *sys;
     isk_inst **dpus;
     int bad;
@@ -81,6 +84,7 @@ static void *run(void *arg)
     for (int i = 0; i < p->count; i++) {
         uint32_t want = 0, got = 0;
         for (int k = 0; k < WORDS; k++) want += input(p->first + i, k);
+        want *= (uint32_t)p->rounds;
         for (int b = 0; b < 4; b++) {
             int64_t v = 0;
             isk_read(p->dpus[i], "MRAM", OUT + (uint64_t)b, &v);
@@ -97,9 +101,10 @@ static void *run(void *arg)
 int main(int argc, char **argv)
 {
     const int dpus = argc > 1 ? atoi(argv[1]) : 64, threads = argc > 2 ? atoi(argv[2]) : 1;
-    const long max_mib = argc > 3 ? atol(argv[3]) : 0;
-    if (dpus < 1 || threads < 1 || threads > dpus) {
-        fprintf(stderr, "usage: bench_many_dpus DPUS [THREADS [MAX_MIB]]\n");
+    const int rounds = argc > 3 ? atoi(argv[3]) : 1;
+    const long max_mib = argc > 4 ? atol(argv[4]) : 0;
+    if (dpus < 1 || threads < 1 || threads > dpus || rounds < 1) {
+        fprintf(stderr, "usage: bench_many_dpus DPUS [THREADS [ROUNDS [MAX_MIB]]]\n");
         return 2;
     }
     isk_diag diag;
@@ -108,13 +113,15 @@ int main(int argc, char **argv)
     if (!m) return 1;
     int64_t code[32];
     int n = 0;
-    for (; kernel[n]; n++) code[n] = (int64_t)bench_encode(m, kernel[n]);
+    char line[40];
+    snprintf(line, sizeof line, "move r6, %d", rounds);
+    for (; kernel[n]; n++) code[n] = (int64_t)bench_encode(m, n == 4 ? line : kernel[n]);
 
     part *parts = calloc((size_t)threads, sizeof *parts);
     double t0 = bench_now();
     for (int t = 0, first = 0; t < threads; t++) {
         const int count = dpus / threads + (t < dpus % threads);
-        parts[t] = (part){ .m = m, .code = code, .ncode = n, .first = first, .count = count };
+        parts[t] = (part){ .m = m, .code = code, .ncode = n, .first = first, .count = count, .rounds = rounds };
         first += count;
         build(&parts[t]);
     }
