@@ -99,15 +99,22 @@ static void run_group_entry(isk_hdr *h, const int64_t *op);
 static bool decode_entry(const isk_inst *p, uint32_t iset, uint64_t pc)
 {
     if (iset >= (uint32_t)p->model->isets) return false;
+    /* the first decode since the reset: the program's shared image, if its words are known */
+    if (ISK_UNLIKELY(p->code_pristine)) isk_dcache_share((isk_inst *)p);
     isk_decoded *d = cache_entry(p, iset, pc);
     if (d->pattern >= 0) return true;
-    const uint64_t word = code_word(p, pc);
-    int pattern = isk_model_decode_iset(p->model, (int)iset, word, d->op);
+    return isk_decode_word(p, iset, code_word(p, pc), d);
+}
+
+bool isk_decode_word(const isk_inst *p, uint32_t iset, uint64_t word, isk_decoded *d)
+{
+    int64_t op[ISK_MAX_OPS] = { 0 };
+    int pattern = isk_model_decode_iset(p->model, (int)iset, word, op);
     if (pattern < 0) return false;
-    d->pattern = pattern;
     const isk_pattern *pat = &p->model->patterns.data[pattern];
     const bool head = p->groups && (word >> p->model->proc.group_bit & 1) && pat->info.solo != ISK_SOLO_BIT_SET;
-    d->fn = head ? run_group_entry : pat->beh->fn;
+    *d = (isk_decoded){ .fn = head ? run_group_entry : pat->beh->fn, .pattern = pattern };
+    memcpy(d->op, op, sizeof op);
     return true;
 }
 

@@ -77,7 +77,7 @@ isk_status isk_share_storage(isk_inst *inst, const char *name, isk_inst *owner, 
                 isk_bind_buffer(x, s, buffer);
             }
     }
-    if (owned) free(old);
+    if (owned) isk_storage_free(old, (size_t)a->count * (size_t)inst->model->storages.data[i].cell_bytes);
     return ISK_OK;
 }
 

@@ -86,23 +86,11 @@ bool isk_cell_location(const isk_inst *inst, const void *cell, int *storage, uin
 void isk_invalidate_code(isk_inst *inst, uint64_t address)
 {
     if (inst->dcache && address < inst->ncode)   /* the entry of each instruction set */
-        for (int k = 0; k < inst->model->isets; k++)
-            inst->dcache[(uint64_t)k * inst->ncode + address] = (isk_decoded){ .fn = isk_decode_miss, .pattern = -1 };
-}
-
-/* Every decoded entry a miss, as after isk_invalidate_code of each address: one entry written,
- * then copied in doubling blocks. A call per entry cost 17 host instructions each, 70 M for an
- * rv32 host's reset (4 M words of code memory). */
-static void invalidate_all_code(isk_inst *inst)
-{
-    const size_t n = inst->ncode * (size_t)inst->model->isets;
-    if (!n) return;
-    inst->dcache[0] = (isk_decoded){ .fn = isk_decode_miss, .pattern = -1 };
-    for (size_t done = 1; done < n;) {
-        const size_t k = done < n - done ? done : n - done;
-        memcpy(inst->dcache + done, inst->dcache, k * sizeof *inst->dcache);
-        done += k;
-    }
+        for (int k = 0; k < inst->model->isets; k++) {
+            isk_decoded *d = &inst->dcache[(uint64_t)k * inst->ncode + address];
+            /* an entry not decoded is left unwritten: its page may still be the template's */
+            if (d->pattern >= 0) *d = (isk_decoded){ .fn = isk_decode_miss, .pattern = -1 };
+        }
 }
 
 /* ---- systems ----------------------------------------------------------------------------- */
@@ -118,13 +106,18 @@ isk_system *isk_system_new(const isk_system_options *opt)
     return sys;
 }
 
+static size_t storage_bytes(const isk_storage *st)
+{
+    return (size_t)st->info.count * (size_t)st->cell_bytes;
+}
+
 static void free_inst(isk_inst *inst)
 {
     const isk_model *m = inst->model;
     for (int i = 0; i < 8; i++)
         if (inst->data[i].key && inst->data[i].release) inst->data[i].release(inst->data[i].data);
     for (size_t i = 0; i < m->storages.len; i++)
-        if (inst->owns_buffer[i]) free(inst->buffers[i]);
+        if (inst->owns_buffer[i]) isk_storage_free(inst->buffers[i], storage_bytes(&m->storages.data[i]));
     for (int s = 0; s < inst->nslots; s++)
         if (inst->slots[s].stack.lo) isk_stack_free(&inst->slots[s].stack);
     free(inst->buffers);
@@ -132,7 +125,7 @@ static void free_inst(isk_inst *inst)
     free(inst->slots);
     free(inst->order);
     free(inst->contexts);
-    free(inst->dcache);
+    isk_dcache_free(inst);
     free(inst->bus);
     for (size_t i = 0; inst->shadow && i < m->storages.len; i++) free(inst->shadow[i]);
     free(inst->shadow);
@@ -198,7 +191,7 @@ static bool bind_storage(isk_system *sys, isk_inst *inst, size_t i)
             return false;
         }
     } else {
-        buffer = isk_xcalloc(st->info.count, (size_t)st->cell_bytes);
+        buffer = isk_storage_alloc(storage_bytes(st));
         inst->owns_buffer[i] = true;
     }
     isk_bind_buffer(inst, i, buffer);
@@ -227,7 +220,7 @@ static void reset_inst(isk_inst *inst)
         inst->hdr->issued = 0;
         isk_sched_select(inst, m->proc.issue,
                          (uint64_t)(m->proc.issue == ISK_ISSUE_CPI ? m->proc.cpi : m->proc.distance), m->proc.scheduler);
-        invalidate_all_code(inst);
+        isk_dcache_clear(inst);
     }
     if (m->reset) {
         inst->sys->cur_inst = inst;
@@ -281,7 +274,7 @@ isk_inst *isk_system_add(isk_system *sys, isk_model *m, const char *name)
         inst->hdr->contexts = inst->contexts;
         inst->ncode = m->storages.data[m->code_storage].info.count;
         inst->groups = m->proc.group_bit > 0;
-        inst->dcache = isk_xcalloc(inst->ncode * (uint64_t)m->isets, sizeof *inst->dcache);
+        isk_dcache_new(inst);
         VEC_PUSH(&sys->processors, inst);
     }
     VEC_PUSH(&sys->insts, inst);

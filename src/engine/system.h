@@ -88,7 +88,11 @@ struct isk_inst {
 
     /* processors */
     isk_context *contexts;
-    isk_decoded *dcache;             /* per code memory cell */
+    isk_decoded *dcache;             /* per code memory cell, per instruction set (memory.c) */
+    size_t dcache_bytes;
+    bool dcache_mapped;              /* on demand: a mapping of the miss template or a shared image */
+    bool code_pristine;              /* nothing decoded since the reset: the next decode shares */
+    struct isk_shared_code *shared_code;   /* the decoded image mapped over dcache, or NULL */
     uint64_t ncode;
     isk_sched sched;                 /* the issue policy and its state (issue.c) */
     int issue;                       /* enum isk_issue_policy: which fast loop serves it */
@@ -238,6 +242,22 @@ extern const struct isk_engine_ops isk_engine_ops;
 /* The same, with the ops->read of an instance whose reads are watched (isk_watch_reads). */
 extern const struct isk_engine_ops isk_engine_ops_reads;
 void isk_decode_miss(isk_hdr *h, const int64_t *op);
+/* The entry of `word` for instruction set iset of inst's model; false: no format accepts it. */
+bool isk_decode_word(const isk_inst *inst, uint32_t iset, uint64_t word, isk_decoded *d);
+
+/* memory.c: storages of ISK_ON_DEMAND_BYTES or more are mapped on demand (untouched pages cost
+ * nothing); decode caches cost the pages decoded and share decoded programs (docs/engine.md). */
+#define ISK_ON_DEMAND_BYTES ((size_t)64 << 10)
+void *isk_storage_alloc(size_t bytes);     /* zeroed */
+void isk_storage_free(void *p, size_t bytes);
+void isk_dcache_new(isk_inst *inst);       /* inst->ncode set: every entry a miss */
+void isk_dcache_clear(isk_inst *inst);     /* every entry a miss again (a reset) */
+void isk_dcache_free(isk_inst *inst);
+/* At the first decode after a reset: map the decoded image of the code memory's words, shared
+ * with every instance that runs them (made if new). */
+void isk_dcache_share(isk_inst *inst);
+/* The image inst's cache maps (NULL: its own entries only); for tests. */
+const void *isk_dcache_shared(const isk_inst *inst);
 void isk_flush_group_writes(isk_system *sys, isk_inst *p);
 /* Leave the behaviour running now for the live clock loop (its slot or context stays stopped). */
 ISK_NORETURN void isk_abandon_behaviour(isk_system *sys);
