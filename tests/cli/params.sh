@@ -13,7 +13,7 @@ expect_in "$tmp/dfu" 'memory_words   integer      default 1024      a power of t
 expect_in "$tmp/dfu" 'word_format    enumeration  default fp32      one of: fp32, int32'
 expect_in "$tmp/dfu" 'VMUL pipeline latency, clocks'
 run 0 "$tmp/dpu" -- "$isekit" info dpu
-expect_in "$tmp/dpu" 'chip       enumeration  default v1A         one of: v1A, v1B'
+expect_in "$tmp/dpu" 'chip             enumeration  default v1A         one of: v1A, v1B'
 run 0 "$tmp/k3" -- "$isekit" info kcpsm3
 expect_in "$tmp/k3" 'interrupt_vector  integer      default 0x3FF  the integer 0x3FF'
 
@@ -21,7 +21,7 @@ expect_in "$tmp/k3" 'interrupt_vector  integer      default 0x3FF  the integer 0
 run 2 "$tmp/p1" -- "$isekit" run dpu --param mode=fast "$src/tests/dpu/programs/vecadd.s"
 expect_in "$tmp/p1" "isekit run dpu: --param mode=fast: 'mode' is one of: functional, cycle"
 run 2 "$tmp/p2" -- "$isekit" run dpu --param tasklets=16 "$src/tests/dpu/programs/vecadd.s"
-expect_in "$tmp/p2" "isekit run dpu: --param tasklets=16: model 'dpu' has no parameter 'tasklets' (its parameters: chip, mode, uncertain)"
+expect_in "$tmp/p2" "isekit run dpu: --param tasklets=16: model 'dpu' has no parameter 'tasklets' (its parameters: chip, mode, timing, logic_mhz, memory_mhz, t_rcd, t_ras, t_rp, t_cl, t_bl, row_bytes, pipeline_stages, uncertain)"
 run 2 "$tmp/p3" -- "$isekit" run example --param nokey "$src/models/example/programs/demo.ll"
 expect_in "$tmp/p3" "isekit run: --param nokey: write KEY=VALUE"
 run 2 "$tmp/p4" -- "$isekit" run edkdsp --param latency_vmul=0 --firmware "$src/models/edkdsp/examples/fw_seed.psm"
