@@ -332,6 +332,8 @@ int64_t isk_ref_read(const isk_ref *r);
 void isk_ref_write(const isk_ref *r, int64_t value);
 /* Bulk access to a whole storage (e.g. loading a program image); out-of-range is an error. */
 isk_status isk_storage_load(isk_inst *inst, int storage, uint64_t first, const int64_t *values, uint64_t n);
+/* Zero n cells from first; a big storage's untouched pages stay untouched (a NOBITS section). */
+isk_status isk_storage_clear(isk_inst *inst, int storage, uint64_t first, uint64_t n);
 
 /* ---- events ------------------------------------------------------------------------------- */
 

@@ -46,10 +46,18 @@ static int load_section(isk_inst *inst, const isk_obj *exe, const isk_section *s
                   PRIu64 " cells of %d bytes", r->name, s->name, first, first + cells - 1, st->name, st->count, unit);
         return -1;
     }
+    if (s->type == SHT_NOBITS || !s->data) {      /* zeros: a big MRAM's untouched pages stay so */
+        if (isk_storage_clear(inst, si, first, cells) != ISK_OK) {
+            isk_error(diag, &loc, "cannot clear section %s in %s", s->name, st->name);
+            return -1;
+        }
+        if (info) info->bytes += s->size;
+        return 0;
+    }
     int64_t *values = isk_xcalloc((size_t)cells + 1, sizeof *values);
     bool code = r->code;
     int word_bits = code ? isk_model_word_bits(m) : st->width;
-    for (uint64_t c = 0; c < cells && s->type != SHT_NOBITS && s->data; c++) {
+    for (uint64_t c = 0; c < cells; c++) {
         uint8_t cellbytes[8] = { 0 };
         uint64_t at = c * (uint64_t)unit, n = s->size - at < (uint64_t)unit ? s->size - at : (uint64_t)unit;
         memcpy(cellbytes, s->data + at, (size_t)n);

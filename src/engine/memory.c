@@ -68,6 +68,22 @@ void isk_storage_free(void *p, size_t bytes)
     free(p);
 }
 
+void isk_storage_zero(void *p, size_t bytes, size_t storage_bytes)
+{
+#if ON_DEMAND
+    const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), a = (uintptr_t)p, e = a + bytes;
+    const uintptr_t pa = (a + page - 1) & ~(page - 1), pe = e & ~(page - 1);
+    if (storage_bytes >= ISK_ON_DEMAND_BYTES && pe > pa) {
+        memset(p, 0, pa - a);
+        if (madvise((void *)pa, pe - pa, MADV_DONTNEED) != 0) memset((void *)pa, 0, pe - pa);
+        memset((void *)pe, 0, e - pe);
+        return;
+    }
+#endif
+    (void)storage_bytes;
+    memset(p, 0, bytes);
+}
+
 /* ---- the decode cache -------------------------------------------------------------------------- */
 
 /* Every entry of the cache a miss, by filling (the fallback): one entry, then doubling copies. */

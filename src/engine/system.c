@@ -770,16 +770,35 @@ isk_status isk_write(isk_inst *inst, const char *name, uint64_t index, int64_t v
     return ISK_OK;
 }
 
-isk_status isk_storage_load(isk_inst *inst, int storage, uint64_t first, const int64_t *values, uint64_t n)
+static bool storage_range_ok(isk_inst *inst, int storage, uint64_t first, uint64_t n, const char *what)
 {
     const isk_model *m = inst->model;
     if (storage < 0 || (size_t)storage >= m->storages.len || first > m->storages.data[storage].info.count ||
         n > m->storages.data[storage].info.count - first) {
-        isk_report(inst->sys, ISK_ERROR, "%s: cannot load %llu cells at %llu", inst->name, (unsigned long long)n,
+        isk_report(inst->sys, ISK_ERROR, "%s: cannot %s %llu cells at %llu", inst->name, what, (unsigned long long)n,
                    (unsigned long long)first);
-        return ISK_FAILED;
+        return false;
     }
+    return true;
+}
+
+isk_status isk_storage_load(isk_inst *inst, int storage, uint64_t first, const int64_t *values, uint64_t n)
+{
+    if (!storage_range_ok(inst, storage, first, n, "load")) return ISK_FAILED;
     for (uint64_t i = 0; i < n; i++) isk_ref_write(&(isk_ref){ inst, storage, first + i }, values[i]);
+    return ISK_OK;
+}
+
+isk_status isk_storage_clear(isk_inst *inst, int storage, uint64_t first, uint64_t n)
+{
+    if (!storage_range_ok(inst, storage, first, n, "clear")) return ISK_FAILED;
+    const isk_storage *st = &inst->model->storages.data[storage];
+    if (st->info.kind == ISK_CODE_MEMORY) {         /* each decoded entry goes too */
+        for (uint64_t i = 0; i < n; i++) isk_ref_write(&(isk_ref){ inst, storage, first + i }, 0);
+        return ISK_OK;
+    }
+    if (n) isk_storage_zero(ref_cell(&(isk_ref){ inst, storage, first }), (size_t)n * (size_t)st->cell_bytes,
+                            storage_bytes(st));
     return ISK_OK;
 }
 

@@ -250,6 +250,9 @@ bool isk_decode_word(const isk_inst *inst, uint32_t iset, uint64_t word, isk_dec
 #define ISK_ON_DEMAND_BYTES ((size_t)64 << 10)
 void *isk_storage_alloc(size_t bytes);     /* zeroed */
 void isk_storage_free(void *p, size_t bytes);
+/* Zero `bytes` at p inside a storage of storage_bytes: an on-demand storage's whole pages go
+ * back to the kernel (zero again, and free) instead of being written. */
+void isk_storage_zero(void *p, size_t bytes, size_t storage_bytes);
 void isk_dcache_new(isk_inst *inst);       /* inst->ncode set: every entry a miss */
 void isk_dcache_clear(isk_inst *inst);     /* every entry a miss again (a reset) */
 void isk_dcache_free(isk_inst *inst);
