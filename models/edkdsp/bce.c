@@ -146,6 +146,19 @@ const char *edk_last_error(const edk_bce *bce)
 }
 
 isk_system *edk_system(edk_bce *bce) { return bce->sys; }
+
+void edk_bce_group(edk_bce *const *bces, size_t n)
+{
+    for (size_t i = 0; i < n; i++) bces[i]->group = bces, bces[i]->ngroup = n;
+}
+
+size_t edk_bce_count(const edk_bce *bce) { return !bce ? 0 : bce->group ? bce->ngroup : 1; }
+
+edk_bce *edk_bce_at(const edk_bce *bce, size_t i)
+{
+    if (!bce || i >= edk_bce_count(bce)) return NULL;
+    return bce->group ? bce->group[i] : (edk_bce *)bce;
+}
 uint64_t edk_clock(const edk_bce *bce) { return isk_clock(bce->sys); }
 unsigned edk_status(const edk_bce *bce) { return bce->host_status; }
 size_t edk_dmem_words(const edk_bce *bce) { return bce->dmem_words; }

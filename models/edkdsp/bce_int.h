@@ -49,6 +49,8 @@ struct edk_bce {
     mailbox mb;
     VEC(edk_dfu_record) log;
     bool pb_cmem_warning;            /* the PB wrote the host's region (reported once) */
+    edk_bce *const *group;           /* edk_bce_group: the BCEs one host drives (not owned) */
+    size_t ngroup;
 };
 
 /* bce_ports.c: the PicoBlaze's port handlers (isk_set_ports). */

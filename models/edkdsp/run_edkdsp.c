@@ -7,8 +7,11 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/ports.h"
 #include "cli/runctl.h"
+#include "cli/sysfile.h"
 #include "isekit/sim.h"
+#include "isekit/desc.h"
 #include "isekit/edkdsp.h"
 
 #define MAX_PARAMS 32
@@ -17,7 +20,7 @@
  * exports its symbols (CMakeLists.txt) and links the BCE's objects whole (isekit_model HOST). */
 
 typedef struct edk_cli {
-    const char *firmware, *host, *core;
+    const char *firmware, *host, *core, *system;
     const char *params[MAX_PARAMS + 1];      /* NULL-terminated for edk_config */
     uint64_t timeout;
     cli_run_opts run;
@@ -28,7 +31,8 @@ typedef struct edk_cli {
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: isekit run edkdsp --firmware FW [--host HOST.c] [options] [-- HOST ARGS...]\n\n"
+            "usage: isekit run edkdsp --firmware FW [--host HOST.c] [options] [-- HOST ARGS...]\n"
+            "       isekit run edkdsp --system F.sys --host HOST.c [options] [-- HOST ARGS...]\n\n"
             "Simulate an EdkDSP basic computing element: a PicoBlaze running FW, its data flow unit\n"
             "(DFU) with data memories A-D, and a host program. FW is a .psm file (assembled for the\n"
             "core, with pbbcelib.psm available to INCLUDE) or a .hex/.mem/.dec/.bin image; it is put in\n"
@@ -36,7 +40,11 @@ static void usage(FILE *out)
             "the fly like a model and drives the BCE; its return value is the exit status. Without a\n"
             "host the firmware is started and runs for --max-clocks. Afterwards every DFU operation is\n"
             "listed with its operation-time counter.\n\n"
+            "With --system, F.sys is a system description with several BCEs (ports = edkdsp_bce DFU,\n"
+            "each PicoBlaze loading its own program); HOST.c gets the first BCE and reaches the\n"
+            "others with edk_bce_at(bce, i).\n\n"
             "options:\n"
+            "  --system F.sys      several BCEs from a system description, driven by one host\n"
             "  --core NAME         kcpsm3 (default) or kcpsm6\n"
             "  --param NAME=VALUE  a DFU parameter (e.g. latency_vmul=9, memory_words=4096), or\n"
             "                      pb.NAME=VALUE for the PicoBlaze (e.g. pb.scratchpad_size=128)\n"
@@ -67,7 +75,7 @@ static bool parse_args(int argc, char **argv, void *opts)
             break;
         }
         if (cli_value(&a, "--firmware", &o->firmware) || cli_value(&a, "--host", &o->host) ||
-            cli_value(&a, "--core", &o->core) ||
+            cli_value(&a, "--core", &o->core) || cli_value(&a, "--system", &o->system) ||
             cli_u64(&a, "--timeout", 1, UINT64_MAX, ISK_UNIT_COUNT, &o->timeout) ||
             cli_run_option(&a, &o->run, NULL))
             continue;
@@ -75,7 +83,16 @@ static bool parse_args(int argc, char **argv, void *opts)
     }
     /* the BCE's instances are the host's to read (edk_read_dmem ...): no --show */
     if (!a.bad && o->run.nshows) cli_usage_error(&a, "--show does not apply to the EdkDSP BCE");
-    if (!a.bad && !o->firmware) cli_usage_error(&a, "--firmware is required");
+    if (!a.bad && o->system) {
+        /* the description names the cores, their parameters and programs */
+        if (o->firmware || o->core || o->run.nparams || o->timeout)
+            cli_usage_error(&a, "--system: the description gives the firmware, cores and parameters "
+                                "(no --firmware, --core, --param or --timeout)");
+        else if (!o->host)
+            cli_usage_error(&a, "--system needs --host (without one, run the description: isekit run %s)", o->system);
+    } else if (!a.bad && !o->firmware) {
+        cli_usage_error(&a, "--firmware is required");
+    }
     for (int i = 0; i < o->run.nparams && i < MAX_PARAMS; i++) o->params[i] = o->run.params[i];
     return !a.bad;
 }
@@ -125,13 +142,14 @@ static int run_host(const edk_cli *o, edk_bce *bce, isk_diag *diag, cli_run *r)
     return rc;
 }
 
-static void print_report(edk_bce *bce)
+static void print_report(edk_bce *bce, const char *name)
 {
     size_t n;
     const edk_dfu_record *log = edk_dfu_log(bce, &n);
     isk_stats st;
     isk_get_stats(edk_system(bce), &st);
-    printf("\nDFU operations: %zu (time = the DFU's 16-bit operation-time counter, in clocks)\n", n);
+    printf("\n%s%sDFU operations: %zu (time = the DFU's 16-bit operation-time counter, in clocks)\n",
+           name ? name : "", name ? ": " : "", n);
     if (n) printf("  %4s  %-8s %6s %4s %12s %8s  %s\n", "#", "op", "N", "REP", "started at", "time", "error");
     for (size_t i = 0; i < n; i++) {
         const edk_dfu_record *r = &log[i];
@@ -139,7 +157,7 @@ static void print_report(edk_bce *bce)
         if (r->finished) printf("%8u  %u\n", r->dfutime, r->error);
         else printf("%8s  -\n", "running");
     }
-    printf("summary: %" PRIu64 " clocks, %" PRIu64 " PicoBlaze instructions\n", st.clocks, st.instructions);
+    if (!name) printf("summary: %" PRIu64 " clocks, %" PRIu64 " PicoBlaze instructions\n", st.clocks, st.instructions);
 }
 
 /* --param values are bad usage when the DFU (or, for pb.NAME, the core) does not take them,
@@ -156,6 +174,53 @@ static bool check_params(const edk_cli *o, isk_diag *diag)
     return ok;
 }
 
+/* --system: the BCEs a description wires (each PicoBlaze whose port device is the BCE glue), in
+ * the order of its instances, driven by one host. */
+static int run_system(const edk_cli *o, isk_diag *diag)
+{
+    sysfile *f = sysfile_read(o->system, diag);
+    if (!f) return EXIT_FAILED;
+    isk_system_options so = { .diag = diag, .explicit_sharing = 1 };
+    cli_run_system_options(&o->run, &so);
+    isk_system *sys = isk_system_new(&so);
+    port_wiring *w = port_wiring_new(sys, f->port_log ? stdout : NULL);
+    const sys_port_device *glue = sys_port_device_find("edkdsp_bce");
+    VEC(edk_bce *) bces = { 0 };
+    VEC(const char *) names = { 0 };
+    int rc = EXIT_FAILED;
+    if (sysfile_build(f, sys, w, NULL, diag) && (!o->run.trace || cli_trace(sys) == ISK_OK)) {
+        for (size_t i = 0; i < f->instances.len; i++) {
+            isk_inst *inst = isk_instance(sys, f->instances.data[i].name);
+            if (!isk_inst_model(inst)->is_processor) continue;
+            proc_ports *pp = port_wiring_of(w, inst);
+            if (pp->device != glue || !pp->device_user) continue;
+            VEC_PUSH(&bces, pp->device_user);
+            VEC_PUSH(&names, f->instances.data[i].name);
+        }
+        if (!bces.len) {
+            fprintf(stderr, "isekit run edkdsp: %s: no BCE (no processor with ports = edkdsp_bce DFU)\n", o->system);
+        } else {
+            edk_bce_group(bces.data, bces.len);
+            cli_run r;
+            cli_run_begin(&r, "isekit run edkdsp", sys, &o->run, o->run.max_clocks);
+            rc = run_host(o, bces.data[0], diag, &r);
+            for (size_t i = 0; i < bces.len; i++) print_report(bces.data[i], names.data[i]);
+            isk_stats st;
+            isk_get_stats(sys, &st);
+            printf("summary: %zu BCEs, %" PRIu64 " clocks, %" PRIu64 " PicoBlaze instructions\n", bces.len, st.clocks,
+                   st.instructions);
+            if (cli_run_interrupted(&r)) rc = cli_run_unfinished(&r, NULL);
+            cli_run_end(&r);
+        }
+    }
+    VEC_FREE(&bces);
+    VEC_FREE(&names);
+    port_wiring_free(w);
+    isk_system_free(sys);
+    sysfile_free(f);
+    return rc;
+}
+
 static int cmd_run_edkdsp(int argc, char **argv)
 {
     edk_cli o;
@@ -163,6 +228,7 @@ static int cmd_run_edkdsp(int argc, char **argv)
     if (start >= 0) return start;
     isk_diag diag;
     cli_diag_init(&diag, o.run.max_errors);
+    if (o.system) return run_system(&o, &diag);
     if (!check_params(&o, &diag)) return EXIT_USAGE;
     isk_system_options so = { 0 };
     cli_run_system_options(&o.run, &so);
@@ -197,7 +263,7 @@ static int cmd_run_edkdsp(int argc, char **argv)
     /* an error the diagnostics printed already is not repeated */
     if (*edk_last_error(bce) && rc != EXIT_OK && !cli_run_interrupted(&r) && diag.errors == errors)
         fprintf(stderr, "%s: %s\n", r.cmd, edk_last_error(bce));
-    print_report(bce);
+    print_report(bce, NULL);
     if (cli_run_interrupted(&r)) rc = cli_run_unfinished(&r, NULL);
     cli_run_end(&r);
     edk_close(bce);

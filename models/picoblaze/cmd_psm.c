@@ -1,4 +1,5 @@
 /* isekit psm: assemble Xilinx PicoBlaze .psm sources; disassemble PicoBlaze images. */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +16,7 @@
 #define MAX_INCLUDES 16
 
 typedef struct psm_cli {
-    const char *core, *input, *template_path;
+    const char *core, *input, *template_path, *log_path, *fmt_path;
     const char *outputs[MAX_OUTPUTS];
     int noutputs;
     const char *includes[MAX_INCLUDES];
@@ -42,6 +43,9 @@ static void usage(FILE *out)
             "                       default: FILE.hex next to the source\n"
             "  --template T         a ROM template (Xilinx ROM_form.vhd/.v style): {name}, {timestamp},\n"
             "                       {INIT_xx} and {INITP_xx} filled in after the line {begin template}\n"
+            "  --log FILE           the listing as the KCPSM6 assembler's .log: addresses, words, resolved\n"
+            "                       operands (sX[name], 12[name]), then files, constants, strings, labels\n"
+            "  --fmt FILE           the source formatted as the Xilinx assemblers' .fmt\n"
             "  -I DIR               also look for INCLUDE files in DIR\n"
             "  --scratchpad N       scratchpad size for direct STORE/FETCH checks (64, 128, 256)\n"
             "  --crlf               CR LF line ends in text images (as KCPSM3.EXE writes them)\n"
@@ -64,6 +68,8 @@ static bool parse_args(int argc, char **argv, void *opts)
         else if (cli_flag(&a, "-6")) o->core = "kcpsm6";
         else if (cli_value(&a, "--core", &v)) o->core = v ? v : o->core;
         else if (cli_value(&a, "--template", &v)) o->template_path = v;
+        else if (cli_value(&a, "--log", &v)) o->log_path = v;
+        else if (cli_value(&a, "--fmt", &v)) o->fmt_path = v;
         else if (cli_value(&a, "-o", &v)) {
             if (v && o->noutputs == MAX_OUTPUTS) cli_usage_error(&a, "at most %d outputs", MAX_OUTPUTS);
             else if (v) o->outputs[o->noutputs++] = v;
@@ -91,6 +97,7 @@ static psm_program *assemble(const psm_cli *o, const isk_model *m, isk_diag *dia
     opt.include_dirs = o->includes;
     opt.ninclude_dirs = (size_t)o->nincludes;
     opt.scratchpad_size = (unsigned)o->scratchpad;
+    opt.listing = o->log_path != NULL;
     /* KCPSM6 code assembled for the KCPSM3 (the default) says which option it needs */
     isk_model *k6 = strcmp(m->name, "kcpsm3") == 0 ? isk_model_load("kcpsm6", diag) : NULL;
     opt.hint_model = k6;
@@ -128,6 +135,35 @@ static int write_hdl(const char *path, const psm_program *p, const char *templat
     free(name);
     free(text);
     return rc;
+}
+
+/* The .log and .fmt listings (the .fmt formats the top-level source). */
+static int write_listings(const psm_cli *o, const psm_program *p, const isk_model *m, isk_diag *diag)
+{
+    const char *paths[2] = { o->log_path, o->fmt_path };
+    for (int k = 0; k < 2; k++) {
+        if (!paths[k]) continue;
+        char *text = NULL, title[16];
+        size_t size;
+        if (k == 1 && isk_file_read_text(o->input, &text, &size, diag) != 0) return EXIT_FAILED;
+        FILE *f = fopen(paths[k], "w");
+        int rc = -1;
+        if (f && k == 0) {
+            size_t i = 0;
+            for (const char *s = m->name; *s && i + 1 < sizeof title; s++) title[i++] = (char)toupper((unsigned char)*s);
+            title[i] = 0;
+            rc = psm_write_log(f, p, o->input, title, o->crlf);
+        } else if (f) {
+            rc = psm_write_fmt(f, o->input, text, p, o->crlf);
+        }
+        if (f && fclose(f) != 0) rc = -1;
+        free(text);
+        if (rc != 0) {
+            fprintf(stderr, "isekit psm: cannot write %s\n", paths[k]);
+            return EXIT_FAILED;
+        }
+    }
+    return EXIT_OK;
 }
 
 static int write_output(const char *path, const psm_program *p, const char *source, bool crlf)
@@ -207,6 +243,7 @@ static int cmd_psm(int argc, char **argv)
         for (int i = 0; p && i < o.noutputs && rc == EXIT_OK; i++)
             rc = is_hdl(o.outputs[i]) ? write_hdl(o.outputs[i], p, o.template_path, &diag)
                                       : write_output(o.outputs[i], p, o.input, o.crlf);
+        if (p && rc == EXIT_OK) rc = write_listings(&o, p, m, &diag);
         if (p && rc == EXIT_OK)
             fprintf(stderr, "%s: %zu instructions, last address %03zX, %s\n", o.input, p->count,
                     p->end ? p->end - 1 : 0, isk_model_name(m));

@@ -51,6 +51,7 @@ typedef struct psm_options {
                                         $SOURCE_DATE_EPOCH if set, else the current time */
     const isk_model *hint_model;     /* a line `model` refuses but this one takes gets `hint` added */
     const char *hint;                /* to its error (KCPSM6 code assembled as KCPSM3: "use -6") */
+    bool listing;                    /* keep psm_program.listing (for psm_write_log) */
 } psm_options;
 
 enum psm_symbol_kind { PSM_LABEL, PSM_CONSTANT, PSM_STRING, PSM_TABLE };
@@ -68,6 +69,15 @@ typedef struct psm_symbol {
 /* Where each word came from, for listings and the debugger. */
 typedef struct psm_origin { uint32_t address; const char *file; int line; } psm_origin;
 
+/* One source line as the .log lists it (blank lines and INCLUDE lines are not listed). */
+typedef struct psm_listed {
+    const char *file;
+    int line;
+    uint32_t address;                /* its first word, or the address after a directive */
+    uint32_t nwords;                 /* words it placed (0: directive, label or comment only) */
+    char *label, *statement, *comment;  /* statement with operands resolved: sX[name], 12[name] */
+} psm_listed;
+
 typedef struct psm_program {
     uint32_t *words;                 /* the whole program space (unused words 0 or DEFAULT_JUMP) */
     uint8_t *used;                   /* 1 where the source placed a word */
@@ -78,6 +88,8 @@ typedef struct psm_program {
     VEC(psm_symbol) symbols;
     VEC(psm_origin) origins;
     VEC(char *) files;               /* every file read (owned) */
+    VEC(psm_listed) listing;         /* with psm_options.listing */
+    int64_t timestamp;               /* the assembly time (seconds since 1970) */
 } psm_program;
 
 void psm_options_init(psm_options *o, const isk_model *model);
@@ -143,5 +155,18 @@ int psm_write_template(FILE *out, const char *template_text, const uint32_t *wor
 int psm_read_image(const char *path, uint32_t *words, size_t capacity, size_t *loaded, isk_diag *diag);
 int psm_read_image_text(const char *name, const char *text, size_t len, int format, uint32_t *words,
                         size_t capacity, size_t *loaded, isk_diag *diag);
+
+/* ---- listings (psm_listing.c) --------------------------------------------------------------- */
+
+/* The KCPSM6-style log of a program assembled with psm_options.listing: a header (time stamp,
+ * last occupied address, nominal memory size), "Addr Code Instruction" lines with resolved
+ * operands, then the files, constants, tables, strings and labels with the file defining each.
+ * `title` names the assembler ("KCPSM6"). 0, or -1 on a write error. */
+int psm_write_log(FILE *out, const psm_program *p, const char *source, const char *title, bool crlf);
+/* The source `text` (the file `name`, which p was assembled from) formatted as the Xilinx
+ * assemblers' .fmt: upper-case mnemonics and hex, registers sX, ", " between operands, labels
+ * right-aligned to the longest, comments in one column after the longest statement; blank lines
+ * dropped, comment-only lines kept at the left margin. 0, or -1 on a write error. */
+int psm_write_fmt(FILE *out, const char *name, const char *text, const psm_program *p, bool crlf);
 
 #endif

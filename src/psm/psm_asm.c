@@ -44,6 +44,12 @@ void psm_program_free(psm_program *p)
     }
     VEC_FREE(&p->symbols);
     VEC_FREE(&p->origins);
+    for (size_t i = 0; i < p->listing.len; i++) {
+        free(p->listing.data[i].label);
+        free(p->listing.data[i].statement);
+        free(p->listing.data[i].comment);
+    }
+    VEC_FREE(&p->listing);
     for (size_t i = 0; i < p->files.len; i++) free(p->files.data[i]);
     VEC_FREE(&p->files);
     free(p);
@@ -257,13 +263,20 @@ static void run_pass(psm_asm *a, line_state *ls, bool second)
             psm_symbol *y = psm_symbol_define(a, l, &p->label, PSM_LABEL);
             if (y) y->value = (int64_t)address;
         }
-        if (!ls[i].ok || !p->word.len) continue;
+        bool list = second && a->opt->listing;
+        if (!ls[i].ok || !p->word.len) {
+            if (list) psm_list_line(a, l, p, address, address, NULL);
+            continue;
+        }
         if (second && ls[i].failed) {
             address = ls[i].address_after;
             continue;
         }
         int errors = a->diag->errors;
+        uint64_t before = address;
+        char *resolved = list ? psm_resolve_statement(a, p) : NULL;
         statement(a, l, p, &address, second);
+        if (list) psm_list_line(a, l, p, before, address, resolved);
         if (!second) ls[i].failed = a->diag->errors != errors, ls[i].address_after = address;
     }
 }
@@ -377,6 +390,7 @@ static psm_program *assemble(const char *name, const char *text, const psm_optio
     a.prog->size = (size_t)m->storages.data[m->code_storage].info.count;
     a.prog->words = isk_xcalloc(a.prog->size, sizeof *a.prog->words);
     a.prog->used = isk_xcalloc(a.prog->size, 1);
+    a.prog->timestamp = a.now;
     int errors = diag->errors;
     isk_diag_file outer = isk_diag_begin_file(diag, name);   /* its INCLUDEs count with it */
     psm_read_source(&a, name, text, NULL, NULL);

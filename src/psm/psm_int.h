@@ -24,6 +24,7 @@ typedef struct psm_parsed {
     psm_span word;               /* the mnemonic or directive; len 0: none */
     psm_span op[PSM_MAX_OPERANDS];
     int nops;
+    psm_span comment;            /* from its ';'; len 0: none */
 } psm_parsed;
 
 typedef struct psm_asm {
@@ -76,6 +77,13 @@ int psm_register_number(const char *s, int len);            /* s0..sF -> 0..15, 
 bool psm_check_name(psm_asm *a, const psm_line *l, const psm_span *s, const char *what, char suffix);
 psm_symbol *psm_symbol_lookup(psm_asm *a, const char *s, int len);
 psm_symbol *psm_symbol_define(psm_asm *a, const psm_line *l, const psm_span *s, int kind);
+
+/* psm_listing.c: keep a pass-2 line for the .log (psm_options.listing); `before` and `after`
+ * are the addresses around it, `resolved` (owned, may be NULL) its statement as the log shows it. */
+void psm_list_line(psm_asm *a, const psm_line *l, const psm_parsed *p, uint64_t before, uint64_t after,
+                   char *resolved);
+/* The statement of p as the log shows it: operands resolved to their values (in pass 2). */
+char *psm_resolve_statement(psm_asm *a, const psm_parsed *p);
 
 /* psm_encode.c: one instruction line (pass 2): the words it gives, or -1 after an error.
  * In pass 1 (emit = NULL) it only counts the words. */

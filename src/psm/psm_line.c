@@ -83,7 +83,10 @@ bool psm_split_line(psm_asm *a, const psm_line *l, psm_parsed *out)
         out->label = span(l, s, n);
         s = isk_skip_blanks(after + 1);
     }
-    if (*s == ';' || !*s) return true;
+    if (*s == ';' || !*s) {
+        if (*s) out->comment = span(l, s, s + strlen(s));
+        return true;
+    }
     const char *w = s;
     while (is_word_char(*w)) w++;
     if (w == s) {
@@ -92,6 +95,7 @@ bool psm_split_line(psm_asm *a, const psm_line *l, psm_parsed *out)
     }
     out->word = span(l, s, w);
     const char *end = statement_end(w, psm_span_is(&out->word, "STRING"));
+    if (*end) out->comment = span(l, end, end + strlen(end));
     s = isk_skip_blanks(w);
     if (s >= end) return true;
     if (s == w && *s != '(') {

@@ -172,6 +172,16 @@ const char *edk_dfu_op_name(int op);
  * edk_close leaves the system alone. The host calls that wait work on it as on edk_open's. */
 edk_bce *edk_bce_attach(isk_system *sys, isk_inst *pb, isk_inst *dfu, char *why, size_t cap);
 
+/* Several BCEs driven by one host: `isekit run edkdsp --system F.sys --host h.c` runs a system
+ * description with several BCEs (`ports = edkdsp_bce DFU`) and hands EDK_HOST_MAIN the first;
+ * edk_bce_count tells how many there are and edk_bce_at(bce, i) gives the i-th, in the order of
+ * the description's PicoBlaze instances. They share one system and one clock: a call that waits
+ * on one BCE runs the others too. A BCE of edk_open is a group of one. edk_bce_group makes n
+ * BCEs of one system a group (the array must outlive their use; edk_close leaves it alone). */
+size_t edk_bce_count(const edk_bce *bce);
+edk_bce *edk_bce_at(const edk_bce *bce, size_t i);     /* NULL past the last */
+void edk_bce_group(edk_bce *const *bces, size_t n);
+
 /* The simulated system, for tools that look deeper (storage by name, statistics). The
  * instances are named "pb" (the PicoBlaze) and "dfu". */
 isk_system *edk_system(edk_bce *bce);
