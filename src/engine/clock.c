@@ -186,8 +186,7 @@ ISK_INLINE void queue_write(isk_hdr *h, write_bucket *due, void *cell, int64_t v
     w->value = value;
     w->inst = inst;
     w->slot = sys->cur_slot;
-    w->bytes = (uint16_t)((how >> 8) & 0xff);
-    w->code = (uint16_t)(how >> 16);
+    w->how = how;
     sys->pending++;
     h->attention = 1;
 }
@@ -258,8 +257,8 @@ ISK_INLINE void commit_writes(isk_system *sys)
     write_bucket *due = bucket_due(sys, 1);
     for (size_t i = 0; i < due->len; i++) {
         const pending_write *w = &due->data[i];
-        isk_cell_write_raw(w->cell, w->bytes, w->value);
-        if (ISK_UNLIKELY(w->code)) {
+        isk_cell_write_raw(w->cell, (int)(w->how >> 8) & 0xff, w->value);
+        if (ISK_UNLIKELY(w->how & ISK_WRITE_CODE)) {
             int s;
             uint64_t index;
             if (isk_cell_location(w->inst, w->cell, &s, &index)) isk_invalidate_code(w->inst, index);
