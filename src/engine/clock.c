@@ -186,8 +186,7 @@ ISK_INLINE void queue_write(isk_hdr *h, write_bucket *due, void *cell, int64_t v
     w->value = value;
     w->inst = inst;
     w->slot = sys->cur_slot;
-    w->bytes = (uint16_t)((how >> 8) & 0xff);
-    w->code = (uint16_t)(how >> 16);
+    w->how = how;
     sys->pending++;
     h->attention = 1;
 }
@@ -253,13 +252,13 @@ static void op_write(isk_hdr *h, void *cell, int64_t value, unsigned how)
     queue_write(h, due, cell, value, how);
 }
 
-static void commit_writes(isk_system *sys)
+ISK_INLINE void commit_writes(isk_system *sys)
 {
     write_bucket *due = bucket_due(sys, 1);
     for (size_t i = 0; i < due->len; i++) {
         const pending_write *w = &due->data[i];
-        isk_cell_write_raw(w->cell, w->bytes, w->value);
-        if (ISK_UNLIKELY(w->code)) {
+        isk_cell_write_raw(w->cell, (int)(w->how >> 8) & 0xff, w->value);
+        if (ISK_UNLIKELY(w->how & ISK_WRITE_CODE)) {
             int s;
             uint64_t index;
             if (isk_cell_location(w->inst, w->cell, &s, &index)) isk_invalidate_code(w->inst, index);
@@ -466,7 +465,7 @@ ISK_INLINE void end_command(isk_system *sys, isk_inst *a, isk_slot *slot)
     if (isk_listening(sys, ISK_EV_END)) emit_command(sys, a, slot, ISK_EV_END, clocks);
 }
 
-static void run_slot(isk_system *sys, isk_inst *a, int s)
+ISK_INLINE void run_slot(isk_system *sys, isk_inst *a, int s)
 {
     isk_slot *slot = &a->slots[s];
     isk_hdr *h = a->hdr;
@@ -627,7 +626,7 @@ static void begin_clock(isk_system *sys)
     }
 }
 
-static void end_clock(isk_system *sys)
+ISK_INLINE void end_clock(isk_system *sys)
 {
     commit_writes(sys);
     /* what became visible at the end of the clock (latency >= 1, the host's writes) */
@@ -645,6 +644,61 @@ static void end_clock(isk_system *sys)
     }
     sys->clock++;
     sys->stats.clocks++;
+}
+
+/* The slot phase from the position kept in the system (a command that keeps its stack makes
+ * the engine continue on a fresh one from there): false if a behaviour stopped the run. */
+ISK_INLINE bool run_slots(isk_system *sys)
+{
+    if (!sys->busy_slots) sys->cur_acc = sys->accelerators.len;
+    while (sys->cur_acc < sys->accelerators.len) {       /* the status is OK here */
+        isk_inst *a = sys->accelerators.data[sys->cur_acc];
+        if (sys->cur_order < a->norder) {
+            int s = a->order[sys->cur_order++];
+            run_slot(sys, a, s);
+            if (ISK_UNLIKELY(sys->status != ISK_OK)) return false;
+            continue;
+        }
+        sys->cur_acc++;
+        sys->cur_order = 0;
+    }
+    sys->phase = PHASE_END;
+    return true;
+}
+
+/* Busy slots beside at most one processor and nothing else acting (no driver): the clocks of the
+ * general loop without its per-clock questions (the finished test, the driver, the fast path's
+ * conditions, the phase dispatch). Each clock is still the processor's issue, then the slots,
+ * then the end of the clock, with the loop's position kept in the system as clock_loop keeps
+ * it, so that a command taking a stack of its own, a stop or a fault leaves the general loop
+ * exactly where it would have been. Returns at the first clock boundary where the slots are
+ * all free (the processor may run alone again), or when the run stops or reaches its limit. */
+static __attribute__((noinline)) void run_beside(isk_system *sys)
+{
+    isk_inst *const p = sys->processors.len ? sys->processors.data[0] : NULL;
+    while (sys->clock < sys->run_until) {
+        sys->phase = PHASE_ISSUE;
+        sys->cur_proc = 0;
+        if (p && (sys->clock >= p->quiet_until || p->sched_stale || isk_listening(sys, ISK_EV_CONTEXT))) {
+            const int outcome = isk_issue_clock(sys, p);
+            if (ISK_UNLIKELY(outcome != ISK_ISSUE_ON)) {
+                if (outcome == ISK_ISSUE_STOP_AFTER) sys->cur_proc++;
+                return;
+            }
+        }
+        sys->phase = PHASE_SLOTS;
+        sys->cur_acc = 0;
+        sys->cur_order = 0;
+        if (!run_slots(sys)) return;
+        end_clock(sys);
+        sys->phase = PHASE_BEGIN;
+        if (ISK_UNLIKELY(!sys->busy_slots || sys->stop_now || sys->status != ISK_OK || driver_active(sys))) return;
+    }
+}
+
+static bool runs_beside(const isk_system *sys)
+{
+    return sys->busy_slots && sys->processors.len <= 1 && !driver_active(sys);
 }
 
 /* The loop proper, kept out of isk_clock_run so that setjmp's restrictions on register use
@@ -665,6 +719,10 @@ static __attribute__((noinline)) void clock_loop(isk_system *sys)
                 uint64_t before = sys->clock;
                 isk_run_alone(sys, sys->processors.data[0]);
                 if (sys->status != ISK_OK || sys->phase != PHASE_BEGIN || sys->clock != before) continue;
+            }
+            if (runs_beside(sys)) {
+                run_beside(sys);
+                continue;
             }
             begin_clock(sys);
             if (sys->status != ISK_OK || sys->stop_now) break;
@@ -690,20 +748,7 @@ static __attribute__((noinline)) void clock_loop(isk_system *sys)
             sys->cur_order = 0;
         }
         if (sys->phase == PHASE_SLOTS) {
-            if (!sys->busy_slots) sys->cur_acc = sys->accelerators.len;
-            while (sys->cur_acc < sys->accelerators.len) {       /* the status is OK here */
-                isk_inst *a = sys->accelerators.data[sys->cur_acc];
-                if (sys->cur_order < a->norder) {
-                    int s = a->order[sys->cur_order++];
-                    run_slot(sys, a, s);
-                    if (ISK_UNLIKELY(sys->status != ISK_OK)) break;
-                    continue;
-                }
-                sys->cur_acc++;
-                sys->cur_order = 0;
-            }
-            if (sys->status != ISK_OK) break;
-            sys->phase = PHASE_END;
+            if (!run_slots(sys)) break;
         }
         end_clock(sys);
         sys->phase = PHASE_BEGIN;

@@ -41,7 +41,7 @@ typedef struct pending_write {
     int64_t value;
     isk_inst *inst;
     int32_t slot;            /* the writer, for conflict messages (-1: a processor) */
-    uint16_t bytes, code;
+    uint32_t how;            /* as ops->write had it: the cell's bytes, ISK_WRITE_CODE (one store) */
 } pending_write;
 /* The writes due in one clock. */
 typedef VEC(pending_write) write_bucket;
