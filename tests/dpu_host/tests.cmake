@@ -18,7 +18,7 @@ foreach(spec "helloworld;hello;1" "vecadd;vecadd;16" "reduce;reduce;1" "spin;spi
 endforeach()
 add_custom_target(dpu_host_programs ALL DEPENDS ${_dpu_elves})
 
-foreach(t hello vecadd reduce async errors)
+foreach(t hello vecadd reduce async errors names)
   add_executable(dpu_host_${t} ${_dh}/${t}_host.c)
   target_link_libraries(dpu_host_${t} PRIVATE dpu)
   target_compile_definitions(dpu_host_${t} PRIVATE VECADD_BINARY="${_dhb}/vecadd" REDUCE_BINARY="${_dhb}/reduce"
@@ -29,3 +29,4 @@ foreach(t hello vecadd reduce async errors)
 endforeach()
 # the SDK's hello world loads ./helloworld; its output is the DPU's printf
 set_tests_properties(dpu_host/hello PROPERTIES PASS_REGULAR_EXPRESSION "^Hello World!\n$")
+set_tests_properties(dpu_host/names PROPERTIES PASS_REGULAR_EXPRESSION "^Hello World!\n$")
