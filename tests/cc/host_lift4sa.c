@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include <isekit/edkdsp.h>
+#include "../edkdsp/lift4sa_vector.h"
 
 EDK_HOST_MAIN(bce)
 {
@@ -15,12 +16,8 @@ EDK_HOST_MAIN(bce)
     (void)argv;
     if (edk_start(bce, EDK_SLOT_P0) != EDK_OK) return 1;
     float input[16];
-    for (int j = 0; j < 16; j++) input[j] = (float)((37 * j) % 23 - 11) / 8.0f;
-    static const uint32_t coefficients[12] = { 0x3EE31355, 0, 0x3F620676, 0, 0xBD5901AE, 0,
-                                               0xBFCB0673, 0, 0x3F93263D, 0, 0x3F5EAF6F, 0 };
-    static const uint32_t expected[16] = { 0xBF99189C, 0xBCB3F1E8, 0x3ED89EFA, 0x3FAFF6C4, 0xBDB5BDD7, 0xBF819CFF,
-                                           0x3F99DBA1, 0x3E9EAC12, 0x3F9114D3, 0x00000000, 0xBF9114D3, 0xBE9EAC14,
-                                           0xBFB0E033, 0x3FB96673, 0xBE8B0674, 0xBF800000 };
+    lift4sa_input(input);
+    const uint32_t *coefficients = lift4sa_coefficients, *expected = lift4sa_expected;
     uint32_t steps = 6, out[16];
     int failures = 0;
     failures += edk_write_dmem_f32(bce, EDK_MEM_A, 0, input, 16) != EDK_OK;
