@@ -9,7 +9,10 @@ have() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok ins
 #   (docs/rv32.md "Building C programs"; tests/rv32/c is built with them when present)
 # qemu-system-misc: tests only, qemu-system-riscv32 is the reference of tests/cli/rv32_qemu.sh
 # gdb-multiarch: tests only, the gdb session of tests/cli/gdb.sh
-for pkg in gcc make cmake libelf-dev libedit-dev pkg-config python3 gtkwave \
+# cpp: isekit cc's preprocessor (docs/cc.md), at run time; gcc also is the host C compiler
+#   tests/cli/cc.sh compares the compiled C with (tests only, $CC if set)
+# python3: tests only, tests/cc/gen_ops.py writes tests/cli/cc.sh's operator checks
+for pkg in gcc cpp make cmake libelf-dev libedit-dev pkg-config python3 gtkwave \
            gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf qemu-system-misc gdb-multiarch; do
     have "$pkg" || need="$need $pkg"
 done

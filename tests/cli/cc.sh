@@ -42,6 +42,17 @@ expect_in "$tmp/bce-a.run" 'pb0    out 0x40 = 0x1d'
 expect_in "$tmp/bce-a.run" 'pb0    out 0x41 = 0x00'
 expect_in "$tmp/bce-a.run" 'dfu0.CMEM[0x80] = 160 (0xa0)'
 
+# fw_lift4sa.psm's C version (libdwt's lifting step, 15 DFU operations) under host_lift4sa.c:
+# the results bit-exact on both cores, and the .psm original under the same host
+for core in kcpsm3 kcpsm6; do
+    run 0 "$tmp/lift-$core" -- "$isekit" cc -m $core -I "$lib" "$cc_dir/fw_lift4sa.c" -o "$tmp/lift-$core.hex"
+    bounded 0 "$tmp/lift-$core.run" -- "$isekit" run edkdsp --core $core --firmware "$tmp/lift-$core.hex" --host "$cc_dir/host_lift4sa.c"
+    expect_in "$tmp/lift-$core.run" 'lifting step: 15 DFU operations'
+    expect_in "$tmp/lift-$core.run" 'all results correct'
+done
+bounded 0 "$tmp/lift-psm.run" -- "$isekit" run edkdsp --firmware "$src/models/edkdsp/examples/fw_lift4sa.psm" --host "$cc_dir/host_lift4sa.c"
+expect_in "$tmp/lift-psm.run" 'lifting step: 15 DFU operations, 2710 clocks'
+
 # port 1's bytes, as two hex digits a line
 port1() { awk '$3 == "out" && $4 == "0x01" { print substr($6, 3) }' "$1"; }
 

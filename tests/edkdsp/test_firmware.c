@@ -12,6 +12,7 @@
 
 #include "dfu_harness.h"
 #include "isekit/edkdsp.h"
+#include "lift4sa_vector.h"
 
 #define EXAMPLES ISEKIT_SOURCE_DIR "/models/edkdsp/examples/"
 #define TESTS ISEKIT_SOURCE_DIR "/tests/edkdsp/"
@@ -242,12 +243,8 @@ static void test_lifting(const char *core)
     isk_diag_init(&diag);
     edk_bce *bce = open_bce(core, EXAMPLES "fw_lift4sa.psm", NULL, &diag);
     float input[16];
-    for (int j = 0; j < 16; j++) input[j] = (float)((37 * j) % 23 - 11) / 8.0f;
-    static const uint32_t coefficients[12] = { 0x3EE31355, 0, 0x3F620676, 0, 0xBD5901AE, 0,
-                                               0xBFCB0673, 0, 0x3F93263D, 0, 0x3F5EAF6F, 0 };
-    static const uint32_t expected[16] = { 0xBF99189C, 0xBCB3F1E8, 0x3ED89EFA, 0x3FAFF6C4, 0xBDB5BDD7, 0xBF819CFF,
-                                           0x3F99DBA1, 0x3E9EAC12, 0x3F9114D3, 0x00000000, 0xBF9114D3, 0xBE9EAC14,
-                                           0xBFB0E033, 0x3FB96673, 0xBE8B0674, 0xBF800000 };
+    lift4sa_input(input);
+    const uint32_t *coefficients = lift4sa_coefficients, *expected = lift4sa_expected;
     CHECK_EQ(edk_write_dmem_f32(bce, EDK_MEM_A, 0, input, 16), EDK_OK);
     CHECK_EQ(edk_write_dmem(bce, EDK_MEM_B, 0, coefficients, 12), EDK_OK);
     uint32_t steps = 6, out[16];

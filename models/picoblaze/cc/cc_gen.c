@@ -603,6 +603,13 @@ static void gen_expr(gen *g, cc_node *n)
             E("OUTPUT s0, (s8)");
         }
         return;
+    case N_SETREG:
+        gen_expr(g, n->a);
+        if (n->val) E("LOAD s%X, s0", (unsigned)n->val);
+        return;
+    case N_GETREG:
+        if (n->val) E("LOAD s0, s%X", (unsigned)n->val);
+        return;
     case N_ASM: {
         const char *p = n->text;
         while (*p) {

@@ -504,6 +504,19 @@ static cc_node *call(cc_ctx *c, cc_token *id)
         n->type = cc_new_type(c, TY_VOID, 0);
         return n;
     }
+    /* register pinning, for firmware (and tests) whose contract is a register's value: the value
+     * is computed in s0 like any expression, so a later computation may overwrite s0-s8 */
+    if (!strcmp(f, "__setreg") || !strcmp(f, "__getreg")) {
+        bool set = f[2] == 's';
+        if (na != 1 + set) cc_error(c, pos, set ? "__setreg(register, value) takes two arguments" : "__getreg(register) takes one argument");
+        cc_node *r = args[0];
+        if (r->op != N_NUM || r->val < 0 || r->val > 15) cc_error(c, r->pos, "%s: the register must be a constant 0..15", f);
+        n->op = set ? N_SETREG : N_GETREG;
+        n->val = r->val;
+        if (set) n->a = convert(c, integer(c, args[1], f), cc_int_type(c, 1, true));
+        n->type = set ? cc_new_type(c, TY_VOID, 0) : cc_int_type(c, 1, true);
+        return n;
+    }
     if (!strcmp(f, "__enable_interrupt") || !strcmp(f, "__disable_interrupt")) {
         if (na) cc_error(c, pos, "%s() takes no arguments", f);
         n->op = N_INTR;
