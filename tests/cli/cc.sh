@@ -72,7 +72,7 @@ checks=$(($(cat "$tmp"/ops/*.want | wc -l) / 4))
 [ "$checks" -ge 800 ] || fail "only $checks operator checks"
 
 # programs: the same output as the host-compiled version
-for p in flow data; do
+for p in flow data unsized; do
     run 0 "$tmp/$p.hc" -- "$host_cc" -w -I "$cc_dir/programs" -o "$tmp/$p.host" "$cc_dir/programs/$p.c"
     "$tmp/$p.host" >"$tmp/$p.want" || fail "host run of $p.c"
     for core in kcpsm3 kcpsm6; do

@@ -871,6 +871,43 @@ static void global_init(cc_ctx *c, cc_type *t, int addr, cc_pos pos)
     }
 }
 
+/* C's `T a[] = init`: the array's size is the initializer's element count (a string's bytes
+ * with its terminating zero, or the top-level elements of a brace list, a trailing comma
+ * allowed), counted on the tokens before the initializer is read. Returns the sized type (a new
+ * one: the unsized type may be a typedef's), or t as it is. */
+static cc_type *size_from_initializer(cc_ctx *c, cc_type *t, const char *name, cc_pos pos)
+{
+    if (t->kind != TY_ARRAY || t->complete || !is_p(c, "=")) return t;
+    const cc_token *k = &c->toks[c->tp + 1];
+    int count = 0;
+    if (k->kind == TK_STR && t->base->size == 1)
+        count = (int)strlen(k->text) + 1;
+    else if (k->kind == TK_PUNCT && !strcmp(k->text, "{")) {
+        int depth = 0;
+        bool element = false;   /* an element has begun since the last top-level comma */
+        for (; k->kind != TK_EOF; k++) {
+            bool punct = k->kind == TK_PUNCT;
+            if (punct && (!strcmp(k->text, "{") || !strcmp(k->text, "(") || !strcmp(k->text, "["))) depth++;
+            else if (punct && (!strcmp(k->text, "}") || !strcmp(k->text, ")") || !strcmp(k->text, "]"))) {
+                if (--depth == 0) break;
+            } else if (punct && depth == 1 && !strcmp(k->text, ",")) {
+                count += element;
+                element = false;
+                continue;
+            }
+            if (depth > 1 || (depth == 1 && !(punct && !strcmp(k->text, "{")))) element = true;
+        }
+        count += element;
+    } else
+        return t;   /* the initializer's own error follows */
+    if (count < 1 || count > 256) cc_error(c, pos, "array '%s' of %d elements: 1..256 are possible", name, count);
+    cc_type *a = cc_new_type(c, TY_ARRAY, count * t->base->size);
+    a->base = t->base;
+    a->count = count;
+    a->complete = true;
+    return a;
+}
+
 static cc_node *stmt(cc_ctx *c);
 
 static cc_node *var_ref(cc_ctx *c, cc_sym *s, cc_pos pos)
@@ -981,7 +1018,8 @@ static cc_node *local_decl(cc_ctx *c)
             continue;
         }
         if (t->kind == TY_VOID) cc_error(c, pos, "variable '%s' of type void", name);
-        if (t->kind == TY_ARRAY && !t->complete && is_p(c, "=")) cc_error(c, pos, "give the array's size");
+        t = size_from_initializer(c, t, name, pos);
+        if (t->kind == TY_ARRAY && !t->complete) cc_error(c, pos, "give the size of array '%s'", name);
         if (!t->complete) cc_error(c, pos, "'%s' has an incomplete type", name);
         if (ds.storage == ST_EXTERN) cc_error(c, pos, "extern at block scope is outside the subset");
         if (ds.storage == ST_STATIC) {
@@ -1238,6 +1276,7 @@ void cc_parse(cc_ctx *c)
                 if (s->kind == SY_GLOBAL && ds.storage == ST_EXTERN) continue;
                 cc_error(c, pos, "'%s' defined twice", name);
             }
+            t = size_from_initializer(c, t, name, pos);
             if (t->kind == TY_ARRAY && !t->complete) cc_error(c, pos, "give the size of array '%s'", name);
             if (!t->complete) cc_error(c, pos, "'%s' has an incomplete type", name);
             s = add_sym(c, name, SY_GLOBAL, t, pos);
