@@ -9,7 +9,9 @@ have() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok ins
 #   (docs/rv32.md "Building C programs"; tests/rv32/c is built with them when present)
 # qemu-system-misc: tests only, qemu-system-riscv32 is the reference of tests/cli/rv32_qemu.sh
 # gdb-multiarch: tests only, the gdb session of tests/cli/gdb.sh
-for pkg in gcc make cmake libelf-dev libedit-dev pkg-config python3 gtkwave \
+# libopenmpi-dev, openmpi-bin: libdpu-mpi.so (the host API over MPI) and its mpirun test
+#   (tests/dpu_mpi); without them the rest builds and only that is left out
+for pkg in gcc make cmake libelf-dev libedit-dev pkg-config python3 gtkwave libopenmpi-dev openmpi-bin \
            gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf qemu-system-misc gdb-multiarch; do
     have "$pkg" || need="$need $pkg"
 done
