@@ -229,7 +229,11 @@ static dpu_error_t alloc(uint32_t nr_dpus, uint32_t nr_ranks, const char *profil
         rc = HAPI_RANK_OPEN(ctx, rank);
     }
     if (rc == DPU_OK) {
-        uint32_t threads = ctx->prof.threads < ctx->nr_ranks ? ctx->prof.threads : ctx->nr_ranks;
+        /* nrThreads simulate; a thread driving a rank of another process (MPI) only waits for
+         * its reply, so each such rank gets a thread of its own on top */
+        uint32_t threads = ctx->prof.threads;
+        for (uint32_t r = 0; r < ctx->nr_ranks; r++) threads += ctx->ranks[r]->process != 0;
+        if (threads > ctx->nr_ranks) threads = ctx->nr_ranks;
         ctx->pool = hapi_pool_new(threads);
         if (!ctx->pool) rc = hapi_error(DPU_ERR_SYSTEM, "cannot start %u threads", (unsigned)threads);
     }
