@@ -39,6 +39,12 @@ for np in 1 2 4; do
     expect_in "$tmp/spread.$np" "rank 7 on process $((7 % np))"
     expect_in "$tmp/spread.$np" "rank 7, DPU 3: tasklet 0 faulted at pc"
 done
+# a program that initialises and finalises MPI itself ends, and prints after MPI_Finalize
+bounded 0 "$tmp/own_init" -- $mpi 4 "$bin/dpu_mpi_own_init"
+expect_in "$tmp/own_init" "Hello World!"
+expect_in "$tmp/own_init" "finalized by the program, 4 processes"
+expect_in "$tmp/own_init" "0 failed"
+
 # the fault happened on process 3 and its message came back from there
 expect_in "$tmp/spread.4" "dpu: on MPI process 3:"
 finish dpu_mpi

@@ -299,8 +299,28 @@ static bool we_initialised;
 
 static void quit_servers(void)
 {
+    static bool sent;
+    if (sent) return;
+    sent = true;
     req q = { .op = OP_QUIT };
     for (int p = 1; p < nprocs; p++) MPI_Send(&q, sizeof q, MPI_BYTE, p, TAG_REQ, MPI_COMM_WORLD);
+}
+
+/* MPI_Finalize deletes MPI_COMM_SELF's attributes first: a program that finalises MPI itself
+ * lets the servers go there (their MPI_Finalize and its would wait for each other otherwise). */
+static int quit_at_finalize(MPI_Comm comm, int key, void *value, void *extra)
+{
+    (void)comm, (void)key, (void)value, (void)extra;
+    quit_servers();
+    return MPI_SUCCESS;
+}
+
+static void quit_at_exit(void)
+{
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (finalized) return;
+    quit_servers();
     if (we_initialised) MPI_Finalize();
 }
 
@@ -441,7 +461,10 @@ dpu_error_t hapi_mpi_start(void)
     if (me != 0) serve();
     if (!nprocs) {
         MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
-        atexit(quit_servers);
+        int key;
+        MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, quit_at_finalize, &key, NULL);
+        MPI_Comm_set_attr(MPI_COMM_SELF, key, NULL);
+        atexit(quit_at_exit);
     }
     return DPU_OK;
 }
