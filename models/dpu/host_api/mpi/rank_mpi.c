@@ -329,6 +329,7 @@ static dpu_error_t call(mpi_rank *m, req *q, const void *a, size_t alen, const v
                         char **data)
 {
     q->id = m->id;
+    memset(r, 0, sizeof *r);   /* what the callers read when the reply is malformed */
     send_msg(m->proc, TAG_REQ, q, sizeof *q, a, alen, b, blen, NULL, 0);
     size_t size;
     char *msg = recv_msg(m->proc, rank_tag(m->id), NULL, &size);
