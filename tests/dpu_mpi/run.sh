@@ -9,6 +9,13 @@ mpirun=$1 bin=$2 src=$3
 bounded_vm=unlimited
 # we are root in CI; loopback only; more processes than the 2 cores
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader OMPI_MCA_rmaps_base_oversubscribe=1
+if [ -n "$ISEKIT_SANITIZED" ]; then
+    # Open MPI's own leaks (lsan.supp): full stacks, and its plugins kept loaded so that the
+    # stacks name them
+    export LSAN_OPTIONS="suppressions=$src/tests/dpu_mpi/lsan.supp:print_suppressions=0"
+    export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
+    export OMPI_MCA_mca_base_component_disable_dlclose=1
+fi
 cd "$bin/dpu_host" || exit 1
 # (bounded runs a program, not a shell function)
 mpi="$mpirun --oversubscribe -np"
