@@ -185,6 +185,11 @@ static void ctx_free(hapi_ctx *ctx)
 
 static dpu_error_t alloc(uint32_t nr_dpus, uint32_t nr_ranks, const char *profile, struct dpu_set_t *set)
 {
+#ifdef HAPI_MPI
+    /* MPI's processes other than 0 serve ranks from here on and never return */
+    dpu_error_t started = hapi_mpi_start();
+    if (started != DPU_OK) return started;
+#endif
     hapi_ctx *ctx = calloc(1, sizeof *ctx);
     if (!ctx) return hapi_error(DPU_ERR_SYSTEM, "out of memory");
     pthread_mutex_init(&ctx->lock, NULL);
@@ -221,10 +226,14 @@ static dpu_error_t alloc(uint32_t nr_dpus, uint32_t nr_ranks, const char *profil
             break;
         }
         for (uint32_t i = 0; i < rank->nr_dpus; i++) rank->dpus[i] = (struct dpu_t){ .rank = rank, .index = i };
-        rc = hapi_local_rank_open(ctx, rank);
+        rc = HAPI_RANK_OPEN(ctx, rank);
     }
     if (rc == DPU_OK) {
-        uint32_t threads = ctx->prof.threads < ctx->nr_ranks ? ctx->prof.threads : ctx->nr_ranks;
+        /* nrThreads simulate; a thread driving a rank of another process (MPI) only waits for
+         * its reply, so each such rank gets a thread of its own on top */
+        uint32_t threads = ctx->prof.threads;
+        for (uint32_t r = 0; r < ctx->nr_ranks; r++) threads += ctx->ranks[r]->process != 0;
+        if (threads > ctx->nr_ranks) threads = ctx->nr_ranks;
         ctx->pool = hapi_pool_new(threads);
         if (!ctx->pool) rc = hapi_error(DPU_ERR_SYSTEM, "cannot start %u threads", (unsigned)threads);
     }
@@ -530,7 +539,8 @@ dpu_error_t dpu_launch(struct dpu_set_t set, dpu_launch_policy_t policy)
     for (uint32_t r = 0; r < ctx->nr_ranks; r++)
         for (uint32_t i = 0; i < ctx->ranks[r]->nr_dpus; i++) ctx->ranks[r]->dpus[i].boot = false;
     if (!ctx->mhz) {
-        const char *chip = isk_get_param(set.kind == DPU_SET_DPU ? set.dpu->inst : set.list.ranks[0]->dpus[0].inst, "chip");
+        /* rank 0 is simulated in this process whatever the backend */
+        const char *chip = isk_get_param(ctx->ranks[0]->dpus[0].inst, "chip");
         ctx->mhz = chip && strcmp(chip, "v1B") == 0 ? 400.0 : 350.0;
     }
     launch *l = calloc(1, sizeof *l);
@@ -670,5 +680,12 @@ dpu_error_t dpu_isekit_get_time(struct dpu_set_t set, struct dpu_isekit_time *ti
     pthread_mutex_lock(&ctx->lock);
     *time = ctx->time;
     pthread_mutex_unlock(&ctx->lock);
+    return DPU_OK;
+}
+
+dpu_error_t dpu_isekit_get_process(struct dpu_set_t set, int *process)
+{
+    if (!valid_set(set)) return hapi_error(DPU_ERR_INVALID_DPU_SET, "dpu_isekit_get_process: not a DPU set");
+    *process = set.kind == DPU_SET_DPU ? set.dpu->rank->process : set.list.ranks[0]->process;
     return DPU_OK;
 }

@@ -59,6 +59,7 @@ struct dpu_rank_t {
     struct dpu_t *dpus;
     const hapi_rank_ops *ops;
     void *backend;                 /* the backend's own state */
+    int process;                   /* the MPI process simulating it (0: this one) */
     /* under ctx->lock */
     int pending;                   /* launches queued or running */
     dpu_error_t last_error;        /* of the last launch */
@@ -97,6 +98,17 @@ dpu_error_t hapi_error(dpu_error_t code, const char *fmt, ...) __attribute__((fo
 
 /* The local backend: a rank of n DPUs simulated here. */
 dpu_error_t hapi_local_rank_open(hapi_ctx *ctx, struct dpu_rank_t *r);
+
+/* The MPI backend (mpi/rank_mpi.c, only in libdpu-mpi.so): hapi_mpi_start starts MPI at the
+ * first dpu_alloc and returns only on process 0; hapi_mpi_rank_open places a rank on a process
+ * (the local backend for process 0's). */
+#ifdef HAPI_MPI
+dpu_error_t hapi_mpi_start(void);
+dpu_error_t hapi_mpi_rank_open(hapi_ctx *ctx, struct dpu_rank_t *r);
+#define HAPI_RANK_OPEN hapi_mpi_rank_open
+#else
+#define HAPI_RANK_OPEN hapi_local_rank_open
+#endif
 
 /* The pool: n threads running jobs in submission order. */
 hapi_pool *hapi_pool_new(uint32_t threads);

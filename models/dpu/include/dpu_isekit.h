@@ -1,4 +1,5 @@
-/* isekit's additions to the UPMEM host API (not in the SDK): the simulated time of a set. */
+/* isekit's additions to the UPMEM host API (not in the SDK): the simulated time of a set and
+ * where its ranks live. */
 #ifndef DPU_ISEKIT_H
 #define DPU_ISEKIT_H
 
@@ -21,6 +22,10 @@ struct dpu_isekit_time {
 
 /* The simulated time of the allocation `dpu_set` belongs to (waits for nothing). */
 dpu_error_t dpu_isekit_get_time(struct dpu_set_t dpu_set, struct dpu_isekit_time *time);
+
+/* The MPI process that simulates the set's first rank: 0 with libdpu.so; with libdpu-mpi.so
+ * rank r lives on process r % (the number of processes) (docs/dpu-host-api.md, "MPI"). */
+dpu_error_t dpu_isekit_get_process(struct dpu_set_t dpu_set, int *process);
 
 #ifdef __cplusplus
 }
