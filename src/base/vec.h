@@ -15,6 +15,9 @@ void *isk_xcalloc(size_t n, size_t size);
 char *isk_xstrdup(const char *s);
 char *isk_xstrndup(const char *s, size_t n);
 char *isk_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The message and abort of an exhausted allocation, for memory got otherwise (mmap): `what`
+ * says what it was for, so that a user who set a limit (ulimit -v) knows what hit it. */
+_Noreturn void isk_out_of_memory(size_t bytes, const char *what);
 
 #define VEC_RESERVE(v, n) do { \
     if ((v)->len + (n) > (v)->cap) { \

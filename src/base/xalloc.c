@@ -3,10 +3,16 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+_Noreturn void isk_out_of_memory(size_t bytes, const char *what)
+{
+    fprintf(stderr, "isekit: out of memory: %zu bytes%s%s could not be had (is the address space limited? ulimit -v)\n",
+            bytes, what ? " for " : "", what ? what : "");
+    abort();
+}
+
 static void out_of_memory(size_t n)
 {
-    fprintf(stderr, "isekit: out of memory (asked for %zu bytes)\n", n);
-    abort();
+    isk_out_of_memory(n, NULL);
 }
 
 void *isk_xrealloc(void *p, size_t n)

@@ -49,7 +49,7 @@ void *isk_storage_alloc(size_t bytes)
 #if ON_DEMAND
     if (bytes >= ISK_ON_DEMAND_BYTES) {
         void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-        if (p == MAP_FAILED) abort();   /* as isk_xcalloc on exhaustion */
+        if (p == MAP_FAILED) isk_out_of_memory(bytes, "a storage's on-demand mapping");
         return p;
     }
 #endif
@@ -127,7 +127,7 @@ static void map_template(isk_inst *inst)
     for (size_t at = 0; at < inst->dcache_bytes; at += TEMPLATE_BYTES) {
         const size_t len = inst->dcache_bytes - at < TEMPLATE_BYTES ? inst->dcache_bytes - at : TEMPLATE_BYTES;
         if (mmap(base + at, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED, template_fd, 0) == MAP_FAILED)
-            abort();
+            isk_out_of_memory(len, "the decode cache");
     }
 }
 
@@ -212,7 +212,7 @@ void isk_dcache_new(isk_inst *inst)
         const size_t page = (size_t)sysconf(_SC_PAGESIZE);
         inst->dcache_bytes = (inst->dcache_bytes + page - 1) / page * page;
         void *p = mmap(NULL, inst->dcache_bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-        if (p == MAP_FAILED) abort();
+        if (p == MAP_FAILED) isk_out_of_memory(inst->dcache_bytes, "the decode cache's reservation");
         inst->dcache = p;
         inst->dcache_mapped = true;
         map_template(inst);
@@ -275,7 +275,7 @@ void isk_dcache_share(isk_inst *inst)
     pthread_mutex_unlock(&table_lock);
     if (!s) return;                  /* no memfd now: the instance decodes on its own */
     if (mmap(inst->dcache, inst->dcache_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED, s->fd, 0) == MAP_FAILED)
-        abort();
+        isk_out_of_memory(inst->dcache_bytes, "a shared decoded program");
     inst->shared_code = s;
 #endif
 }
