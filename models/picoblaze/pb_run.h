@@ -74,8 +74,8 @@ ISK_INLINE bool pb_quiet(STATE)
 #define PB_BODY_ARGS_2 , d->op[0], d->op[1]
 
 /* Threaded dispatch where the compiler has computed goto (GCC, Clang): every case jumps to the
- * next one itself; elsewhere a switch in a loop. */
-#if defined(__GNUC__)
+ * next one itself; elsewhere, or built with -DPB_SWITCH_DISPATCH to test it, a switch in a loop. */
+#if defined(__GNUC__) && !defined(PB_SWITCH_DISPATCH)
 #define PB_LABEL(id) pb_##id:
 #define PB_NEXT \
     after += 2; \
@@ -98,7 +98,7 @@ static uint64_t pb_burst(isk_hdr *h, const isk_decoded *dcache, uint64_t ncode, 
     if (pc >= ncode || ncode != PB_PROGRAM_WORDS || after >= limit) return after;
     const uint8_t *cases = pb_quiet(S) ? S->pb_case : pb_all_behaviour;
     *clock = after;
-#if defined(__GNUC__)
+#if defined(__GNUC__) && !defined(PB_SWITCH_DISPATCH)
 #define PB_LABEL_ADDRESS(name, n) [PB_CASE_##name] = &&pb_PB_CASE_##name,
     static const void *const labels[PB_CASES] = {
         [PB_CASE_UNSEEN] = &&pb_PB_CASE_UNSEEN, [PB_CASE_BEHAVIOUR] = &&pb_PB_CASE_BEHAVIOUR,
@@ -148,7 +148,7 @@ static uint64_t pb_burst(isk_hdr *h, const isk_decoded *dcache, uint64_t ncode, 
         }
         cases = pb_quiet(S) ? S->pb_case : pb_all_behaviour;
         PB_NEXT;
-#if !defined(__GNUC__)
+#if !defined(__GNUC__) || defined(PB_SWITCH_DISPATCH)
         }
 #endif
     }
