@@ -16,7 +16,7 @@ extern "C" {
 /* Bumped whenever the layout of isk_hdr, the ops tables or the declaration structs change
  * (tests/engine/test_abi.c records each version's layout and fails on a change without a new
  * version); the engine refuses a model compiled against another version. */
-#define ISK_ABI_VERSION 14
+#define ISK_ABI_VERSION 15
 
 /* Most operands an instruction format may have (fields passed to a behaviour). */
 #define ISK_MAX_OPS 6
@@ -275,6 +275,27 @@ enum isk_issue_policy {
     ISK_ISSUE_BARREL,        /* context i issues in clocks i, i+n, i+2n, ... (n = contexts) */
     ISK_ISSUE_MODEL          /* the model's own isk_scheduler (.scheduler) */
 };
+/* The decode cache's entry of one code address: the behaviour and its operand fields
+ * (pattern: the index of the model's INSTRUCTION, -1 while the word is not decoded, whose fn
+ * then decodes it). A processor's own burst (below) reads it. */
+typedef struct isk_decoded {
+    isk_behaviour_fn fn;
+    int32_t pattern;
+    uint32_t spare;
+    int64_t op[ISK_MAX_OPS];
+} isk_decoded;
+
+/* A processor's own fast loop (PROCESSOR .burst), for ISK_ISSUE_CPI with one context while it
+ * runs alone: it issues the context's instructions from h->next_pc on, one every `cpi` clocks
+ * from clock `after`, while after < limit and the PC is below ncode, until an instruction sets
+ * h->attention; each instruction's entry is dcache[pc]. It keeps *clock (the system's clock) at
+ * each instruction's clock, and before it calls an entry's fn it makes h->pc, h->next_pc (pc +
+ * 1), h->clock and h->issued what the engine's loop would (the behaviours it runs inline need
+ * none of them). It returns the clock after its last issue, with h->next_pc the next PC and
+ * h->issued counting every issue. What it runs must be what the entries' fn would do. */
+typedef uint64_t isk_burst_fn(isk_hdr *h, const isk_decoded *dcache, uint64_t ncode, uint64_t after,
+                              uint64_t limit, uint64_t *clock);
+
 typedef struct isk_processor_decl {
     const char *code;        /* the code memory storage (DECLARE_CODE_MEMORY) */
     int contexts;            /* hardware contexts (threads, 1..64); context 0 starts at reset_pc */
@@ -293,6 +314,7 @@ typedef struct isk_processor_decl {
      * the assembler sets the bit on every word of a group, not only on its head (the engine
      * and the disassembler still take a group from its head). */
     int group_bit, group_words, group_all, group_align;
+    isk_burst_fn *burst;     /* ISK_ISSUE_CPI, one context: the model's own fast loop (optional) */
 } isk_processor_decl;
 
 /* The toolchain's view of a processor: its object files, memory map and relocations. */

@@ -20,6 +20,7 @@
 #include "pb_flow.h"
 #include "pb_io.h"
 #include "pb_shift.h"
+#include "pb_run.h"
 
 MODEL_BEGIN(kcpsm3, "PicoBlaze KCPSM3")
     pb_describe_common(B);

@@ -25,6 +25,7 @@
 #include "pb_io.h"
 #include "pb_k6.h"
 #include "pb_shift.h"
+#include "pb_run.h"
 
 MODEL_BEGIN(kcpsm6, "PicoBlaze KCPSM6")
     pb_describe_common(B);

@@ -10,6 +10,7 @@ static void pb_on_reset(isk_hdr *h)
     struct isk_state *S = (struct isk_state *)(void *)h;
     pb_read_params(S);
     CELLS(CONTROL)[PB_SP] = PB_STACK_RESETS ? 0 : 31;       /* section 8: KCPSM3 starts at 31, KCPSM6 at 0 */
+    pb_forget_cases(S);
 }
 
 static void pb_describe_common(isk_builder *B)
@@ -45,7 +46,7 @@ static void pb_describe_common(isk_builder *B)
     REG(RESETS, "Internal resets");
 
     PROCESSOR(.code = "IROM", .contexts = 1, .issue = ISK_ISSUE_CPI, .cpi = 2, .reset_pc = 0,
-              .code_bytes = 4, .pc_unit_bytes = 4);
+              .code_bytes = 4, .pc_unit_bytes = 4, .burst = pb_burst);
 
     KIND_NAMES("reg", "s0=0 s1=1 s2=2 s3=3 s4=4 s5=5 s6=6 s7=7 s8=8 s9=9 sA=10 sB=11 sC=12 sD=13 sE=14 sF=15");
     KIND_NAMES("cond", "Z=0 NZ=1 C=2 NC=3");

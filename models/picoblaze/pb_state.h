@@ -39,6 +39,7 @@ STATE_BEGIN
     uint32_t vector;            /* interrupt vector */
     uint32_t hwbuild;           /* KCPSM6 HWBUILD value */
     uint32_t fetched;           /* a watched FETCH's address + 1 for pb_after_instruction, else 0 */
+    uint8_t pb_case[128];       /* pb_burst's case of each pattern (pb_run.h; index pattern + 1) */
 STATE_END
 
 /* ---- the datasheet's names -------------------------------------------------------------- */
@@ -93,6 +94,9 @@ ISK_INLINE pb_cells pb_cells_of(STATE)
 static void pb_after_instruction(STATE, unsigned irq_sampled);
 
 #define INSTRUCTION_FRAME pb
+/* The fast loop (pb_run.h) that runs the behaviours inside one function. */
+static isk_burst_fn pb_burst;
+static void pb_forget_cases(STATE);
 ISK_INLINE uint64_t pb_before(STATE) { return CELLS(CONTROL)[PB_INTERRUPT]; }
 ISK_INLINE void pb_after(STATE, uint64_t irq_sampled)
 {

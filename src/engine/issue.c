@@ -600,9 +600,19 @@ ISK_INLINE void issue_loop(isk_system *sys, isk_inst *p, int (*pick)(isk_sched *
     leave_fast_loop(sys, p, mid_clock ? h->clock : clock, issued_before, mid_clock);
 }
 
+/* The model's own loop (PROCESSOR .burst), which issues every `cpi` clocks. */
+static __attribute__((noinline)) uint64_t burst_model(isk_system *sys, isk_hdr *h, const isk_decoded *dcache,
+                                                      uint64_t ncode, uint64_t after, uint64_t limit, uint64_t gap)
+{
+    (void)gap;
+    return ((isk_inst *)h->engine)->model->proc.burst(h, dcache, ncode, after, limit, &sys->clock);
+}
+
 static __attribute__((noinline)) void run_cpi(isk_system *sys, isk_inst *p)
 {
-    burst_fn *burst = p->sched.gap == 1 ? burst_gap1 : p->sched.gap == 2 ? burst_gap2 : burst_gap;
+    const uint64_t gap = p->sched.gap;
+    burst_fn *burst = p->model->proc.burst && gap == (uint64_t)p->model->proc.cpi ? burst_model
+                      : gap == 1 ? burst_gap1 : gap == 2 ? burst_gap2 : burst_gap;
     issue_loop(sys, p, isk_cpi_pick, isk_cpi_issued, isk_cpi_next, NULL, ISK_CPI_STICKY ? burst : NULL, 0);
 }
 static __attribute__((noinline)) void run_revolver(isk_system *sys, isk_inst *p)

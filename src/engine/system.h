@@ -8,13 +8,8 @@
 #include "engine/coro.h"
 #include "engine/model_desc.h"
 
-/* An instruction decoded once: what the dispatch loop calls. One cache line. */
-typedef struct isk_decoded {
-    isk_behaviour_fn fn;
-    int32_t pattern;         /* index in the model's patterns, -1 while not decoded */
-    uint32_t spare;
-    int64_t op[ISK_MAX_OPS];
-} isk_decoded;
+/* isk_decoded (isekit/abi.h), an instruction decoded once, is what the dispatch loop calls: one
+ * cache line. */
 
 enum slot_state {
     SLOT_FREE,

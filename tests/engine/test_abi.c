@@ -56,6 +56,7 @@ static uint64_t fingerprint(void)
         O(isk_processor_decl, reset_pc), O(isk_processor_decl, code_bytes), O(isk_processor_decl, pc_unit_bytes),
         O(isk_processor_decl, scheduler), O(isk_processor_decl, isets), O(isk_processor_decl, group_bit),
         O(isk_processor_decl, group_words), O(isk_processor_decl, group_all), O(isk_processor_decl, group_align),
+        O(isk_processor_decl, burst), S(isk_decoded), O(isk_decoded, fn), O(isk_decoded, pattern), O(isk_decoded, op),
         S(isk_elf_decl), O(isk_elf_decl, machine), O(isk_elf_decl, elfclass), O(isk_elf_decl, big_endian),
         O(isk_elf_decl, flags), O(isk_elf_decl, abi_mask), O(isk_elf_decl, abi_shift),
         S(isk_gdb_decl), O(isk_gdb_decl, arch), O(isk_gdb_decl, registers), O(isk_gdb_decl, feature), O(isk_gdb_decl, context_stride),
@@ -118,6 +119,7 @@ static const struct { int version; uint64_t layout; } versions[] = {
     { 12, 0x806768a246d29a43ull },    /* the bus: bus_read, bus_write (BUS_READ, BUS_WRITE) */
     { 13, 0xf6600377a087a57bull },    /* GDB_TARGET: isk_gdb_decl, the builder's gdb */
     { 14, 0x075d7a6867400333ull },    /* ops->read, ISK_TRAP_READS: reads the engine sees (isk_watch_reads) */
+    { 15, 0xbcee037b56308bdbull },    /* PROCESSOR .burst: a model's own fast loop over isk_decoded entries */
 };
 
 STATE_BEGIN
