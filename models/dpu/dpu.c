@@ -70,12 +70,12 @@ static uint64_t dpu_regs_at(struct isk_state *S, uint64_t pc)
 {
     if (pc >= DPU_IRAM_INSNS) return 0;
     const uint64_t w = CELLS(IRAM)[pc];
-    dpu_rf_entry *e = &S->rf_cache[pc];
-    if (!(e->regs >> 63) || e->word != w) {
-        e->word = w;
-        e->regs = dram_decode_regs(dpu_isa_rows, sizeof dpu_isa_rows / sizeof dpu_isa_rows[0], w) | UINT64_C(1) << 63;
+    uint64_t *e = &CELLS(RFC)[2 * pc];
+    if (!(e[1] >> 63) || e[0] != w) {
+        e[0] = w;
+        e[1] = dram_decode_regs(dpu_isa_rows, sizeof dpu_isa_rows / sizeof dpu_isa_rows[0], w) | UINT64_C(1) << 63;
     }
-    return e->regs;
+    return e[1];
 }
 
 /* The revolver (a thread issues at most every 11 cycles, round robin), and the register-file
@@ -160,7 +160,6 @@ static void dpu_reset(isk_hdr *h)
     S->rf_free = 0;
     S->rf_stall_cycles = 0;
     memset(S->prev_writes, 0, sizeof S->prev_writes);
-    memset(S->rf_cache, 0, sizeof S->rf_cache);
     S->uncertain_fault = GET_PARAM("uncertain") == 1;
     S->sats_hook = dpu_default_sats;
     S->hash_hook = dpu_default_hash;
@@ -221,6 +220,7 @@ MODEL_BEGIN(dpu, "UPMEM DPU (SDK 2025.1 ISA)")
     MEMORY(WRAM, "Working RAM");
     MEMORY(MRAM, "Main RAM");
     MEMORY(ATOMIC, "Atomic bits");
+    MEMORY(RFC, "Register-file rule cache (timing=detailed)");
     REGFILE_BEGIN(R, "Registers")
     {
         static const char *const konst[8] = { "zero", "one", "lneg", "mneg", "id", "id2", "id4", "id8" };

@@ -55,16 +55,16 @@ typedef struct dpu_dram {
     uint64_t commands, activations, precharges;
 } dpu_dram;
 
-/* The register-file rule's cache: a word of IRAM and its reads (bits 0..23) and writes (24..47). */
-typedef struct dpu_rf_entry {
-    uint64_t word, regs;               /* regs bit 63: the entry is filled */
-} dpu_rf_entry;
-
 STATE_BEGIN
     DECLARE_CODE_MEMORY(UINT(48, 0), DPU_IRAM_INSNS) IRAM;
     DECLARE_MEMORY(UINT(8, 0), DPU_WRAM_BYTES) WRAM;
     DECLARE_MEMORY(UINT(8, 0), DPU_MRAM_BYTES) MRAM;
     DECLARE_MEMORY(UINT(1, 0), DPU_ATOMIC_BITS) ATOMIC;
+    /* The register-file rule's cache (timing=detailed): cells 2i and 2i+1 hold IRAM word i and
+     * its GPR reads (bits 0..23) and writes (24..47), bit 63 set once filled. A storage rather
+     * than a state array so that the engine maps it on demand: prim-mode DPUs never touch it.
+     * Never cleared: an entry is checked against the word, and the registers depend on it alone. */
+    DECLARE_MEMORY(UINT(64, 0), 2 * DPU_IRAM_INSNS) RFC;
     /* Thread t's register operand i is R[t * 32 + i]: r0..r23, then zero, one, lneg, mneg, id,
      * id2, id4, id8, written once at reset, so that reading any operand is one access. */
     DECLARE_REGISTERS_FILE(UINT(32, 0), DPU_THREADS * DPU_REGS) R;
@@ -95,7 +95,6 @@ STATE_BEGIN
     uint64_t rf_free;                  /* clock from which the register-file stage is free */
     uint64_t rf_stall_cycles;          /* issue cycles lost to the register-file stage */
     uint64_t prev_writes[DPU_THREADS]; /* GPRs each thread's previous instruction wrote */
-    dpu_rf_entry rf_cache[DPU_IRAM_INSNS];
 STATE_END
 
 #endif

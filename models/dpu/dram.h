@@ -97,16 +97,20 @@ static int64_t dram_field(const char *fields, const char *name, uint64_t w)
     return v;
 }
 
-/* Does word w match the format's fixed bits ("00cc-11cc-...", bit 47 first)? */
-static bool dram_matches(const char *format, uint64_t w)
+/* How many fixed bits of the format ("00cc-11cc-...", bit 47 first) word w matches, or -1 if
+ * one differs. */
+static int dram_matches(const char *format, uint64_t w)
 {
-    int bit = 47;
+    int bit = 47, fixed = 0;
     for (const char *p = format; *p && bit >= 0; p++) {
         if (*p == '-') continue;
-        if ((*p == '0' || *p == '1') && (uint64_t)(*p - '0') != ((w >> bit) & 1)) return false;
+        if (*p == '0' || *p == '1') {
+            if ((uint64_t)(*p - '0') != ((w >> bit) & 1)) return -1;
+            fixed++;
+        }
         bit--;
     }
-    return true;
+    return fixed;
 }
 
 static uint64_t dram_gpr(int64_t r, bool pair)
@@ -115,20 +119,25 @@ static uint64_t dram_gpr(int64_t r, bool pair)
     return pair ? UINT64_C(3) << (r & ~1) : UINT64_C(1) << r;
 }
 
-/* reads in bits 0..23, writes in bits 24..47 */
+/* reads in bits 0..23, writes in bits 24..47. The row with the most fixed bits wins, as in the
+ * engine's decoder: a general form (e.g. add rrici without a destination's bits) also matches
+ * the words of its specific ones, and taking it would lose their registers. */
 static uint64_t dram_decode_regs(const dram_isa_row *rows, size_t nrows, uint64_t w)
 {
+    size_t best = nrows;
+    int best_fixed = -1;
     for (size_t i = 0; i < nrows; i++) {
-        if (!dram_matches(rows[i].format, w)) continue;
-        const char *f = rows[i].fields ? rows[i].fields : "";
-        const uint64_t reads = dram_gpr(dram_field(f, "ra", w), false) | dram_gpr(dram_field(f, "rb", w), false) |
-                               dram_gpr(dram_field(f, "sa", w), false) | dram_gpr(dram_field(f, "sb", w), false) |
-                               dram_gpr(dram_field(f, "db", w), true);
-        const uint64_t writes = dram_gpr(dram_field(f, "rc", w), false) | dram_gpr(dram_field(f, "sc", w), false) |
-                                dram_gpr(dram_field(f, "dc", w), true);
-        return reads | writes << 24;
+        const int fixed = dram_matches(rows[i].format, w);
+        if (fixed > best_fixed) best = i, best_fixed = fixed;
     }
-    return 0;
+    if (best == nrows) return 0;
+    const char *f = rows[best].fields ? rows[best].fields : "";
+    const uint64_t reads = dram_gpr(dram_field(f, "ra", w), false) | dram_gpr(dram_field(f, "rb", w), false) |
+                           dram_gpr(dram_field(f, "sa", w), false) | dram_gpr(dram_field(f, "sb", w), false) |
+                           dram_gpr(dram_field(f, "db", w), true);
+    const uint64_t writes = dram_gpr(dram_field(f, "rc", w), false) | dram_gpr(dram_field(f, "sc", w), false) |
+                            dram_gpr(dram_field(f, "dc", w), true);
+    return reads | writes << 24;
 }
 
 /* floor(E/2) + floor(O/2) over the registers in mask */

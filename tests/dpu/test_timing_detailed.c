@@ -58,17 +58,23 @@ static void test_two_dmas(void)
  * - rA, rB = r2, r4 (two even): one extra cycle each, so the stage takes an add every 2 cycles
  *   and holds back every issue meanwhile: adds at 0, 1, 3, 5, ..., 21 (11 cycles lost), then
  *   the stops (their reads none, the previous write r6: no extra) at 23..34: 35 cycles. */
-static uint64_t rf_run(const char *add, uint64_t *stalls)
+static uint64_t rf_run2(const char *first, const char *add, uint64_t *stalls)
 {
     dpu_harness h;
     open_detailed(&h);
-    dh_load(&h, PROG(add, "stop"));
+    if (first) dh_load(&h, PROG(first, add, "stop"));
+    else dh_load(&h, PROG(add, "stop"));
     for (int t = 1; t < 12; t++) isk_start(h.dpu, (uint32_t)t, 0);
     CHECK_EQ(dh_run(&h), ISK_STOPPED);
     const uint64_t c = isk_clock(h.sys);
     *stalls = h.S->rf_stall_cycles;
     dh_close(&h);
     return c;
+}
+
+static uint64_t rf_run(const char *add, uint64_t *stalls)
+{
+    return rf_run2(NULL, add, stalls);
 }
 
 static void test_register_file(void)
@@ -78,6 +84,22 @@ static void test_register_file(void)
     CHECK_EQ(stalls, 0);
     CHECK_EQ(rf_run("add r6, r2, r4", &stalls), 35);
     CHECK_EQ(stalls, 11);
+}
+
+/* The registers come from the most specific row of the instruction table: `add rc, ra, imm, cc,
+ * pc` (rrici) writes rc like `add rc, ra, imm` (rri), so an instruction after either pays for
+ * it. Here `add r6, r4, r1` follows a write of r2: r2, r4 even, one extra cycle for each of the
+ * 12 threads, the same count after both forms (the conditional jump goes to the next
+ * instruction anyway). Taking the first matching row instead lost rrici's destination (the
+ * timing kernels' loop counters), and with it a third of their register-file cycles. */
+static void test_register_file_rrici(void)
+{
+    uint64_t stalls_rri, stalls_rrici;
+    const uint64_t rri = rf_run2("add r2, r2, 1", "add r6, r4, r1", &stalls_rri);
+    const uint64_t rrici = rf_run2("add r2, r2, 1, nz, 1", "add r6, r4, r1", &stalls_rrici);
+    CHECK(stalls_rri > 0);
+    CHECK_EQ(rrici, rri);
+    CHECK_EQ(stalls_rrici, stalls_rri);
 }
 
 /* The prim model stays the default: the same DMA costs 77 + 32 cycles there. */
@@ -99,6 +121,7 @@ int main(void)
     test_one_dma();
     test_two_dmas();
     test_register_file();
+    test_register_file_rrici();
     test_prim_default();
     if (harness_model) isk_model_release(harness_model);
     return CHECK_DONE();
