@@ -87,17 +87,17 @@ int main(int argc, char **argv)
     int rc = 0;
     if (!only || only == 1) {
         rc |= best_of_3(m, "functional", 1, 2000 * scale, &sec, &insns, &clocks);
-        printf("dpu functional, 1 tasklet: %.1f M instructions/s (%llu instructions in %.3f s)\n",
+        printf("dpu functional, 1 tasklet: %.1f M instructions/s (%llu instructions in %.3f s); goal: 700 M, twice a DPU's clock\n",
                (double)insns / sec / 1e6, (unsigned long long)insns, sec);
     }
     if (!only || only == 2) {
         rc |= best_of_3(m, "functional", 16, 125 * scale, &sec, &insns, &clocks);
-        printf("dpu functional, 16 tasklets: %.1f M instructions/s (%llu instructions in %.3f s)\n",
+        printf("dpu functional, 16 tasklets: %.1f M instructions/s (%llu instructions in %.3f s); goal: 700 M, twice a DPU's clock\n",
                (double)insns / sec / 1e6, (unsigned long long)insns, sec);
     }
     if (!only || only == 3) {
         rc |= best_of_3(m, "cycle", 16, 125 * scale, &sec, &insns, &clocks);
-        printf("dpu cycle mode, 16 tasklets: %.1f M cycles/s (%llu cycles in %.3f s, IPC %.3f)\n",
+        printf("dpu cycle mode, 16 tasklets: %.1f M cycles/s (%llu cycles in %.3f s, IPC %.3f); goal: 350 M, a DPU's clock\n",
                (double)clocks / sec / 1e6, (unsigned long long)clocks, sec, (double)insns / (double)clocks);
     }
     if (!only || only == 4) {
