@@ -189,8 +189,24 @@ static void test_pc_wrap(void)
     }
 }
 
+/* pb_run.h classifies each INSTRUCTION line in a per-instance table of 128 entries indexed by
+ * pattern + 1 (pb_state.h, pb_case): a core may have at most 127 lines. */
+static void test_fast_loop_table_fits(void)
+{
+    const char *cores[] = { "kcpsm3", "kcpsm6" };
+    for (int i = 0; i < 2; i++) {
+        isk_model *m = isk_model_load(cores[i], NULL);
+        CHECK(m != NULL);
+        if (!m) continue;
+        CHECK(isk_model_instruction_count(m) > 0);
+        CHECK(isk_model_instruction_count(m) <= 127);
+        isk_model_release(m);
+    }
+}
+
 int main(void)
 {
+    test_fast_loop_table_fits();
     test_nested_interrupts();
     test_abandoned_regbank();
     test_underflow();
