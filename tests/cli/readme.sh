@@ -16,4 +16,11 @@ while read -r _ args; do
     # shellcheck disable=SC2086
     (cd "$src" && "$isekit" $args) >"$tmp/out" 2>&1 || { echo "FAIL: isekit $args"; cat "$tmp/out"; exit 1; }
 done <"$tmp/commands"
+# The commands table's isekit cc example, its output file moved out of the source tree.
+grep -o '`isekit cc [^`]*`' "$src/README.md" | tr -d '`' | sed "s| -o fw.h| -o $tmp/fw.h|" >"$tmp/cc"
+[ "$(wc -l <"$tmp/cc")" -eq 1 ] || { echo "FAIL: the README's isekit cc example was not found"; exit 1; }
+read -r _ args <"$tmp/cc"
+# shellcheck disable=SC2086
+(cd "$src" && "$isekit" $args) >"$tmp/out" 2>&1 || { echo "FAIL: isekit $args"; cat "$tmp/out"; exit 1; }
+grep -q 'static const uint32_t' "$tmp/fw.h" || { echo "FAIL: isekit cc wrote no firmware array"; exit 1; }
 echo "cli/readme: the README example and the models table's commands run"
