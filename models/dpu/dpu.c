@@ -23,6 +23,9 @@
 #include "forms.h"
 #include "dram.h"
 
+/* timing=detailed: follow an issued instruction through the pipeline (below; a DMA asks). */
+static uint64_t dpu_follow_issue(struct isk_state *S, uint32_t id, uint64_t pc, uint64_t clock);
+
 /* The generated tables. A variant of the model built from another copy of the TSV
  * (tests/dpu/tests.cmake) names its own files and adds its families (DPU_EXTRA_FAMILIES). */
 #ifndef DPU_ISA_CONDITIONS
@@ -78,11 +81,23 @@ static uint64_t dpu_regs_at(struct isk_state *S, uint64_t pc)
     return e[1];
 }
 
-/* The revolver (a thread issues at most every 11 cycles, round robin), and the register-file
- * stage every thread's instructions go through one at a time: an instruction that needs extra
- * cycles there holds back every issue until it leaves (timing.md 2.3). */
+/* The instruction context `id` issues in `clock` at pc: its register-file extra cycles (its
+ * reads and its thread's previous instruction's writes), and its way through the pipeline.
+ * Returns the cycle in which it leaves the register-file stage. */
+static uint64_t dpu_follow_issue(struct isk_state *S, uint32_t id, uint64_t pc, uint64_t clock)
+{
+    const uint64_t regs = dpu_regs_at(S, pc);
+    const uint32_t extra = dram_rf_extra(S->prev_writes[id] | (regs & 0xffffff));
+    S->prev_writes[id] = (regs >> 24) & 0xffffff;
+    return pipe_enter(S, clock, extra);
+}
+
+/* The revolver (a thread issues at most every 11 cycles, round robin) behind the pipeline and
+ * its register-file stage (dram.h): while they block, no thread issues. */
 static int detailed_pick(isk_sched *q, uint64_t clock)
 {
+    const struct isk_state *S = (const struct isk_state *)(void *)q->h;
+    if (pipe_blocked(&S->pipe, clock)) return -1;
     for (uint32_t k = 0; k < q->ncontexts; k++) {
         const uint32_t id = (q->cursor + k) % q->ncontexts;
         const isk_context *c = &q->contexts[id];
@@ -98,38 +113,32 @@ static int detailed_pick(isk_sched *q, uint64_t clock)
 static uint64_t detailed_issued(isk_sched *q, uint32_t id, uint64_t clock)
 {
     struct isk_state *S = (struct isk_state *)(void *)q->h;
-    const uint64_t regs = dpu_regs_at(S, S->isk.pc);
-    const uint32_t extra = dram_rf_extra(S->prev_writes[id] | (regs & 0xffffff));
-    S->prev_writes[id] = (regs >> 24) & 0xffffff;
-    const uint64_t start = clock > S->rf_free ? clock : S->rf_free;
-    S->rf_free = start + 1 + extra;
-    /* The stage holds one instruction waiting: nothing else issues before rf_free - 1. */
-    const uint64_t bound = S->rf_free - 1;
-    if (bound > clock + 1) {
-        uint64_t first = clock + DPU_REVOLVER;         /* when someone would have issued anyway */
-        for (uint64_t m = q->running; m; m &= m - 1) {
-            isk_context *c = &q->contexts[__builtin_ctzll(m)];
-            if ((uint32_t)__builtin_ctzll(m) != id && c->state == ISK_CTX_RUNNING && c->ready_at < first)
-                first = c->ready_at < clock + 1 ? clock + 1 : c->ready_at;
-            if (c->ready_at < bound) c->ready_at = bound;
-        }
-        if (bound > first) S->rf_stall_cycles += bound - first;
-    }
+    if (S->pipe.issued_at != clock + 1) dpu_follow_issue(S, id, S->isk.pc, clock);   /* a DMA did */
     isk_context *me = &q->contexts[id];
     if (me->ready_at < clock + DPU_REVOLVER) me->ready_at = clock + DPU_REVOLVER;
-    return bound > clock + 1 ? bound : clock + 1;
+    return clock + 1;
 }
 
+/* The first cycle after `clock` in which a thread is ready and the pipeline lets it issue. The
+ * cycles a ready thread lost to the pipeline count as register-file stalls; those among them in
+ * which another thread waited for a DMA (the engine counts them as DMA wait) are noted, so
+ * that the statistics can count each cycle once. */
 static uint64_t detailed_next(isk_sched *q, uint64_t clock)
 {
-    uint64_t first = UINT64_MAX;
+    struct isk_state *S = (struct isk_state *)(void *)q->h;
+    uint64_t first = UINT64_MAX, blocked_until = 0;
     for (uint64_t m = q->running; m; m &= m - 1) {
         const isk_context *c = &q->contexts[__builtin_ctzll(m)];
+        if (c->state == ISK_CTX_BLOCKED && c->ready_at > blocked_until) blocked_until = c->ready_at;
         if (c->state != ISK_CTX_RUNNING && c->state != ISK_CTX_BLOCKED) continue;
-        const uint64_t at = c->ready_at > clock + 1 ? c->ready_at : clock + 1;
+        const uint64_t at = c->ready_at > clock ? c->ready_at : clock;
         if (at < first) first = at;
     }
-    return first;
+    if (first == UINT64_MAX) return first;
+    const uint64_t at = pipe_unblocked(&S->pipe, first);
+    S->rf_stall_cycles += at - first;
+    if (blocked_until > first) S->rf_stall_in_dma_wait += (blocked_until < at ? blocked_until : at) - first;
+    return at > clock ? at : clock + 1;
 }
 
 static const isk_scheduler dpu_detailed = { "revolver with the register-file stage", detailed_pick,
@@ -157,8 +166,9 @@ static void dpu_reset(isk_hdr *h)
                           .t_bl = (uint64_t)GET_PARAM("t_bl"), .row_bytes = (uint64_t)GET_PARAM("row_bytes"),
                           .pipeline = (uint64_t)GET_PARAM("pipeline_stages") };
     memset(&S->dram, 0, sizeof S->dram);
-    S->rf_free = 0;
+    memset(&S->pipe, 0, sizeof S->pipe);
     S->rf_stall_cycles = 0;
+    S->rf_stall_in_dma_wait = 0;
     memset(S->prev_writes, 0, sizeof S->prev_writes);
     S->uncertain_fault = GET_PARAM("uncertain") == 1;
     S->sats_hook = dpu_default_sats;
@@ -211,7 +221,7 @@ MODEL_BEGIN(dpu, "UPMEM DPU (SDK 2025.1 ISA)")
     PARAM_INT("t_cl", 32, 0, 100000, "timing=detailed: READ/WRITE in the I/O stage, memory cycles");
     PARAM_INT("t_bl", 8, 0, 100000, "timing=detailed: burst on the bus, memory cycles");
     PARAM_INT("row_bytes", 1024, 8, 65536, "timing=detailed: MRAM row (wordline) bytes", .pow2 = 1);
-    PARAM_INT("pipeline_stages", 14, 1, 1000, "timing=detailed: cycles from a DMA's issue to the memory controller");
+    PARAM_INT("pipeline_stages", 14, 2, 60, "timing=detailed: pipeline stages before the register-file stage");
     PARAM_ENUM("uncertain", "allow", "allow fault", "hash and sats have no public definition: run our own "
                "(allow) or fault");
     ON_RESET(dpu_reset);

@@ -45,7 +45,7 @@ typedef struct dpu_thread_stats {
 typedef struct dpu_timing {
     uint64_t logic_mhz, mem_mhz;       /* the memory controller runs mem/logic times faster */
     uint64_t t_rcd, t_ras, t_rp, t_cl, t_bl, row_bytes;   /* in memory cycles; the row buffer */
-    uint64_t pipeline;                 /* stages a DMA crosses before it reaches the controller */
+    uint64_t pipeline;                 /* stages before the register-file stage */
 } dpu_timing;
 
 /* The memory controller's state (memory cycles) and its counts. */
@@ -54,6 +54,16 @@ typedef struct dpu_dram {
     bool row_open;
     uint64_t commands, activations, precharges;
 } dpu_dram;
+
+/* The pipeline and register-file stage of the detailed timing (dram.h): the cycles [from, to)
+ * in which the stage's input is held, oldest first, for the instructions still in flight. */
+#define DPU_FREEZES 64                 /* more than pipeline_stages' largest value (60) + 2 */
+typedef struct dpu_pipe {
+    uint64_t from[DPU_FREEZES], to[DPU_FREEZES];
+    uint32_t head, n;                  /* the next interval's slot, the number kept */
+    uint64_t stage_free;               /* the first cycle the stage takes the next instruction */
+    uint64_t issued_at;                /* 1 + the cycle of the last issue (0: none yet) */
+} dpu_pipe;
 
 STATE_BEGIN
     DECLARE_CODE_MEMORY(UINT(48, 0), DPU_IRAM_INSNS) IRAM;
@@ -92,8 +102,9 @@ STATE_BEGIN
     int detailed;
     dpu_timing tm;
     dpu_dram dram;
-    uint64_t rf_free;                  /* clock from which the register-file stage is free */
+    dpu_pipe pipe;
     uint64_t rf_stall_cycles;          /* issue cycles lost to the register-file stage */
+    uint64_t rf_stall_in_dma_wait;     /* of those, cycles the engine counts as DMA wait too */
     uint64_t prev_writes[DPU_THREADS]; /* GPRs each thread's previous instruction wrote */
 STATE_END
 

@@ -3,13 +3,16 @@
  *
  *   - the register-file rule: an instruction needs floor(E/2) + floor(O/2) extra cycles in one
  *     stage shared by all threads, E and O the even and odd GPRs among its reads and its
- *     thread's previous instruction's writes; while that stage is busy nothing issues;
+ *     thread's previous instruction's writes;
+ *   - the pipeline in front of that stage: an instruction the stage holds back freezes it, and
+ *     nothing issues meanwhile;
  *   - DMA through one memory controller per DPU: 8-byte commands, a 1 KiB row buffer with
  *     ACTIVATE / READ-WRITE / PRECHARGE timings in memory cycles, the commands of all threads
  *     served one after the other (one I/O stage), the memory clock mem_mhz / logic_mhz faster.
  *
  * Everything is computed when the instruction issues (the model executes at issue), from a
- * few clocks kept per DPU: no queue, no allocation. Included by dpu.c after insns/. */
+ * few clocks and intervals kept per DPU: no queue, no allocation. Included by dpu.c before
+ * insns/ (dma.h uses it). */
 #ifndef ISEKIT_MODEL_DPU_DRAM_H
 #define ISEKIT_MODEL_DPU_DRAM_H
 
@@ -146,6 +149,75 @@ ISK_INLINE uint32_t dram_rf_extra(uint64_t mask)
     const uint32_t even = (uint32_t)__builtin_popcountll(mask & UINT64_C(0x555555));
     const uint32_t odd = (uint32_t)__builtin_popcountll(mask & UINT64_C(0xaaaaaa));
     return even / 2 + odd / 2;
+}
+
+/* ---- the pipeline and the register-file stage ------------------------------------------------ */
+
+/* uPIMulator's logic (timing.md 2.3), in issue order: an instruction enters a pipeline of
+ * `pipeline` stages, reaches the register-file stage's input, and holds the stage 1 + extra
+ * cycles. While the stage holds an instruction, the next one waits in the stage's input, and
+ * that freezes everything behind it: the pipeline does not advance and nothing issues (an
+ * issue needs the pipeline's and the stage's inputs free). A frozen pipeline takes one more
+ * slot at its tail, so an instruction issued in the first cycle after a frozen one enters the
+ * pipeline a cycle late and blocks the next issue for that cycle. Only instructions already
+ * issued decide when a new one reaches the stage, so each is followed through it at issue:
+ * the cycles the stage's input is held ("frozen") are kept as a few intervals. */
+
+/* Whether cycle v is frozen. */
+static bool pipe_frozen(const dpu_pipe *p, uint64_t v)
+{
+    for (uint32_t k = 0; k < p->n; k++) {       /* newest first: intervals ascend */
+        const uint32_t i = (p->head + DPU_FREEZES - 1 - k) % DPU_FREEZES;
+        if (p->to[i] <= v) return false;
+        if (p->from[i] <= v) return true;
+    }
+    return false;
+}
+
+/* Whether nothing may issue in cycle v: the stage's input is held, or the instruction issued
+ * in v - 1 still waits to enter the pipeline. */
+static bool pipe_blocked(const dpu_pipe *p, uint64_t v)
+{
+    return pipe_frozen(p, v) || (p->issued_at == v && v >= 2 && pipe_frozen(p, v - 2));
+}
+
+/* The first cycle from v on in which the pipeline does not block an issue. */
+static uint64_t pipe_unblocked(const dpu_pipe *p, uint64_t v)
+{
+    while (pipe_blocked(p, v)) v++;             /* a freeze lasts at most a few cycles */
+    return v;
+}
+
+/* The instruction issued in cycle u with `extra` register-file cycles: the cycle in which it
+ * leaves the stage (when a DMA reaches the memory controller). */
+static uint64_t pipe_enter(struct isk_state *S, uint64_t u, uint32_t extra)
+{
+    dpu_pipe *p = &S->pipe;
+    while (p->n && p->to[(p->head + DPU_FREEZES - p->n) % DPU_FREEZES] + 2 <= u) p->n--;   /* past */
+    /* it reaches the stage's input in the `pipeline`-th cycle from its entry that is not frozen */
+    uint64_t pos = u + (u >= 1 && pipe_frozen(p, u - 1)), need = S->tm.pipeline;
+    for (uint32_t k = 0; k < p->n; k++) {
+        const uint32_t i = (p->head + DPU_FREEZES - p->n + k) % DPU_FREEZES;
+        if (p->to[i] <= pos) continue;
+        if (p->from[i] > pos) {
+            const uint64_t open = p->from[i] - pos;
+            if (need <= open) break;
+            need -= open;
+        }
+        pos = p->to[i];
+    }
+    const uint64_t arrive = pos + need - 1;
+    const uint64_t enter = arrive > p->stage_free ? arrive : p->stage_free;
+    if (enter > arrive) {                       /* held in the input: frozen until it enters */
+        if (p->n == DPU_FREEZES) p->n--;        /* (pipeline_stages keeps fewer in flight) */
+        p->from[p->head] = arrive + 1;
+        p->to[p->head] = enter + 1;
+        p->head = (p->head + 1) % DPU_FREEZES;
+        p->n++;
+    }
+    p->stage_free = enter + extra + 1;
+    p->issued_at = u + 1;
+    return enter + extra + 1;
 }
 
 #endif

@@ -312,10 +312,11 @@ static void print_statistics(const dpu_run_options *o, isk_system *sys, isk_inst
                 " revolver or no tasklet ready\n", st.idle_clocks, st.idle_blocked_clocks,
                 st.idle_clocks - st.idle_blocked_clocks);
         if (S->detailed) {   /* timing=detailed: a cycle issues (run), or why it does not */
-            const uint64_t busy = st.instructions + st.idle_blocked_clocks + S->rf_stall_cycles;
+            const uint64_t dma_wait = st.idle_blocked_clocks - S->rf_stall_in_dma_wait;
+            const uint64_t busy = st.instructions + dma_wait + S->rf_stall_cycles;
             fprintf(stderr, "dpu: detailed timing: run %" PRIu64 ", DMA wait %" PRIu64 ", revolver %" PRIu64
                     ", register-file stall %" PRIu64 " cycles; MRAM %" PRIu64 " commands, %" PRIu64
-                    " activations, %" PRIu64 " precharges\n", st.instructions, st.idle_blocked_clocks,
+                    " activations, %" PRIu64 " precharges\n", st.instructions, dma_wait,
                     cycles > busy ? cycles - busy : 0, S->rf_stall_cycles, S->dram.commands, S->dram.activations,
                     S->dram.precharges);
         }

@@ -1,6 +1,7 @@
 /* timing=detailed (models/dpu/dram.h, docs/dpu-timing.md): counts derived by hand from the
  * model's rules with uPIMulator's defaults (350 MHz logic, 2400 MHz memory, tRCD 32, tRAS 78,
- * tRP 32, tCL 32, tBL 8, 1 KiB rows, a DMA reaches the controller 14 cycles after its issue).
+ * tRP 32, tCL 32, tBL 8, 1 KiB rows, a DMA reaches the controller 14 cycles after its issue
+ * unless the register-file stage holds it).
  * Memory cycle of logic cycle c: floor(c * 2400 / 350); back: ceil(m * 350 / 2400). */
 #include "dpu_harness.h"
 
@@ -52,12 +53,17 @@ static void test_two_dmas(void)
 }
 
 /* The register-file rule on the pair (previous instruction, this one), in one stage shared by
- * all threads. 12 tasklets run `add r6, rA, rB` then `stop`.
+ * all threads behind a 14-stage pipeline (dram.h). 12 tasklets run `add r6, rA, rB` then
+ * `stop`.
  * - rA, rB = r1, r2 (one odd, one even): no extra cycle; the adds issue at 0..11, the stops at
  *   12..23: 24 cycles.
- * - rA, rB = r2, r4 (two even): one extra cycle each, so the stage takes an add every 2 cycles
- *   and holds back every issue meanwhile: adds at 0, 1, 3, 5, ..., 21 (11 cycles lost), then
- *   the stops (their reads none, the previous write r6: no extra) at 23..34: 35 cycles. */
+ * - rA, rB = r2, r4 (two even): one extra cycle each. The adds issue at 0..11 (the stage is
+ *   13 cycles away); add 0 reaches the stage at 13 and holds it for 13 and 14; add k >= 1
+ *   reaches its input at 12 + 2k and waits there one cycle, so cycles 15, 17, ..., 35 are
+ *   frozen (nothing issues, and the pipeline does not advance, which is why each add arrives
+ *   two cycles after the one before). The stops (their reads none, the previous write r6: no
+ *   extra) issue at 12, 13, 14, then in the free cycles 16, 18, ..., 32: 33 cycles, of which 9
+ *   (15, 17, ..., 31) were lost while a thread was ready. */
 static uint64_t rf_run2(const char *first, const char *add, uint64_t *stalls)
 {
     dpu_harness h;
@@ -82,8 +88,8 @@ static void test_register_file(void)
     uint64_t stalls;
     CHECK_EQ(rf_run("add r6, r1, r2", &stalls), 24);
     CHECK_EQ(stalls, 0);
-    CHECK_EQ(rf_run("add r6, r2, r4", &stalls), 35);
-    CHECK_EQ(stalls, 11);
+    CHECK_EQ(rf_run("add r6, r2, r4", &stalls), 33);
+    CHECK_EQ(stalls, 9);
 }
 
 /* The registers come from the most specific row of the instruction table: `add rc, ra, imm, cc,
@@ -100,6 +106,42 @@ static void test_register_file_rrici(void)
     CHECK(stalls_rri > 0);
     CHECK_EQ(rrici, rri);
     CHECK_EQ(stalls_rrici, stalls_rri);
+}
+
+/* One held instruction and the pipeline's refill. 12 tasklets; thread 0 starts at `add r6, r2,
+ * r4` (one extra cycle), thread 1 at `second`, threads 2..11 at `add r6, r1, r2`; each then
+ * stops. Thread 0's add reaches the stage at 13 and holds it for 13 and 14; thread 1's
+ * instruction reaches the stage's input at 14 and waits there in cycle 15 (frozen). The stops
+ * issue at 12 (thread 0), 13, 14, then 16; the instruction issued at 16 cannot enter the
+ * pipeline (it took a slot in the frozen cycle), so 17 issues nothing either; then 18..24.
+ * - second = `add r6, r1, r2`: the last stop at 25, 26 cycles; 2 cycles lost (15, 17).
+ * - second = `ldma r1, r2, 7` (reads r1, r2: no extra): it leaves the stage at 16, not 15, so
+ *   it reaches the controller at logic 16 = memory 109: ACTIVATE, row open at 141, last
+ *   command at 141 + 7 * 33 = 372, off the bus at 412 = logic 60.08; thread 1 stops at 61,
+ *   the run ends at 62 (61 had it not waited). */
+static uint64_t held_run(const char *second, uint64_t *stalls)
+{
+    dpu_harness h;
+    open_detailed(&h);
+    dh_load(&h, PROG("add r6, r1, r2", "stop", "add r6, r2, r4", "stop", second, "stop"));
+    dh_set_reg(&h, 1, 1, 0x100);
+    dh_set_reg(&h, 1, 2, 0x1000);
+    isk_start(h.dpu, 0, 2);
+    isk_start(h.dpu, 1, 4);
+    for (int t = 2; t < 12; t++) isk_start(h.dpu, (uint32_t)t, 0);
+    CHECK_EQ(dh_run(&h), ISK_STOPPED);
+    const uint64_t c = isk_clock(h.sys);
+    *stalls = h.S->rf_stall_cycles;
+    dh_close(&h);
+    return c;
+}
+
+static void test_pipeline_refill(void)
+{
+    uint64_t stalls;
+    CHECK_EQ(held_run("add r6, r1, r2", &stalls), 26);
+    CHECK_EQ(stalls, 2);
+    CHECK_EQ(held_run("ldma r1, r2, 7", &stalls), 62);
 }
 
 /* The prim model stays the default: the same DMA costs 77 + 32 cycles there. */
@@ -122,6 +164,7 @@ int main(void)
     test_two_dmas();
     test_register_file();
     test_register_file_rrici();
+    test_pipeline_refill();
     test_prim_default();
     if (harness_model) isk_model_release(harness_model);
     return CHECK_DONE();

@@ -10,11 +10,10 @@
 enum { DMA_TO_WRAM, DMA_TO_MRAM, DMA_TO_IRAM };
 
 /* The detailed model's cost of a DMA issued now: it crosses the pipeline and the
- * register-file stage (the latter is free again at rf_free), then the memory controller. */
+ * register-file stage, then the memory controller. */
 static uint64_t dpu_dma_detailed(struct isk_state *S, uint32_t mram, uint32_t n)
 {
-    uint64_t at = CLOCK + S->tm.pipeline;
-    if (at < S->rf_free + S->tm.pipeline) at = S->rf_free + S->tm.pipeline;
+    const uint64_t at = dpu_follow_issue(S, S->isk.context, S->isk.pc, CLOCK);
     return dram_access(S, mram, n, at) - CLOCK;
 }
 
