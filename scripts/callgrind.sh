@@ -45,6 +45,7 @@ dpu "dpu functional, 1 tasklet" instruction 1 instructions
 dpu "dpu functional, 16 tasklets" instruction 2 instructions
 dpu "dpu cycle mode, 16 tasklets" cycle 3 cycles
 dpu "dpu cycle mode, 1 tasklet" cycle 4 cycles
+dpu "dpu cycle mode, 16 tasklets, timing=detailed" cycle 5 cycles
 # bench_picoblaze CLOCKS ROUNDS CORE: ROUNDS timed runs of CLOCKS clocks (an instruction takes
 # two: 1 M clocks are 500 000 instructions), counted inside best_seconds only (not the
 # behaviours-alone loop that follows)

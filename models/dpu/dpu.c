@@ -69,22 +69,26 @@ static const dram_isa_row dpu_isa_rows[] = {
 };
 
 /* The GPRs read (bits 0..23) and written (24..47) by the instruction at pc, cached per word. */
-static uint64_t dpu_regs_at(struct isk_state *S, uint64_t pc)
+static ISK_NOINLINE uint64_t dpu_regs_decode(struct isk_state *S, uint64_t pc)
+{
+    uint64_t *e = &CELLS(RFC)[2 * pc];
+    e[0] = CELLS(IRAM)[pc];
+    e[1] = dram_decode_regs(dpu_isa_rows, sizeof dpu_isa_rows / sizeof dpu_isa_rows[0], e[0]) | UINT64_C(1) << 63;
+    return e[1];
+}
+
+ISK_INLINE uint64_t dpu_regs_at(struct isk_state *S, uint64_t pc)
 {
     if (pc >= DPU_IRAM_INSNS) return 0;
-    const uint64_t w = CELLS(IRAM)[pc];
-    uint64_t *e = &CELLS(RFC)[2 * pc];
-    if (!(e[1] >> 63) || e[0] != w) {
-        e[0] = w;
-        e[1] = dram_decode_regs(dpu_isa_rows, sizeof dpu_isa_rows / sizeof dpu_isa_rows[0], w) | UINT64_C(1) << 63;
-    }
+    const uint64_t *e = &CELLS(RFC)[2 * pc];
+    if (ISK_UNLIKELY(!(e[1] >> 63) || e[0] != CELLS(IRAM)[pc])) return dpu_regs_decode(S, pc);
     return e[1];
 }
 
 /* The instruction context `id` issues in `clock` at pc: its register-file extra cycles (its
  * reads and its thread's previous instruction's writes), and its way through the pipeline.
  * Returns the cycle in which it leaves the register-file stage. */
-static uint64_t dpu_follow_issue(struct isk_state *S, uint32_t id, uint64_t pc, uint64_t clock)
+ISK_INLINE uint64_t follow_issue(struct isk_state *S, uint32_t id, uint64_t pc, uint64_t clock)
 {
     const uint64_t regs = dpu_regs_at(S, pc);
     const uint32_t extra = dram_rf_extra(S->prev_writes[id] | (regs & 0xffffff));
@@ -92,14 +96,20 @@ static uint64_t dpu_follow_issue(struct isk_state *S, uint32_t id, uint64_t pc, 
     return pipe_enter(S, clock, extra);
 }
 
+/* The same for a DMA, which needs the cycle (insns/dma.h). */
+static uint64_t dpu_follow_issue(struct isk_state *S, uint32_t id, uint64_t pc, uint64_t clock)
+{
+    return follow_issue(S, id, pc, clock);
+}
+
 /* The revolver (a thread issues at most every 11 cycles, round robin) behind the pipeline and
  * its register-file stage (dram.h): while they block, no thread issues. */
 static int detailed_pick(isk_sched *q, uint64_t clock)
 {
     const struct isk_state *S = (const struct isk_state *)(void *)q->h;
-    if (pipe_blocked(&S->pipe, clock)) return -1;
-    for (uint32_t k = 0; k < q->ncontexts; k++) {
-        const uint32_t id = (q->cursor + k) % q->ncontexts;
+    if (clock != S->pipe.open_at && pipe_blocked(&S->pipe, clock)) return -1;
+    uint32_t id = q->cursor < q->ncontexts ? q->cursor : 0;
+    for (uint32_t k = 0; k < q->ncontexts; k++, id = id + 1 < q->ncontexts ? id + 1 : 0) {
         const isk_context *c = &q->contexts[id];
         if ((q->running >> id & 1) && (c->state == ISK_CTX_RUNNING || c->state == ISK_CTX_BLOCKED) &&
             c->ready_at <= clock) {
@@ -110,13 +120,34 @@ static int detailed_pick(isk_sched *q, uint64_t clock)
     return -1;
 }
 
+/* Whether a live context is ready in `clock` (the round robin's next ones first: usually the
+ * first one looked at is). */
+ISK_INLINE bool detailed_any_ready(const isk_sched *q, uint64_t clock)
+{
+    uint32_t id = q->cursor < q->ncontexts ? q->cursor : 0;
+    for (uint32_t k = 0; k < q->ncontexts; k++, id = id + 1 < q->ncontexts ? id + 1 : 0) {
+        const isk_context *c = &q->contexts[id];
+        if ((q->running >> id & 1) && (c->state == ISK_CTX_RUNNING || c->state == ISK_CTX_BLOCKED) &&
+            c->ready_at <= clock)
+            return true;
+    }
+    return false;
+}
+
+/* After an issue, the next cycle the pipeline lets anything issue. When a thread is ready
+ * before that, the cycles in between are register-file stalls and the engine need not look at
+ * them; otherwise the engine looks at each cycle (detailed_next) and counts why it is idle. */
 static uint64_t detailed_issued(isk_sched *q, uint32_t id, uint64_t clock)
 {
     struct isk_state *S = (struct isk_state *)(void *)q->h;
-    if (S->pipe.issued_at != clock + 1) dpu_follow_issue(S, id, S->isk.pc, clock);   /* a DMA did */
+    if (S->pipe.issued_at != clock + 1) follow_issue(S, id, S->isk.pc, clock);   /* unless a DMA did */
     isk_context *me = &q->contexts[id];
     if (me->ready_at < clock + DPU_REVOLVER) me->ready_at = clock + DPU_REVOLVER;
-    return clock + 1;
+    const uint64_t at = S->pipe.open_at = pipe_unblocked(&S->pipe, clock + 1);
+    if (at == clock + 1 || !detailed_any_ready(q, clock + 1)) return clock + 1;
+    S->rf_stall_cycles += at - (clock + 1);
+    S->rf_stall_unseen += at - (clock + 1);
+    return at;
 }
 
 /* The first cycle after `clock` in which a thread is ready and the pipeline lets it issue. The
@@ -169,6 +200,7 @@ static void dpu_reset(isk_hdr *h)
     memset(&S->pipe, 0, sizeof S->pipe);
     S->rf_stall_cycles = 0;
     S->rf_stall_in_dma_wait = 0;
+    S->rf_stall_unseen = 0;
     memset(S->prev_writes, 0, sizeof S->prev_writes);
     S->uncertain_fault = GET_PARAM("uncertain") == 1;
     S->sats_hook = dpu_default_sats;

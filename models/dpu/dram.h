@@ -143,11 +143,21 @@ static uint64_t dram_decode_regs(const dram_isa_row *rows, size_t nrows, uint64_
     return reads | writes << 24;
 }
 
+/* The bits set in a 24-bit mask (without the population-count instruction, which x86-64's
+ * baseline lacks: the builtin would call a library function). */
+ISK_INLINE uint32_t dram_bits24(uint32_t x)
+{
+    x = x - ((x >> 1) & 0x555555u);
+    x = (x & 0x333333u) + ((x >> 2) & 0x333333u);
+    x = (x + (x >> 4)) & 0x0f0f0fu;
+    return (x * 0x010101u) >> 16 & 0xffu;
+}
+
 /* floor(E/2) + floor(O/2) over the registers in mask */
 ISK_INLINE uint32_t dram_rf_extra(uint64_t mask)
 {
-    const uint32_t even = (uint32_t)__builtin_popcountll(mask & UINT64_C(0x555555));
-    const uint32_t odd = (uint32_t)__builtin_popcountll(mask & UINT64_C(0xaaaaaa));
+    const uint32_t even = dram_bits24((uint32_t)mask & 0x555555u);
+    const uint32_t odd = dram_bits24((uint32_t)mask & 0xaaaaaau);
     return even / 2 + odd / 2;
 }
 
@@ -163,59 +173,88 @@ ISK_INLINE uint32_t dram_rf_extra(uint64_t mask)
  * issued decide when a new one reaches the stage, so each is followed through it at issue:
  * the cycles the stage's input is held ("frozen") are kept as a few intervals. */
 
-/* Whether cycle v is frozen. */
-static bool pipe_frozen(const dpu_pipe *p, uint64_t v)
+/* The k-th interval kept, oldest first. */
+ISK_INLINE uint32_t pipe_slot(const dpu_pipe *p, uint32_t k)
 {
-    for (uint32_t k = 0; k < p->n; k++) {       /* newest first: intervals ascend */
-        const uint32_t i = (p->head + DPU_FREEZES - 1 - k) % DPU_FREEZES;
-        if (p->to[i] <= v) return false;
-        if (p->from[i] <= v) return true;
+    return (p->tail + k) % DPU_FREEZES;
+}
+
+/* The end of the frozen cycles v is in: the first cycle from v on that is not frozen (v no
+ * earlier than the last issue's cycle - 1, before which the intervals are dropped). */
+ISK_INLINE uint64_t pipe_thaw(const dpu_pipe *p, uint64_t v)
+{
+    for (uint32_t k = 0; k < p->n; k++) {
+        const uint32_t i = pipe_slot(p, k);
+        if (p->to[i] > v) return p->from[i] <= v ? p->to[i] : v;
     }
-    return false;
+    return v;
+}
+
+ISK_INLINE bool pipe_frozen(const dpu_pipe *p, uint64_t v)
+{
+    return pipe_thaw(p, v) != v;
 }
 
 /* Whether nothing may issue in cycle v: the stage's input is held, or the instruction issued
  * in v - 1 still waits to enter the pipeline. */
-static bool pipe_blocked(const dpu_pipe *p, uint64_t v)
+ISK_INLINE bool pipe_blocked(const dpu_pipe *p, uint64_t v)
 {
-    return pipe_frozen(p, v) || (p->issued_at == v && v >= 2 && pipe_frozen(p, v - 2));
+    return pipe_frozen(p, v) || (p->issued_at == v && p->entered_late);
 }
 
 /* The first cycle from v on in which the pipeline does not block an issue. */
-static uint64_t pipe_unblocked(const dpu_pipe *p, uint64_t v)
+ISK_INLINE uint64_t pipe_unblocked(const dpu_pipe *p, uint64_t v)
 {
-    while (pipe_blocked(p, v)) v++;             /* a freeze lasts at most a few cycles */
-    return v;
+    for (;;) {
+        const uint64_t w = pipe_thaw(p, v);
+        if (w == v && !(p->issued_at == v && p->entered_late)) return v;
+        v = w == v ? v + 1 : w;
+    }
 }
 
 /* The instruction issued in cycle u with `extra` register-file cycles: the cycle in which it
- * leaves the stage (when a DMA reaches the memory controller). */
-static uint64_t pipe_enter(struct isk_state *S, uint64_t u, uint32_t extra)
+ * leaves the stage (when a DMA reaches the memory controller). It enters the pipeline in u, or
+ * u + 1 if u - 1 was frozen, and reaches the stage's input in the `pipeline`-th cycle from
+ * there that is not frozen. The instruction before it did so `pipeline` such cycles after its
+ * own entry; after that only its own wait was frozen. So this one arrives as many cycles
+ * after the previous one entered the stage as there are cycles not frozen between the two
+ * entries. */
+ISK_INLINE uint64_t pipe_enter(struct isk_state *S, uint64_t u, uint32_t extra)
 {
     dpu_pipe *p = &S->pipe;
-    while (p->n && p->to[(p->head + DPU_FREEZES - p->n) % DPU_FREEZES] + 2 <= u) p->n--;   /* past */
-    /* it reaches the stage's input in the `pipeline`-th cycle from its entry that is not frozen */
-    uint64_t pos = u + (u >= 1 && pipe_frozen(p, u - 1)), need = S->tm.pipeline;
-    for (uint32_t k = 0; k < p->n; k++) {
-        const uint32_t i = (p->head + DPU_FREEZES - p->n + k) % DPU_FREEZES;
-        if (p->to[i] <= pos) continue;
-        if (p->from[i] > pos) {
-            const uint64_t open = p->from[i] - pos;
-            if (need <= open) break;
-            need -= open;
+    p->entered_late = u >= 1 && pipe_frozen(p, u - 1);
+    const uint64_t entry = u + p->entered_late;
+    uint64_t arrive;
+    if (p->issued_at == 0) {
+        arrive = entry + S->tm.pipeline - 1;
+    } else {
+        uint64_t open = entry - p->last_entry;  /* minus the frozen cycles between the entries */
+        for (uint32_t k = 0; k < p->n; k++) {
+            const uint32_t i = pipe_slot(p, k);
+            if (p->from[i] >= entry) break;
+            const uint64_t lo = p->from[i] > p->last_entry ? p->from[i] : p->last_entry;
+            const uint64_t hi = p->to[i] < entry ? p->to[i] : entry;
+            if (hi > lo) open -= hi - lo;
         }
-        pos = p->to[i];
+        arrive = p->last_enter + open;
     }
-    const uint64_t arrive = pos + need - 1;
+    while (p->n && p->to[p->tail] + 1 <= u) {   /* later questions start at u - 1 */
+        p->tail = (p->tail + 1) % DPU_FREEZES;
+        p->n--;
+    }
     const uint64_t enter = arrive > p->stage_free ? arrive : p->stage_free;
     if (enter > arrive) {                       /* held in the input: frozen until it enters */
-        if (p->n == DPU_FREEZES) p->n--;        /* (pipeline_stages keeps fewer in flight) */
-        p->from[p->head] = arrive + 1;
-        p->to[p->head] = enter + 1;
-        p->head = (p->head + 1) % DPU_FREEZES;
-        p->n++;
+        if (p->n == DPU_FREEZES) {              /* (pipeline_stages keeps fewer in flight) */
+            p->tail = (p->tail + 1) % DPU_FREEZES;
+            p->n--;
+        }
+        const uint32_t i = pipe_slot(p, p->n++);
+        p->from[i] = arrive + 1;
+        p->to[i] = enter + 1;
     }
     p->stage_free = enter + extra + 1;
+    p->last_entry = entry;
+    p->last_enter = enter;
     p->issued_at = u + 1;
     return enter + extra + 1;
 }

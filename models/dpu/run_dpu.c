@@ -308,10 +308,12 @@ static void print_statistics(const dpu_run_options *o, isk_system *sys, isk_inst
     if (o->cycles) {
         isk_stats st;
         isk_inst_stats(dpu, &st);
-        fprintf(stderr, "dpu: idle %" PRIu64 " cycles: %" PRIu64 " with a DMA in flight, %" PRIu64
-                " revolver or no tasklet ready\n", st.idle_clocks, st.idle_blocked_clocks,
-                st.idle_clocks - st.idle_blocked_clocks);
-        if (S->detailed) {   /* timing=detailed: a cycle issues (run), or why it does not */
+        if (!S->detailed) {
+            fprintf(stderr, "dpu: idle %" PRIu64 " cycles: %" PRIu64 " with a DMA in flight, %" PRIu64
+                    " revolver or no tasklet ready\n", st.idle_clocks, st.idle_blocked_clocks,
+                    st.idle_clocks - st.idle_blocked_clocks);
+        } else {   /* timing=detailed: a cycle issues (run), or why it does not (the engine skips
+                    * some stalls: its idle count leaves them out) */
             const uint64_t dma_wait = st.idle_blocked_clocks - S->rf_stall_in_dma_wait;
             const uint64_t busy = st.instructions + dma_wait + S->rf_stall_cycles;
             fprintf(stderr, "dpu: detailed timing: run %" PRIu64 ", DMA wait %" PRIu64 ", revolver %" PRIu64
