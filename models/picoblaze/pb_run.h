@@ -142,31 +142,32 @@ pb_dispatch:
 #endif
     PB_LABEL(PB_CASE_UNSEEN)
         if (d->pattern < 0) goto pb_behaviour;   /* its fn decodes the word, then runs it */
-        d->spare = (uint32_t)tags[pb_case_of(d)];
+        /* The last address runs through its behaviour, whose frame wraps the PC: an inlined
+         * case then steps to the next entry without a check. */
+        d->spare = (uint32_t)tags[d == dend - 1 ? PB_CASE_BEHAVIOUR : pb_case_of(d)];
         PB_DISPATCH;                                      /* this instruction again, classified */
 #define PB_CASE_X(name, n) \
     PB_LABEL(PB_CASE_##name) \
         name##_cells(S, r PB_BODY_ARGS_##n); \
-        if (ISK_UNLIKELY(++d == dend)) d = dcache; \
+        d++; \
         PB_NEXT;
 /* A jump's NEXT_PC is PB_PROGRAM_WORDS, no program address, unless it jumps. */
-#define PB_JUMPED(body) \
-        NEXT_PC = PB_PROGRAM_WORDS; \
-        body; \
-        if (NEXT_PC != PB_PROGRAM_WORDS) d = &dcache[NEXT_PC]; \
-        else if (ISK_UNLIKELY(++d == dend)) d = dcache; \
-        PB_NEXT;
 #define PB_CASE_J(name, n) \
     PB_LABEL(PB_CASE_##name) \
-        PB_JUMPED(name##_cells(S, r PB_BODY_ARGS_##n))
+        NEXT_PC = PB_PROGRAM_WORDS; \
+        name##_cells(S, r PB_BODY_ARGS_##n); \
+        d = NEXT_PC != PB_PROGRAM_WORDS ? &dcache[NEXT_PC] : d + 1; \
+        PB_NEXT;
+/* JUMP cc, aaa with its condition known: the behaviour's test, without NEXT_PC's round trip
+ * through memory. */
 #define PB_CASE_K(name, c) \
     PB_LABEL(PB_CASE_##name##_##c) \
-        PB_JUMPED(name##_cells(S, r, c, d->op[1]))
+        d = pb_condition(r.control, c) ? &dcache[d->op[1]] : d + 1; \
+        PB_NEXT;
     PB_INLINE(PB_CASE_X, PB_CASE_J, PB_CASE_K)
 #undef PB_CASE_X
 #undef PB_CASE_J
 #undef PB_CASE_K
-#undef PB_JUMPED
     PB_LABEL(PB_CASE_BEHAVIOUR)       /* through the behaviour, as the engine's loop runs it */
     pb_behaviour: {
         const uint64_t pc = (uint64_t)(d - dcache);
