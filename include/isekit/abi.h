@@ -277,7 +277,9 @@ enum isk_issue_policy {
 };
 /* The decode cache's entry of one code address: the behaviour and its operand fields
  * (pattern: the index of the model's INSTRUCTION, -1 while the word is not decoded, whose fn
- * then decodes it). A processor's own burst (below) reads it. */
+ * then decodes it). A processor's own burst (below) reads it, and may keep what it derives from
+ * the entry in `spare`, which the engine sets to 0 whenever it writes the entry (decoded,
+ * invalidated). */
 typedef struct isk_decoded {
     isk_behaviour_fn fn;
     int32_t pattern;
@@ -288,10 +290,11 @@ typedef struct isk_decoded {
 /* A processor's own fast loop (PROCESSOR .burst), for ISK_ISSUE_CPI with one context while it
  * runs alone: it issues the context's instructions from h->next_pc on, one every `cpi` clocks
  * from clock `after`, while after < limit and the PC is below ncode, until an instruction sets
- * h->attention; each instruction's entry is dcache[pc]. It keeps *clock (the system's clock) at
- * each instruction's clock, and before it calls an entry's fn it makes h->pc, h->next_pc (pc +
- * 1), h->clock and h->issued what the engine's loop would (the behaviours it runs inline need
- * none of them). It returns the clock after its last issue, with h->next_pc the next PC and
+ * h->attention; each instruction's entry is dcache[pc]. Before it calls an entry's fn it makes
+ * *clock (the system's clock), h->pc, h->next_pc (pc + 1), h->clock and h->issued what the
+ * engine's loop would (the behaviours it runs inline need none of them); between calls it moves
+ * *clock on and looks at h->attention at least every few thousand instructions (the watchdog
+ * and stop requests from other threads). It returns the clock after its last issue, with h->next_pc the next PC and
  * h->issued counting every issue. What it runs must be what the entries' fn would do. */
 typedef uint64_t isk_burst_fn(isk_hdr *h, const isk_decoded *dcache, uint64_t ncode, uint64_t after,
                               uint64_t limit, uint64_t *clock);

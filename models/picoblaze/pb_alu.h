@@ -78,8 +78,8 @@ static inline void pb_comparecy(pb_cells r, unsigned x, unsigned v)
 
 /* The two forms of an operation. */
 #define PB_ALU_FORMS(NAME, operation) \
-    BEHAVIOUR(NAME##_sX_sY, x, y) { const pb_cells r = pb_cells_of(S); operation(r, (unsigned)x, r.bank[y]); } \
-    BEHAVIOUR(NAME##_sX_kk, x, k) { operation(pb_cells_of(S), (unsigned)x, (unsigned)k); }
+    PB_BEHAVIOUR(NAME##_sX_sY, x, y) { operation(r, (unsigned)x, r.bank[y]); } \
+    PB_BEHAVIOUR(NAME##_sX_kk, x, k) { operation(r, (unsigned)x, (unsigned)k); }
 
 PB_ALU_FORMS(LOAD, pb_load)
 PB_ALU_FORMS(AND, pb_and)

@@ -10,7 +10,6 @@ static void pb_on_reset(isk_hdr *h)
     struct isk_state *S = (struct isk_state *)(void *)h;
     pb_read_params(S);
     CELLS(CONTROL)[PB_SP] = PB_STACK_RESETS ? 0 : 31;       /* section 8: KCPSM3 starts at 31, KCPSM6 at 0 */
-    pb_forget_cases(S);
 }
 
 static void pb_describe_common(isk_builder *B)

@@ -10,9 +10,8 @@
 
 #include "pb_stack.h"
 
-static inline unsigned pb_condition(STATE, int64_t c)
+static inline unsigned pb_condition(const uint8_t *control, int64_t c)
 {
-    const uint8_t *const control = CELLS(CONTROL);
     unsigned flag = (c & 2) ? control[PB_C] : control[PB_Z];
     return flag ^ (unsigned)(c & 1);
 }
@@ -28,12 +27,12 @@ static inline void pb_return(STATE)
     JUMP((pb_pop(S) + 1u) & PB_PC_MASK);
 }
 
-BEHAVIOUR(JUMP_aaa, a)             { JUMP(a); }
-BEHAVIOUR(JUMP_cc_aaa, c, a)       { if (pb_condition(S, c)) JUMP(a); }
+PB_BEHAVIOUR(JUMP_aaa, a)          { JUMP(a); }
+PB_BEHAVIOUR(JUMP_cc_aaa, c, a)    { if (pb_condition(r.control, c)) JUMP(a); }
 BEHAVIOUR(CALL_aaa, a)             { pb_call(S, (uint64_t)a); }
-BEHAVIOUR(CALL_cc_aaa, c, a)       { if (pb_condition(S, c)) pb_call(S, (uint64_t)a); }
+BEHAVIOUR(CALL_cc_aaa, c, a)       { if (pb_condition(CELLS(CONTROL), c)) pb_call(S, (uint64_t)a); }
 BEHAVIOUR(RETURN)                  { pb_return(S); }
-BEHAVIOUR(RETURN_cc, c)            { if (pb_condition(S, c)) pb_return(S); }
+BEHAVIOUR(RETURN_cc, c)            { if (pb_condition(CELLS(CONTROL), c)) pb_return(S); }
 
 BEHAVIOUR(RETURNI, e)
 {

@@ -23,9 +23,9 @@ ISK_INLINE void pb_fetch(STATE, pb_cells r, unsigned x, unsigned at)
         NEXT_PC |= 1u << PB_PC_BITS;
     }
 }
-BEHAVIOUR(FETCH_sX_ss, x, s)     { const pb_cells r = pb_cells_of(S); pb_fetch(S, r, (unsigned)x, (unsigned)s & S->spm_mask); }
-BEHAVIOUR(FETCH_sX_at_sY, x, y)  { const pb_cells r = pb_cells_of(S); pb_fetch(S, r, (unsigned)x, r.bank[y] & S->spm_mask); }
-BEHAVIOUR(STORE_sX_ss, x, s)     { const pb_cells r = pb_cells_of(S); CELLS(SPM)[(unsigned)s & S->spm_mask] = r.bank[x]; }
-BEHAVIOUR(STORE_sX_at_sY, x, y)  { const pb_cells r = pb_cells_of(S); CELLS(SPM)[r.bank[y] & S->spm_mask] = r.bank[x]; }
+PB_BEHAVIOUR(FETCH_sX_ss, x, s)     { pb_fetch(S, r, (unsigned)x, (unsigned)s & S->spm_mask); }
+PB_BEHAVIOUR(FETCH_sX_at_sY, x, y)  { pb_fetch(S, r, (unsigned)x, r.bank[y] & S->spm_mask); }
+PB_BEHAVIOUR(STORE_sX_ss, x, s)     { CELLS(SPM)[(unsigned)s & S->spm_mask] = r.bank[x]; }
+PB_BEHAVIOUR(STORE_sX_at_sY, x, y)  { CELLS(SPM)[r.bank[y] & S->spm_mask] = r.bank[x]; }
 
 #endif

@@ -12,8 +12,8 @@ static inline uint8_t *pb_inactive_bank(STATE, pb_cells r)
     return CELLS(REGS) + (pb_bank_base(r.control) ^ 16u);
 }
 
-BEHAVIOUR(STAR_sX_sY, x, y)        { const pb_cells r = pb_cells_of(S); pb_inactive_bank(S, r)[x] = r.bank[y]; }
-BEHAVIOUR(STAR_sX_kk, x, k)        { pb_inactive_bank(S, pb_cells_of(S))[x] = (uint8_t)k; }
+PB_BEHAVIOUR(STAR_sX_sY, x, y)     { pb_inactive_bank(S, r)[x] = r.bank[y]; }
+PB_BEHAVIOUR(STAR_sX_kk, x, k)     { pb_inactive_bank(S, r)[x] = (uint8_t)k; }
 BEHAVIOUR(REGBANK, b)              { CELLS(CONTROL)[PB_BANK] = (uint8_t)b; }
 
 BEHAVIOUR(HWBUILD_sX, x)
@@ -26,13 +26,12 @@ BEHAVIOUR(HWBUILD_sX, x)
 
 BEHAVIOUR(LOAD_RETURN_sX_kk, x, k) { pb_cells_of(S).bank[x] = (uint8_t)k; pb_return(S); }
 
-static inline uint64_t pb_computed_target(STATE, int64_t x, int64_t y)
+static inline uint64_t pb_computed_target(pb_cells r, int64_t x, int64_t y)
 {
-    const pb_cells r = pb_cells_of(S);
     return (uint64_t)(r.bank[x] & 0xFu) << 8 | r.bank[y];     /* the upper nibble of sX is ignored */
 }
-BEHAVIOUR(JUMP_at_sX_sY, x, y)     { JUMP(pb_computed_target(S, x, y)); }
-BEHAVIOUR(CALL_at_sX_sY, x, y)     { pb_call(S, pb_computed_target(S, x, y)); }
+PB_BEHAVIOUR(JUMP_at_sX_sY, x, y)  { JUMP(pb_computed_target(r, x, y)); }
+BEHAVIOUR(CALL_at_sX_sY, x, y)     { pb_call(S, pb_computed_target(pb_cells_of(S), x, y)); }
 
 BEHAVIOUR(OUTPUTK_kk_p, k, p)      { OUTPUT(PB_PORT_OUTPUTK(p), k); }
 

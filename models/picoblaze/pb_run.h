@@ -1,18 +1,31 @@
 /* The PicoBlaze's own fast loop (PROCESSOR .burst, isk_burst_fn in isekit/abi.h): what the
  * engine's loop does for a processor running alone, with the common instructions' bodies inlined
  * into one function instead of called one by one through the decode cache. The semantics stay
- * in the behaviours: an inlined case runs the behaviour's own body, and every other instruction
- * (CALL, RETURN, I/O, interrupt control...) runs its behaviour through the cache entry exactly as
- * the engine's loop would.
+ * in the behaviours: an inlined case runs the behaviour's own body (Name_cells, PB_BEHAVIOUR in
+ * pb_state.h) on cells kept in registers, and every other instruction (CALL, RETURN, I/O,
+ * interrupt control...) runs its behaviour through the cache entry exactly as the engine's loop
+ * would.
  *
  * An inlined body skips the frame (pb_before/pb_after) and the engine's per-instruction stores,
  * which is right only while the frame has nothing to do: no interrupt can be taken (the pin and
  * IE are not both 1), no internal reset is pending and no read is watched ("quiet"). None of the
- * inlined instructions changes any of that, so quiet is checked again only after an instruction
- * that ran through its behaviour. The inlined ones do not read PC, and do not write NEXT_PC
- * unless they are jumps (PB_FLOW cases): their next PC is pc + 1, wrapped as the frame wraps it.
- * Counts stay exact: h->issued is brought up to date from the clock before every behaviour call
- * and at the end (one issue every 2 clocks), and the system's clock is current at every issue.
+ * inlined instructions changes any of that, nor the bank, so quiet and the cells are read again
+ * only after an instruction that ran through its behaviour; while the core is not quiet, every
+ * instruction runs through its behaviour. The inlined ones do not read PC, and do not write
+ * NEXT_PC unless they are jumps (PB_FLOW cases): their next PC is pc + 1, wrapped as the frame
+ * wraps it.
+ *
+ * Each cache entry's `spare` word holds its case, found when the entry is first met (0: not yet;
+ * the engine zeroes the word whenever it decodes or invalidates the entry, so a rewritten word
+ * is classified again). With computed goto it is the case's label as an offset from the first
+ * one, so that dispatch is one load and an indirect jump.
+ *
+ * Counts stay exact: the run's budget is counted down one per instruction; h->issued, h->clock
+ * and the system's clock are brought up to date before every behaviour call and at the end (one
+ * issue every 2 clocks). Only what can never leave the burst by itself is spared a check per
+ * instruction: the system's clock (which the watchdog samples) and h->attention (which a stop
+ * request from a signal handler or another thread sets) are stored and read at every jump and
+ * every behaviour, which every loop passes through.
  */
 #ifndef PB_RUN_H
 #define PB_RUN_H
@@ -21,8 +34,9 @@
 #include <string.h>
 
 /* The inlined instructions: X(behaviour, operands) for those that only compute (next PC =
- * pc + 1) and J(behaviour, operands) for jumps. */
-#define PB_INLINE_COMMON(X, J) \
+ * pc + 1), J(behaviour, operands) for jumps and K(behaviour, condition) for a conditional jump
+ * with its condition (0 Z, 1 NZ, 2 C, 3 NC) known, one case each. */
+#define PB_INLINE_COMMON(X, J, K) \
     X(LOAD_sX_kk, 2) X(LOAD_sX_sY, 2) X(AND_sX_kk, 2) X(AND_sX_sY, 2) X(OR_sX_kk, 2) X(OR_sX_sY, 2) \
     X(XOR_sX_kk, 2) X(XOR_sX_sY, 2) X(TEST_sX_kk, 2) X(TEST_sX_sY, 2) X(ADD_sX_kk, 2) X(ADD_sX_sY, 2) \
     X(ADDCY_sX_kk, 2) X(ADDCY_sX_sY, 2) X(SUB_sX_kk, 2) X(SUB_sX_sY, 2) X(SUBCY_sX_kk, 2) X(SUBCY_sX_sY, 2) \
@@ -30,37 +44,30 @@
     X(SLA_sX, 1) X(RL_sX, 1) X(SLX_sX, 1) X(SL0_sX, 1) X(SL1_sX, 1) \
     X(SRA_sX, 1) X(SRX_sX, 1) X(RR_sX, 1) X(SR0_sX, 1) X(SR1_sX, 1) \
     X(FETCH_sX_ss, 2) X(FETCH_sX_at_sY, 2) X(STORE_sX_ss, 2) X(STORE_sX_at_sY, 2) \
-    J(JUMP_aaa, 1) J(JUMP_cc_aaa, 2)
+    J(JUMP_aaa, 1) K(JUMP_cc_aaa, 0) K(JUMP_cc_aaa, 1) K(JUMP_cc_aaa, 2) K(JUMP_cc_aaa, 3)
 #if PB_CORE == 6
-#define PB_INLINE(X, J) PB_INLINE_COMMON(X, J) \
+#define PB_INLINE(X, J, K) PB_INLINE_COMMON(X, J, K) \
     X(TESTCY_sX_kk, 2) X(TESTCY_sX_sY, 2) X(COMPARECY_sX_kk, 2) X(COMPARECY_sX_sY, 2) \
     X(STAR_sX_kk, 2) X(STAR_sX_sY, 2) J(JUMP_at_sX_sY, 2)
 #else
-#define PB_INLINE(X, J) PB_INLINE_COMMON(X, J)
+#define PB_INLINE(X, J, K) PB_INLINE_COMMON(X, J, K)
 #endif
 
-/* Case numbers: 0 = run through the behaviour, 1 = a pattern not seen yet, then one per inlined. */
+/* Case numbers: 0 = an entry not classified yet, 1 = run through the behaviour, then one per
+ * inlined instruction. */
 #define PB_CASE_ID(name, n) PB_CASE_##name,
-enum { PB_CASE_BEHAVIOUR, PB_CASE_UNSEEN, PB_INLINE(PB_CASE_ID, PB_CASE_ID) PB_CASES };
-#undef PB_CASE_ID
+#define PB_CASE_ID_K(name, c) PB_CASE_##name##_##c,
+enum { PB_CASE_UNSEEN, PB_CASE_BEHAVIOUR, PB_INLINE(PB_CASE_ID, PB_CASE_ID, PB_CASE_ID_K) PB_CASES };
 
-/* The case of a decoded entry's behaviour (once per pattern and instance). */
-static uint8_t pb_case_of(isk_behaviour_fn fn)
+/* The case of a decoded entry (once per entry). */
+static unsigned pb_case_of(const isk_decoded *d)
 {
-#define PB_CASE_MATCH(name, n) if (fn == name) return PB_CASE_##name;
-    PB_INLINE(PB_CASE_MATCH, PB_CASE_MATCH)
+#define PB_CASE_MATCH(name, n) if (d->fn == name) return PB_CASE_##name;
+#define PB_CASE_MATCH_K(name, c) if (d->fn == name && d->op[0] == c) return PB_CASE_##name##_##c;
+    PB_INLINE(PB_CASE_MATCH, PB_CASE_MATCH, PB_CASE_MATCH_K)
 #undef PB_CASE_MATCH
+#undef PB_CASE_MATCH_K
     return PB_CASE_BEHAVIOUR;
-}
-
-/* While the core is not quiet, every pattern runs through its behaviour. The index is pattern
- * + 1 (0: a word not decoded yet), and a core has fewer than 127 INSTRUCTION lines. */
-static const uint8_t pb_all_behaviour[sizeof ((struct isk_state *)0)->pb_case];   /* PB_CASE_BEHAVIOUR */
-
-/* At reset: every pattern is classified again when first met. */
-static void pb_forget_cases(STATE)
-{
-    memset(S->pb_case, PB_CASE_UNSEEN, sizeof S->pb_case);
 }
 
 /* The frame has nothing to do after an inlined instruction (see above). */
@@ -74,93 +81,135 @@ ISK_INLINE bool pb_quiet(STATE)
 #define PB_BODY_ARGS_2 , d->op[0], d->op[1]
 
 /* Threaded dispatch where the compiler has computed goto (GCC, Clang): every case jumps to the
- * next one itself; elsewhere, or built with -DPB_SWITCH_DISPATCH to test it, a switch in a loop. */
+ * next one itself, through the label offset in the entry's spare word; elsewhere, or built with
+ * -DPB_SWITCH_DISPATCH to test it, a switch on the case number in a loop. */
 #if defined(__GNUC__) && !defined(PB_SWITCH_DISPATCH)
+#define PB_THREADED 1
 #define PB_LABEL(id) pb_##id:
-#define PB_NEXT \
-    after += 2; \
-    if (ISK_UNLIKELY((after >= limit) | h->attention)) goto out; \
-    *clock = after; \
-    goto *labels[cases[dcache[pc].pattern + 1]]
+#define PB_TAG(id) (int32_t)(&&pb_##id - &&pb_PB_CASE_UNSEEN)
+#define PB_DISPATCH goto *(const void *)((const char *)&&pb_PB_CASE_UNSEEN + (int32_t)d->spare)
 #else
+#define PB_THREADED 0
 #define PB_LABEL(id) case id:
-#define PB_NEXT after += 2; continue
+#define PB_TAG(id) id
+#define PB_DISPATCH goto pb_dispatch
 #endif
+/* After an instruction: the count, then the next one's entry is dispatched. */
+#define PB_NEXT \
+    if (ISK_UNLIKELY(--budget == 0)) goto refill; \
+    PB_DISPATCH
+/* The instructions counted down between two looks at the clock and attention (see above). */
+#define PB_CHUNK 65536u
 
-static uint64_t pb_burst(isk_hdr *h, const isk_decoded *dcache, uint64_t ncode, uint64_t after, uint64_t limit,
+/* GCC would merge the cases' identical tails (the count, the dispatch) into one shared block,
+ * which costs a jump per instruction and gives every case the same indirect jump to predict:
+ * the point of threaded dispatch is one indirect jump per case. */
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("no-crossjumping")))
+#endif
+static uint64_t pb_burst(isk_hdr *h, const isk_decoded *cache, uint64_t ncode, uint64_t after, uint64_t limit,
                          uint64_t *clock)
 {
     struct isk_state *const S = (struct isk_state *)(void *)h;
+    /* The engine's own cache (p->dcache): the burst writes the entries' spare word only. */
+    isk_decoded *const dcache = (isk_decoded *)(uintptr_t)cache, *const dend = dcache + PB_PROGRAM_WORDS;
     const uint64_t start = after, issued = h->issued;
-    uint64_t pc = h->next_pc;
-    const isk_decoded *d;
     /* Only a behaviour can take the PC outside the code memory: an inlined case wraps it. */
-    if (pc >= ncode || ncode != PB_PROGRAM_WORDS || after >= limit) return after;
-    const uint8_t *cases = pb_quiet(S) ? S->pb_case : pb_all_behaviour;
-    *clock = after;
-#if defined(__GNUC__) && !defined(PB_SWITCH_DISPATCH)
-#define PB_LABEL_ADDRESS(name, n) [PB_CASE_##name] = &&pb_PB_CASE_##name,
-    static const void *const labels[PB_CASES] = {
-        [PB_CASE_UNSEEN] = &&pb_PB_CASE_UNSEEN, [PB_CASE_BEHAVIOUR] = &&pb_PB_CASE_BEHAVIOUR,
-        PB_INLINE(PB_LABEL_ADDRESS, PB_LABEL_ADDRESS)
+    if (h->next_pc >= ncode || ncode != PB_PROGRAM_WORDS || after >= limit) return after;
+    isk_decoded *d = &dcache[h->next_pc];      /* the entry of the PC */
+    /* The instructions the run may still issue (at start, start + 2, ... below limit): budget in
+     * this chunk and rest after it. The clock after the last one issued is end - 2 * (both). */
+    uint64_t rest = (limit - start + 1) / 2;
+    const uint64_t end = start + 2 * rest;
+    uint64_t budget = rest < PB_CHUNK ? rest : PB_CHUNK;
+    rest -= budget;
+    pb_cells r = pb_cells_of(S);
+#define PB_TAG_OF(name, n) [PB_CASE_##name] = PB_TAG(PB_CASE_##name),
+#define PB_TAG_OF_K(name, c) [PB_CASE_##name##_##c] = PB_TAG(PB_CASE_##name##_##c),
+    static const int32_t tags[PB_CASES] = {
+        [PB_CASE_UNSEEN] = PB_TAG(PB_CASE_UNSEEN), [PB_CASE_BEHAVIOUR] = PB_TAG(PB_CASE_BEHAVIOUR),
+        PB_INLINE(PB_TAG_OF, PB_TAG_OF, PB_TAG_OF_K)
     };
-#undef PB_LABEL_ADDRESS
-    goto *labels[cases[dcache[pc].pattern + 1]];
+#undef PB_TAG_OF
+#undef PB_TAG_OF_K
+    if (!pb_quiet(S)) goto pb_behaviour;
+#if PB_THREADED
+    PB_DISPATCH;
     {
 #else
-    for (;;) {
-        if ((after >= limit) | h->attention) goto out;
-        *clock = after;
-        switch (cases[dcache[pc].pattern + 1]) {
+pb_dispatch:
+    switch (d->spare) {
 #endif
     PB_LABEL(PB_CASE_UNSEEN)
-        d = &dcache[pc];
-        S->pb_case[d->pattern + 1] = pb_case_of(d->fn);
-        after -= 2;                   /* dispatch this instruction again */
-        PB_NEXT;
+        if (d->pattern < 0) goto pb_behaviour;   /* its fn decodes the word, then runs it */
+        /* The last address runs through its behaviour, whose frame wraps the PC: an inlined
+         * case then steps to the next entry without a check. */
+        d->spare = (uint32_t)tags[d == dend - 1 ? PB_CASE_BEHAVIOUR : pb_case_of(d)];
+        PB_DISPATCH;                                      /* this instruction again, classified */
 #define PB_CASE_X(name, n) \
     PB_LABEL(PB_CASE_##name) \
-        d = &dcache[pc]; \
-        name##_isk_body(S PB_BODY_ARGS_##n); \
-        pc = (pc + 1) & PB_PC_MASK; \
+        name##_cells(S, r PB_BODY_ARGS_##n); \
+        d++; \
         PB_NEXT;
+/* A jump's NEXT_PC is PB_PROGRAM_WORDS, no program address, unless it jumps. */
 #define PB_CASE_J(name, n) \
     PB_LABEL(PB_CASE_##name) \
-        d = &dcache[pc]; \
-        NEXT_PC = pc + 1; \
-        name##_isk_body(S PB_BODY_ARGS_##n); \
-        pc = NEXT_PC & PB_PC_MASK; \
+        NEXT_PC = PB_PROGRAM_WORDS; \
+        name##_cells(S, r PB_BODY_ARGS_##n); \
+        d = NEXT_PC != PB_PROGRAM_WORDS ? &dcache[NEXT_PC] : d + 1; \
         PB_NEXT;
-    PB_INLINE(PB_CASE_X, PB_CASE_J)
+/* JUMP cc, aaa with its condition known: the behaviour's test, without NEXT_PC's round trip
+ * through memory. */
+#define PB_CASE_K(name, c) \
+    PB_LABEL(PB_CASE_##name##_##c) \
+        d = pb_condition(r.control, c) ? &dcache[d->op[1]] : d + 1; \
+        PB_NEXT;
+    PB_INLINE(PB_CASE_X, PB_CASE_J, PB_CASE_K)
 #undef PB_CASE_X
 #undef PB_CASE_J
+#undef PB_CASE_K
     PB_LABEL(PB_CASE_BEHAVIOUR)       /* through the behaviour, as the engine's loop runs it */
-        d = &dcache[pc];
+    pb_behaviour: {
+        const uint64_t pc = (uint64_t)(d - dcache);
+        after = end - 2 * (rest + budget);
         h->pc = pc;
         h->next_pc = pc + 1;
-        h->clock = after;
+        h->clock = *clock = after;
         h->issued = issued + ((after - start) >> 1);
         d->fn(h, d->op);
-        pc = h->next_pc;
-        if (ISK_UNLIKELY(h->attention | (pc >= ncode))) {
-            after += 2;
-            goto out;
-        }
-        cases = pb_quiet(S) ? S->pb_case : pb_all_behaviour;
-        PB_NEXT;
-#if !defined(__GNUC__) || defined(PB_SWITCH_DISPATCH)
-        }
-#endif
+        budget--;
+        if (ISK_UNLIKELY(h->attention | (h->next_pc >= ncode))) goto leave;   /* h->next_pc is right */
+        d = &dcache[h->next_pc];
+        r = pb_cells_of(S);           /* it may have switched banks */
+        if (ISK_UNLIKELY(budget == 0)) goto refill;
+        if (!pb_quiet(S)) goto pb_behaviour;
+        PB_DISPATCH;
     }
+    }
+refill:                               /* the chunk is done: the clock, attention, the next chunk */
+    *clock = end - 2 * rest - 2;
+    if (rest == 0 || h->attention) goto out;
+    budget = rest < PB_CHUNK ? rest : PB_CHUNK;
+    rest -= budget;
+    if (!pb_quiet(S)) goto pb_behaviour;
+    PB_DISPATCH;
 out:
-    if (after != start) h->clock = after - 2;
+    h->next_pc = (uint64_t)(d - dcache);
+leave:
+    after = end - 2 * (rest + budget);
+    if (after != start) h->clock = *clock = after - 2;
     h->issued = issued + ((after - start) >> 1);
-    h->next_pc = pc;
     return after;
 }
 
+#undef PB_CASE_ID
+#undef PB_CASE_ID_K
+#undef PB_THREADED
 #undef PB_LABEL
+#undef PB_TAG
+#undef PB_DISPATCH
 #undef PB_NEXT
+#undef PB_CHUNK
 #undef PB_BODY_ARGS_1
 #undef PB_BODY_ARGS_2
 

@@ -26,15 +26,15 @@ static inline void pb_shift_right(pb_cells r, unsigned x, unsigned fill)
     pb_shift_result(r, x, fill << 7 | v >> 1, v & 1u);
 }
 
-BEHAVIOUR(SLA_sX, x) { const pb_cells r = pb_cells_of(S); pb_shift_left(r, (unsigned)x, r.control[PB_C]); }  /* C in */
-BEHAVIOUR(RL_sX, x)  { const pb_cells r = pb_cells_of(S); pb_shift_left(r, (unsigned)x, r.bank[x] >> 7u); }        /* rotate */
-BEHAVIOUR(SLX_sX, x) { const pb_cells r = pb_cells_of(S); pb_shift_left(r, (unsigned)x, r.bank[x] & 1u); }         /* bit 0 repeated */
-BEHAVIOUR(SL0_sX, x) { pb_shift_left(pb_cells_of(S), (unsigned)x, 0u); }
-BEHAVIOUR(SL1_sX, x) { pb_shift_left(pb_cells_of(S), (unsigned)x, 1u); }
-BEHAVIOUR(SRA_sX, x) { const pb_cells r = pb_cells_of(S); pb_shift_right(r, (unsigned)x, r.control[PB_C]); }  /* C in */
-BEHAVIOUR(SRX_sX, x) { const pb_cells r = pb_cells_of(S); pb_shift_right(r, (unsigned)x, r.bank[x] >> 7u); }        /* bit 7 repeated (arithmetic shift) */
-BEHAVIOUR(RR_sX, x)  { const pb_cells r = pb_cells_of(S); pb_shift_right(r, (unsigned)x, r.bank[x] & 1u); }         /* rotate */
-BEHAVIOUR(SR0_sX, x) { pb_shift_right(pb_cells_of(S), (unsigned)x, 0u); }
-BEHAVIOUR(SR1_sX, x) { pb_shift_right(pb_cells_of(S), (unsigned)x, 1u); }
+PB_BEHAVIOUR(SLA_sX, x) { pb_shift_left(r, (unsigned)x, r.control[PB_C]); }  /* C in */
+PB_BEHAVIOUR(RL_sX, x) { pb_shift_left(r, (unsigned)x, r.bank[x] >> 7u); }        /* rotate */
+PB_BEHAVIOUR(SLX_sX, x) { pb_shift_left(r, (unsigned)x, r.bank[x] & 1u); }         /* bit 0 repeated */
+PB_BEHAVIOUR(SL0_sX, x) { pb_shift_left(r, (unsigned)x, 0u); }
+PB_BEHAVIOUR(SL1_sX, x) { pb_shift_left(r, (unsigned)x, 1u); }
+PB_BEHAVIOUR(SRA_sX, x) { pb_shift_right(r, (unsigned)x, r.control[PB_C]); }  /* C in */
+PB_BEHAVIOUR(SRX_sX, x) { pb_shift_right(r, (unsigned)x, r.bank[x] >> 7u); }        /* bit 7 repeated (arithmetic shift) */
+PB_BEHAVIOUR(RR_sX, x) { pb_shift_right(r, (unsigned)x, r.bank[x] & 1u); }         /* rotate */
+PB_BEHAVIOUR(SR0_sX, x) { pb_shift_right(r, (unsigned)x, 0u); }
+PB_BEHAVIOUR(SR1_sX, x) { pb_shift_right(r, (unsigned)x, 1u); }
 
 #endif

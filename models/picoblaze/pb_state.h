@@ -39,7 +39,6 @@ STATE_BEGIN
     uint32_t vector;            /* interrupt vector */
     uint32_t hwbuild;           /* KCPSM6 HWBUILD value */
     uint32_t fetched;           /* a watched FETCH's address + 1 for pb_after_instruction, else 0 */
-    uint8_t pb_case[128];       /* pb_burst's case of each pattern (pb_run.h; index pattern + 1) */
 STATE_END
 
 /* ---- the datasheet's names -------------------------------------------------------------- */
@@ -82,6 +81,14 @@ ISK_INLINE pb_cells pb_cells_of(STATE)
     return (pb_cells){ .control = control, .bank = CELLS(REGS) + pb_bank_base(control) };
 }
 
+/* PB_BEHAVIOUR(Name, operands) { ... } is a behaviour whose body takes the cells as `r`: the
+ * behaviour reads them (pb_cells_of), and the fast loop (pb_run.h) calls Name_cells with its
+ * own, kept in registers across a run of instructions. */
+#define PB_BEHAVIOUR(name, ...) \
+    ISK_INLINE void name##_cells(STATE, pb_cells r ISK_PARAMS(__VA_ARGS__)); \
+    BEHAVIOUR(name, __VA_ARGS__) { name##_cells(S, pb_cells_of(S), __VA_ARGS__); } \
+    ISK_INLINE void name##_cells(STATE, pb_cells r ISK_PARAMS(__VA_ARGS__))
+
 /* ---- the frame of every instruction --------------------------------------------------------
  * The interrupt input is sampled in the instruction's first clock, before the instruction has any
  * effect (a request raised by this instruction's own OUTPUT is seen by the next one); the
@@ -96,7 +103,6 @@ static void pb_after_instruction(STATE, unsigned irq_sampled);
 #define INSTRUCTION_FRAME pb
 /* The fast loop (pb_run.h) that runs the behaviours inside one function. */
 static isk_burst_fn pb_burst;
-static void pb_forget_cases(STATE);
 ISK_INLINE uint64_t pb_before(STATE) { return CELLS(CONTROL)[PB_INTERRUPT]; }
 ISK_INLINE void pb_after(STATE, uint64_t irq_sampled)
 {

@@ -189,24 +189,66 @@ static void test_pc_wrap(void)
     }
 }
 
-/* pb_run.h classifies each INSTRUCTION line in a per-instance table of 128 entries indexed by
- * pattern + 1 (pb_state.h, pb_case): a core may have at most 127 lines. */
-static void test_fast_loop_table_fits(void)
+/* The fast loop (pb_run.h) keeps each cache entry's case in the entry: a word rewritten while
+ * the program runs must run as the new instruction. Here the port 01 handler turns the LOAD at
+ * 000 into an ADD at its third write, after the LOAD ran inline (an entry runs through its
+ * behaviour when first met, which decodes it); a stale case would run the LOAD again and loop. */
+typedef struct rewrite_bench {
+    isk_ref irom;
+    uint32_t add_word;
+    int writes;
+    bool done;
+} rewrite_bench;
+
+static void rewrite_write(void *user, isk_inst *pb, uint64_t port, uint64_t value)
+{
+    rewrite_bench *b = user;
+    if (port == 0x01 && ++b->writes == 3) {
+        b->irom.index = 0;
+        isk_ref_write(&b->irom, b->add_word);
+    }
+    if (port == 0xFF) {
+        b->done = value == 2;
+        isk_context_of(pb, 0)->state = ISK_CTX_STOPPED;
+    }
+}
+
+static void test_rewritten_code(void)
 {
     const char *cores[] = { "kcpsm3", "kcpsm6" };
     for (int i = 0; i < 2; i++) {
-        isk_model *m = isk_model_load(cores[i], NULL);
-        CHECK(m != NULL);
-        if (!m) continue;
-        CHECK(isk_model_instruction_count(m) > 0);
-        CHECK(isk_model_instruction_count(m) <= 127);
-        isk_model_release(m);
+        psm_run add, main_run;
+        psm_program *a = psm_try(&add, cores[i], "ADD s0, 01\n");
+        psm_program *p = psm_try(&main_run,  cores[i],
+                                 "start:  LOAD s0, 01\n"
+                                 "        OUTPUT s0, 01\n"
+                                 "        COMPARE s0, 02\n"
+                                 "        JUMP NZ, start\n"
+                                 "        OUTPUT s0, FF\n");
+        CHECK(a != NULL && p != NULL);
+        if (!a || !p) continue;
+        isk_system *sys = isk_system_new(&(isk_system_options){ .diag = &main_run.diag });
+        isk_inst *pb = isk_system_add(sys, main_run.model, "pb");
+        rewrite_bench b = { .add_word = (uint32_t)a->words[0] };
+        CHECK_EQ(isk_lookup(pb, "IROM", &b.irom), ISK_OK);
+        for (size_t w = 0; w < p->size; w++) {
+            b.irom.index = w;
+            isk_ref_write(&b.irom, p->words[w]);
+        }
+        isk_set_ports(pb, NULL, rewrite_write, &b);
+        isk_run(sys, 10000);
+        CHECK(b.done);
+        CHECK_EQ(b.writes, 4);
+        CHECK_EQ(isk_context_of(pb, 0)->insns, 17);
+        isk_system_free(sys);
+        psm_done(&add);
+        psm_done(&main_run);
     }
 }
 
 int main(void)
 {
-    test_fast_loop_table_fits();
+    test_rewritten_code();
     test_nested_interrupts();
     test_abandoned_regbank();
     test_underflow();
