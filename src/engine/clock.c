@@ -779,13 +779,15 @@ static __attribute__((noinline)) void clock_loop(isk_system *sys)
                 isk_run_alone(sys, sys->processors.data[0]);
                 if (sys->status != ISK_OK || sys->phase != PHASE_BEGIN || sys->clock != before) continue;
             }
-            if (runs_stream(sys)) {
-                run_stream(sys);
-                continue;
-            }
-            if (runs_beside(sys)) {
-                run_beside(sys);
-                continue;
+            if (sys->busy_slots || driver_active(sys)) {
+                if (runs_stream(sys)) {
+                    run_stream(sys);
+                    continue;
+                }
+                if (runs_beside(sys)) {
+                    run_beside(sys);
+                    continue;
+                }
             }
             begin_clock(sys);
             if (sys->status != ISK_OK || sys->stop_now) break;
