@@ -605,6 +605,21 @@ static __attribute__((noinline)) void skip_idle_clocks(isk_system *sys)
     sys->clock += gap;
 }
 
+/* What the driver returned other than 0 (carry on): it is done, it stopped the run, or it asks
+ * for a resumable stop (clock_loop stops in PHASE_BEGIN, so the driver runs again). */
+static __attribute__((noinline)) void driver_said(isk_system *sys, int r)
+{
+    if (r == ISK_DRIVER_BREAK) {
+        sys->stop_now = true;
+        return;
+    }
+    if (r > 0) sys->driver_done = true;
+    if (r < 0 && sys->status == ISK_OK) {
+        isk_report(sys, ISK_ERROR, "clock %llu: the driver stopped the run", (unsigned long long)sys->clock);
+        sys->status = ISK_FAILED;
+    }
+}
+
 static void begin_clock(isk_system *sys)
 {
     if (driver_active(sys)) {
@@ -612,16 +627,7 @@ static void begin_clock(isk_system *sys)
             skip_idle_clocks(sys);   /* the driver is not called before its clock */
         } else {
             int r = sys->driver(sys->driver_user, sys);
-            if (ISK_UNLIKELY(r == ISK_DRIVER_BREAK)) {
-                sys->stop_now = true;   /* clock_loop stops in PHASE_BEGIN: the driver runs again */
-                return;
-            }
-            if (r > 0) sys->driver_done = true;
-            if (r < 0 && sys->status == ISK_OK) {
-                isk_report(sys, ISK_ERROR, "clock %llu: the driver stopped the run",
-                           (unsigned long long)sys->clock);
-                sys->status = ISK_FAILED;
-            }
+            if (ISK_UNLIKELY(r != 0)) driver_said(sys, r);
         }
     }
 }
@@ -666,24 +672,35 @@ ISK_INLINE bool run_slots(isk_system *sys)
     return true;
 }
 
-/* Busy slots beside at most one processor and nothing else acting (no driver): the clocks of the
- * general loop without its per-clock questions (the finished test, the driver, the fast path's
- * conditions, the phase dispatch). Each clock is still the processor's issue, then the slots,
- * then the end of the clock, with the loop's position kept in the system as clock_loop keeps
- * it, so that a command taking a stack of its own, a stop or a fault leaves the general loop
- * exactly where it would have been. Returns at the first clock boundary where the slots are
- * all free (the processor may run alone again), or when the run stops or reaches its limit. */
+/* Busy slots or a driver (a stream of commands) beside at most one processor: the clocks of the
+ * general loop without its per-clock questions (the finished test, the fast path's conditions,
+ * the phase dispatch). Each clock is still the driver, the processor's issue, the slots, then
+ * the end of the clock, with the loop's position kept in the system as clock_loop keeps it, so
+ * that a command taking a stack of its own, a stop or a fault leaves the general loop exactly
+ * where it would have been. Returns at the first clock boundary where neither a slot nor the
+ * driver is active (the processor may run alone again) or the driver waits for a later clock,
+ * or when the run stops or reaches its limit. */
 static __attribute__((noinline)) void run_beside(isk_system *sys)
 {
     isk_inst *const p = sys->processors.len ? sys->processors.data[0] : NULL;
     while (sys->clock < sys->run_until) {
-        sys->phase = PHASE_ISSUE;
-        sys->cur_proc = 0;
-        if (p && (sys->clock >= p->quiet_until || p->sched_stale || isk_listening(sys, ISK_EV_CONTEXT))) {
-            const int outcome = isk_issue_clock(sys, p);
-            if (ISK_UNLIKELY(outcome != ISK_ISSUE_ON)) {
-                if (outcome == ISK_ISSUE_STOP_AFTER) sys->cur_proc++;
-                return;
+        if (driver_active(sys)) {
+            if (ISK_UNLIKELY(sys->driver_wait > sys->clock)) return;   /* the general loop skips */
+            const int r = sys->driver(sys->driver_user, sys);
+            if (ISK_UNLIKELY(r != 0)) {
+                driver_said(sys, r);
+                if (sys->status != ISK_OK || sys->stop_now) return;
+            }
+        }
+        if (p) {
+            sys->phase = PHASE_ISSUE;
+            sys->cur_proc = 0;
+            if (sys->clock >= p->quiet_until || p->sched_stale || isk_listening(sys, ISK_EV_CONTEXT)) {
+                const int outcome = isk_issue_clock(sys, p);
+                if (ISK_UNLIKELY(outcome != ISK_ISSUE_ON)) {
+                    if (outcome == ISK_ISSUE_STOP_AFTER) sys->cur_proc++;
+                    return;
+                }
             }
         }
         sys->phase = PHASE_SLOTS;
@@ -692,13 +709,55 @@ static __attribute__((noinline)) void run_beside(isk_system *sys)
         if (!run_slots(sys)) return;
         end_clock(sys);
         sys->phase = PHASE_BEGIN;
-        if (ISK_UNLIKELY(!sys->busy_slots || sys->stop_now || sys->status != ISK_OK || driver_active(sys))) return;
+        if (ISK_UNLIKELY(sys->stop_now || sys->status != ISK_OK || (!sys->busy_slots && !driver_active(sys)))) return;
     }
 }
 
 static bool runs_beside(const isk_system *sys)
 {
-    return sys->busy_slots && sys->processors.len <= 1 && !driver_active(sys);
+    if (sys->processors.len > 1) return false;
+    if (driver_active(sys)) return sys->driver_wait <= sys->clock;   /* else the general loop skips */
+    return sys->busy_slots;
+}
+
+/* A driver issuing commands to the one accelerator of a system without processors (a stream of
+ * short commands): per clock the driver, the command it launched (on the engine's stack), the
+ * end of the clock. The loop's position is kept as clock_loop keeps it (a command that keeps
+ * its stack, a stop or a fault leave the general loop where it would have been); a clock with
+ * more than that one slot runs the general slot phase. Returns when a command is still busy at
+ * the end of a clock (run_beside serves it), when the driver is done or waits for a later
+ * clock, or when the run stops or reaches its limit. */
+static __attribute__((noinline)) void run_stream(isk_system *sys)
+{
+    isk_inst *const a = sys->accelerators.data[0];
+    while (sys->clock < sys->run_until && sys->driver_wait <= sys->clock) {
+        const int r = sys->driver(sys->driver_user, sys);
+        if (ISK_UNLIKELY(r != 0 || sys->status != ISK_OK)) {
+            if (r != 0) driver_said(sys, r);
+            if (sys->status != ISK_OK || sys->stop_now) return;
+        }
+        sys->phase = PHASE_SLOTS;
+        sys->cur_acc = 0;
+        if (ISK_LIKELY(a->norder == 1 && sys->accelerators.len == 1)) {
+            sys->cur_order = 1;   /* where the slot phase goes on after this slot */
+            run_slot(sys, a, a->order[0]);
+            if (ISK_UNLIKELY(sys->status != ISK_OK)) return;
+            if (ISK_UNLIKELY(a->norder != 1) && !run_slots(sys)) return;   /* it launched another */
+        } else {
+            sys->cur_order = 0;
+            if (!run_slots(sys)) return;
+        }
+        sys->phase = PHASE_END;
+        end_clock(sys);
+        sys->phase = PHASE_BEGIN;
+        if (ISK_UNLIKELY(sys->stop_now || sys->status != ISK_OK || sys->busy_slots || !driver_active(sys))) return;
+    }
+}
+
+static bool runs_stream(const isk_system *sys)
+{
+    return !sys->processors.len && sys->accelerators.len == 1 && !sys->busy_slots && driver_active(sys) &&
+           sys->driver_wait <= sys->clock;
 }
 
 /* The loop proper, kept out of isk_clock_run so that setjmp's restrictions on register use
@@ -720,9 +779,15 @@ static __attribute__((noinline)) void clock_loop(isk_system *sys)
                 isk_run_alone(sys, sys->processors.data[0]);
                 if (sys->status != ISK_OK || sys->phase != PHASE_BEGIN || sys->clock != before) continue;
             }
-            if (runs_beside(sys)) {
-                run_beside(sys);
-                continue;
+            if (sys->busy_slots || driver_active(sys)) {
+                if (runs_stream(sys)) {
+                    run_stream(sys);
+                    continue;
+                }
+                if (runs_beside(sys)) {
+                    run_beside(sys);
+                    continue;
+                }
             }
             begin_clock(sys);
             if (sys->status != ISK_OK || sys->stop_now) break;

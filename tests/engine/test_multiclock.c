@@ -77,6 +77,32 @@ static int busy_clocks(isk_system *sys, isk_inst *a)
     return clocks;
 }
 
+/* A driver issuing a command each clock (the engine's stream loop) against the same commands
+ * launched by the host between clocks (the general loop and run_beside): the same clocks,
+ * memory and statistics. Every fifth command takes three clocks, so the stream leaves its loop
+ * for busy slots and comes back; the driver finishes at clock 20 and may ask for a break. */
+typedef struct stream_script { isk_inst *a; int break_at, calls_at_break, fault_at; } stream_script;
+
+static uint64_t stream_word(uint64_t c) { return 0x1000u | (c * 2 % 50) << 6 | (c % 5 == 3 ? 3u : 1u); }
+
+static int stream_driver(void *user, isk_system *sys)
+{
+    stream_script *s = user;
+    uint64_t c = isk_clock(sys);
+    if ((int)c == s->break_at && s->calls_at_break++ == 0) return ISK_DRIVER_BREAK;
+    if (c == 20) return 1;
+    return isk_launch(sys, s->a, stream_word(c)) == ISK_OK ? 0 : -1;
+}
+
+/* The stream with a command faulting in its fault_at-th clock launched at clock 2. */
+static int fault_driver(void *user, isk_system *sys)
+{
+    stream_script *s = user;
+    uint64_t c = isk_clock(sys);
+    uint64_t word = c == 2 ? 0x4000u | (unsigned)s->fault_at : stream_word(c);
+    return isk_launch(sys, s->a, word) == ISK_OK ? 0 : -1;
+}
+
 static void test_fault_on_both_stacks(void)
 {
     isk_diag d;
@@ -97,6 +123,14 @@ static void test_fault_on_both_stacks(void)
         snprintf(expect, sizeof expect, "clock %d, a slot 1 (FaultAt", fault_at - 1);
         CHECK_CONTAINS(isk_last_error(sys), expect);
         CHECK_CONTAINS(isk_last_error(sys), "index 1000 is outside M (64 cells)");
+        isk_system_free(sys);
+        /* launched by a driver: the first clock runs inside the engine's stream loop */
+        sys = isk_system_new(&o);
+        stream_script s = { .a = isk_system_add(sys, m, "a"), .break_at = -1, .fault_at = fault_at };
+        isk_set_driver(sys, fault_driver, &s);
+        CHECK_EQ(isk_run(sys, 100), ISK_FAULT);
+        snprintf(expect, sizeof expect, "clock %d, a slot 0 (FaultAt", 1 + fault_at);
+        CHECK_CONTAINS(isk_last_error(sys), expect);
         isk_system_free(sys);
     }
     isk_model_release(m);
@@ -165,11 +199,62 @@ static void test_trailing_finish_cycles(void)
     isk_model_release(m);
 }
 
+static void test_driver_stream(void)
+{
+    isk_diag d;
+    isk_diag_init(&d);
+    isk_model *m = load(&d);
+    /* the reference: the host launches before each clock */
+    isk_system *ref = isk_system_new(NULL);
+    isk_inst *ra = isk_system_add(ref, m, "a");
+    for (uint64_t c = 0; c < 20; c++) {
+        CHECK_EQ(isk_launch(ref, ra, stream_word(c)), ISK_OK);
+        CHECK_EQ(isk_step(ref, 1), ISK_OK);
+    }
+    CHECK_EQ(isk_run(ref, 0), ISK_STOPPED);
+    CHECK_EQ(isk_clock(ref), 21u);
+    for (int break_at = -1; break_at <= 8; break_at += 9) {
+        isk_system *sys = isk_system_new(NULL);
+        stream_script s = { .a = isk_system_add(sys, m, "a"), .break_at = break_at };
+        isk_set_driver(sys, stream_driver, &s);
+        isk_status st = isk_run(sys, 0);
+        if (break_at >= 0) {
+            CHECK_EQ(st, ISK_BREAK);
+            CHECK_EQ(isk_clock(sys), (uint64_t)break_at);   /* the clock is not counted */
+            st = isk_run(sys, 0);
+            CHECK_EQ(s.calls_at_break, 2);                   /* the driver begins it again */
+        }
+        CHECK_EQ(st, ISK_STOPPED);
+        CHECK_EQ(isk_clock(sys), isk_clock(ref));
+        for (int i = 0; i < 64; i++) {
+            int64_t v, w;
+            isk_read(s.a, "M", i, &v);
+            isk_read(ra, "M", i, &w);
+            CHECK_EQ(v, w);
+        }
+        isk_stats x, y;
+        isk_get_stats(sys, &x);
+        isk_get_stats(ref, &y);
+        CHECK_EQ(x.clocks, y.clocks);
+        CHECK_EQ(x.launches, 20u);
+        CHECK_EQ(x.launches, y.launches);
+        CHECK_EQ(x.commands_done, y.commands_done);
+        CHECK_EQ(x.slot_clocks, y.slot_clocks);
+        CHECK_EQ(x.slot_clocks, 28u);                        /* 16 one-clock, 4 three-clock */
+        CHECK_EQ(x.writes, y.writes);
+        CHECK_EQ(x.max_busy_slots, y.max_busy_slots);
+        isk_system_free(sys);
+    }
+    isk_system_free(ref);
+    isk_model_release(m);
+}
+
 int main(void)
 {
     test_fault_on_both_stacks();
     test_recursion_and_stack_reuse();
     test_many_concurrent();
     test_trailing_finish_cycles();
+    test_driver_stream();
     return CHECK_DONE();
 }
