@@ -186,13 +186,42 @@ ISK_INLINE void dpu_put(struct isk_state *S, enum dpu_dest d, int64_t c, uint64_
  * is evaluated before the flags change (it sees ZF_in); a taken branch follows the write-back. */
 enum dpu_end { DPU_END_PLAIN, DPU_END_SET, DPU_END_BRANCH };
 
+/* The end once the condition is known. */
+ISK_INLINE void dpu_finish(struct isk_state *S, enum dpu_end end, enum dpu_dest d, int64_t c, const dpu_result *r,
+                           bool taken, int64_t pc)
+{
+    dpu_put(S, d, c, end == DPU_END_SET ? (uint64_t)taken : r->v);
+    dpu_flags(S, &r->x);
+    if (end == DPU_END_BRANCH && taken) JUMP(pc);
+}
+
+/* The end of a condition dpu_end does not test itself. Out of line, whole: the switch of
+ * dpu_cond inlined would cost every conditional behaviour a large frame, and a call in its
+ * middle the registers saved around it. */
+static __attribute__((noinline, cold)) void dpu_end_other(struct isk_state *S, enum dpu_end end, enum dpu_dest d, int64_t c,
+                                                    dpu_result r, int meaning, int64_t pc)
+{
+    dpu_finish(S, end, d, c, &r, dpu_cond(&r.x, meaning, ZF_IN), pc);
+}
+
 ISK_INLINE void dpu_end(struct isk_state *S, enum dpu_end end, enum dpu_dest d, int64_t c, dpu_result r,
                         const uint8_t *cls, int64_t cc, int64_t pc)
 {
-    const bool taken = end != DPU_END_PLAIN && dpu_cond(&r.x, cls[cc & 63], ZF_IN);
-    dpu_put(S, d, c, end == DPU_END_SET ? (uint64_t)taken : r.v);
-    dpu_flags(S, &r.x);
-    if (end == DPU_END_BRANCH && taken) JUMP(pc);
+    bool taken = false;
+    if (end != DPU_END_PLAIN) {
+        /* the common ones here: loop counters (z, nz), unconditional, a compare's carry */
+        const int meaning = cls[cc & 63];
+        if (meaning == CC_NZ) taken = r.x.x != 0;
+        else if (meaning == CC_Z) taken = r.x.x == 0;
+        else if (meaning == CC_TRUE) taken = true;
+        else if (meaning == CC_C) taken = r.x.carry;
+        else if (meaning == CC_NC) taken = !r.x.carry;
+        else {
+            dpu_end_other(S, end, d, c, r, meaning, pc);
+            return;
+        }
+    }
+    dpu_finish(S, end, d, c, &r, taken, pc);
 }
 
 #define DPU_PLAIN(D, c, r) dpu_end(S, DPU_END_PLAIN, DPU_DEST_##D, (c), (r), NULL, 0, 0)

@@ -487,11 +487,128 @@ STICKY_BURST(burst_gap1, 1)
 STICKY_BURST(burst_gap2, 2)
 STICKY_BURST(burst_gap, gap)
 
-/* `burst`: a sticky scheduler's (NULL: pick a context for every issue). */
+/* The revolver's pick when its common case fails (the next live context round the circle is
+ * not running and ready): the first ready context round the circle, else the idle clocks until
+ * the first becomes ready (isk_revolver_pick and isk_revolver_next in one pass). The context
+ * that issues at *reached, or -1 at the limit or with no live context. Out of line: it is rare
+ * while the threads outnumber the revolver's gap. */
+static __attribute__((noinline)) int circle_wait(isk_system *sys, isk_inst *p, isk_sched *q, uint64_t clock,
+                                                 uint64_t limit, uint64_t *reached)
+{
+    const uint64_t running = q->running, after = ~UINT64_C(0) << (q->cursor & 63);
+    for (;;) {
+        uint64_t first = UINT64_MAX;
+        for (int half = 0; half < 2; half++) {
+            for (uint64_t m = running & (half ? ~after : after); m; m &= m - 1) {
+                const uint32_t id = (uint32_t)__builtin_ctzll(m);
+                isk_context *c = &q->contexts[id];
+                if (!isk_ctx_live(c)) continue;
+                if (c->ready_at <= clock) {
+                    if (c->state == ISK_CTX_BLOCKED) c->state = ISK_CTX_RUNNING;
+                    q->cursor = id + 1;
+                    *reached = clock;
+                    return (int)id;
+                }
+                if (c->ready_at < first) first = c->ready_at;
+            }
+        }
+        if (first == UINT64_MAX) {
+            *reached = clock;
+            return -1;
+        }
+        if (first > limit) first = limit;
+        count_idle(sys, p, running, clock, first);
+        *reached = clock = first;
+        if (clock >= limit) return -1;
+    }
+}
+
+/* The revolver's run of instructions: round robin over the live contexts, one issue per clock,
+ * with its state in registers: `rest`, the live contexts after the last issuer round the circle
+ * (isk_sched.cursor, brought up to date at the end), and a common case of one load and compare
+ * (the next live context is running and ready). It ends after an instruction that asks for
+ * attention (*issuer: its context; returns the clock after it), at the limit or when no context
+ * is live (*issuer -1: returns the clock reached), or at a PC outside the code memory (*issuer
+ * -1, the clock of that issue: the general path raises the exception). GAP: the distance
+ * known when compiled (0: q->gap, more than 1). */
+typedef uint64_t circle_fn(isk_system *, isk_inst *, isk_sched *, uint64_t, uint64_t, int *);
+ISK_INLINE uint64_t circle_burst(isk_system *sys, isk_inst *p, isk_sched *q, uint64_t clock, uint64_t limit,
+                                 int *issuer, const uint64_t GAP)
+{
+    isk_hdr *const h = p->hdr;
+    const isk_decoded *const dcache = p->dcache;
+    isk_context *const ctx = q->contexts;
+    const uint64_t ncode = p->ncode, running = q->running, gap = GAP ? GAP : q->gap;
+    uint64_t rest = running & (~UINT64_C(0) << (q->cursor & 63));
+    isk_context *c = NULL;
+    uint32_t id = 0;
+    *issuer = -1;
+    if (!running) return clock;                      /* no live context: the loop ends */
+    const bool alone = !(running & (running - 1));
+    while (clock < limit) {
+        if (ISK_UNLIKELY(!rest)) rest = running;     /* round the circle again */
+        const uint32_t next = (uint32_t)__builtin_ctzll(rest);
+        if (ISK_LIKELY(ctx[next].state == ISK_CTX_RUNNING && ctx[next].ready_at <= clock)) {
+            id = next;
+            c = &ctx[id];
+            rest &= rest - 1;
+        } else if (alone && ctx[next].state == ISK_CTX_RUNNING) {
+            /* the one live context waits out its gap: idle clocks, none blocked (count_idle) */
+            const uint64_t first = ctx[next].ready_at < limit ? ctx[next].ready_at : limit;
+            p->stats.idle_clocks += first - clock;
+            sys->stats.idle_clocks += first - clock;
+            clock = first;
+            if (clock >= limit) break;
+            id = next;
+            c = &ctx[id];
+            rest = 0;
+        } else {
+            if (c) q->cursor = id + 1;               /* the general pick starts after the last issuer */
+            uint64_t reached;
+            const int got = circle_wait(sys, p, q, clock, limit, &reached);
+            clock = reached;
+            if (got < 0) return clock;               /* q->cursor is up to date */
+            id = (uint32_t)got;
+            c = &ctx[id];
+            rest = running & ~((UINT64_C(2) << id) - 1);
+        }
+        const uint64_t pc = c->pc;
+        if (ISK_UNLIKELY(pc >= ncode)) break;        /* the general path raises the exception */
+        h->context = id;
+        h->pc = pc;
+        h->next_pc = pc + 1;
+        h->clock = sys->clock = clock;               /* the engine's services read the system's clock */
+        dcache[pc].fn(h, dcache[pc].op);
+        count_issue(h, c, clock);
+        /* isk_revolver_issued (GAP 0: the caller saw a gap above 1) */
+        if (GAP != 1 && c->ready_at < clock + gap) c->ready_at = clock + gap;
+        clock++;
+        if (ISK_UNLIKELY(h->attention)) {
+            *issuer = (int)id;
+            break;
+        }
+        c->pc = h->next_pc;
+    }
+    if (c) q->cursor = id + 1;
+    return clock;
+}
+static __attribute__((noinline)) uint64_t circle_gap1(isk_system *sys, isk_inst *p, isk_sched *q, uint64_t clock,
+                                                      uint64_t limit, int *issuer)
+{
+    return circle_burst(sys, p, q, clock, limit, issuer, 1);
+}
+static __attribute__((noinline)) uint64_t circle_gap(isk_system *sys, isk_inst *p, isk_sched *q, uint64_t clock,
+                                                     uint64_t limit, int *issuer)
+{
+    return circle_burst(sys, p, q, clock, limit, issuer, 0);
+}
+
+/* `burst`: a sticky scheduler's (NULL: pick a context for every issue); `circle`: the
+ * revolver's run (NULL: pick through `pick`). */
 ISK_INLINE void issue_loop(isk_system *sys, isk_inst *p, int (*pick)(isk_sched *, uint64_t),
                            uint64_t (*issued)(isk_sched *, uint32_t, uint64_t),
                            uint64_t (*next)(isk_sched *, uint64_t), void (*changed)(isk_sched *), burst_fn *burst,
-                           const int idle_counts)
+                           circle_fn *circle, const int idle_counts)
 {
     const bool sticky = burst != NULL;
     isk_hdr *const h = p->hdr;
@@ -513,61 +630,71 @@ ISK_INLINE void issue_loop(isk_system *sys, isk_inst *p, int (*pick)(isk_sched *
     bool mid_clock = false;
     int id = -1;
     while (clock < limit) {
-        if (!sticky || id < 0) {
-            id = pick(&q, clock);
-            if (id < 0) {
-                /* nothing can issue now: jump to the first clock at which something may */
-                uint64_t first = next(&q, clock);
-                if (first == UINT64_MAX) break;
-                if (first > limit) first = limit;
-                if (idle_counts) count_idle(sys, p, q.running, clock, first);
-                clock = first;
-                continue;
-            }
-            if (q.contexts[id].state == ISK_CTX_BLOCKED) q.contexts[id].state = ISK_CTX_RUNNING;
-            if (sticky) {
-                sys->fast.sticky = &q.contexts[id];
-                sys->fast.sticky_base = q.contexts[id].insns - h->issued;
-            }
-        }
-        isk_context *const c = &q.contexts[id];
+        isk_context *c;
         uint64_t after;
-        if (sticky) {
-            /* The same context issues until an instruction asks for attention, its PC in a
-             * register; its counts are brought up to date when it stops. */
-            h->next_pc = c->pc;
-            c->pc = PC_IN_LOOP;                      /* h->pc is the context's PC meanwhile */
-            h->context = (uint32_t)id;
-            after = burst(sys, h, dcache, ncode, clock, limit, q.gap);
-            const uint64_t pc = h->next_pc;
-            if (!h->attention) {
-                c->pc = pc;
-                if (after == clock) {                /* a PC outside the code memory */
-                    if (c->ready_at < clock) c->ready_at = clock;
-                    break;                           /* the general path raises the exception */
-                }
+        if (circle) {
+            after = circle(sys, p, &q, clock, limit, &id);
+            if (id < 0) {                            /* the limit, no live context or a bad PC */
                 clock = after;
-                if (pc >= ncode) {
-                    if (c->ready_at < clock) c->ready_at = clock;
-                    if (clock > limit) clock = limit;
-                    break;
-                }
-                continue;                            /* at the limit: the loop ends */
+                break;
             }
+            c = &q.contexts[id];
         } else {
-            const uint64_t pc = c->pc;
-            if (ISK_UNLIKELY(pc >= ncode)) break;    /* the general path raises the exception */
-            h->context = (uint32_t)id;
-            h->pc = pc;
-            h->next_pc = pc + 1;
-            h->clock = sys->clock = clock;           /* the engine's services read the system's clock */
-            dcache[pc].fn(h, dcache[pc].op);
-            count_issue(h, c, clock);
-            after = issued(&q, (uint32_t)id, clock);
-            if (ISK_LIKELY(!h->attention)) {
-                c->pc = h->next_pc;
-                clock = after;
-                continue;
+            if (!sticky || id < 0) {
+                id = pick(&q, clock);
+                if (id < 0) {
+                    /* nothing can issue now: jump to the first clock at which something may */
+                    uint64_t first = next(&q, clock);
+                    if (first == UINT64_MAX) break;
+                    if (first > limit) first = limit;
+                    if (idle_counts) count_idle(sys, p, q.running, clock, first);
+                    clock = first;
+                    continue;
+                }
+                if (q.contexts[id].state == ISK_CTX_BLOCKED) q.contexts[id].state = ISK_CTX_RUNNING;
+                if (sticky) {
+                    sys->fast.sticky = &q.contexts[id];
+                    sys->fast.sticky_base = q.contexts[id].insns - h->issued;
+                }
+            }
+            c = &q.contexts[id];
+            if (sticky) {
+                /* The same context issues until an instruction asks for attention, its PC in a
+                 * register; its counts are brought up to date when it stops. */
+                h->next_pc = c->pc;
+                c->pc = PC_IN_LOOP;                      /* h->pc is the context's PC meanwhile */
+                h->context = (uint32_t)id;
+                after = burst(sys, h, dcache, ncode, clock, limit, q.gap);
+                const uint64_t pc = h->next_pc;
+                if (!h->attention) {
+                    c->pc = pc;
+                    if (after == clock) {                /* a PC outside the code memory */
+                        if (c->ready_at < clock) c->ready_at = clock;
+                        break;                           /* the general path raises the exception */
+                    }
+                    clock = after;
+                    if (pc >= ncode) {
+                        if (c->ready_at < clock) c->ready_at = clock;
+                        if (clock > limit) clock = limit;
+                        break;
+                    }
+                    continue;                            /* at the limit: the loop ends */
+                }
+            } else {
+                const uint64_t pc = c->pc;
+                if (ISK_UNLIKELY(pc >= ncode)) break;    /* the general path raises the exception */
+                h->context = (uint32_t)id;
+                h->pc = pc;
+                h->next_pc = pc + 1;
+                h->clock = sys->clock = clock;           /* the engine's services read the system's clock */
+                dcache[pc].fn(h, dcache[pc].op);
+                count_issue(h, c, clock);
+                after = issued(&q, (uint32_t)id, clock);
+                if (ISK_LIKELY(!h->attention)) {
+                    c->pc = h->next_pc;
+                    clock = after;
+                    continue;
+                }
             }
         }
         /* the instruction at h->clock asked for attention */
@@ -613,20 +740,21 @@ static __attribute__((noinline)) void run_cpi(isk_system *sys, isk_inst *p)
     const uint64_t gap = p->sched.gap;
     burst_fn *burst = p->model->proc.burst && gap == (uint64_t)p->model->proc.cpi ? burst_model
                       : gap == 1 ? burst_gap1 : gap == 2 ? burst_gap2 : burst_gap;
-    issue_loop(sys, p, isk_cpi_pick, isk_cpi_issued, isk_cpi_next, NULL, ISK_CPI_STICKY ? burst : NULL, 0);
+    issue_loop(sys, p, isk_cpi_pick, isk_cpi_issued, isk_cpi_next, NULL, ISK_CPI_STICKY ? burst : NULL, NULL, 0);
 }
 static __attribute__((noinline)) void run_revolver(isk_system *sys, isk_inst *p)
 {
-    issue_loop(sys, p, isk_revolver_pick, isk_revolver_issued, isk_revolver_next, NULL, NULL, 1);
+    issue_loop(sys, p, isk_revolver_pick, isk_revolver_issued, isk_revolver_next, NULL, NULL,
+               p->sched.gap == 1 ? circle_gap1 : circle_gap, 1);
 }
 static __attribute__((noinline)) void run_barrel(isk_system *sys, isk_inst *p)
 {
-    issue_loop(sys, p, isk_barrel_pick, isk_barrel_issued, isk_barrel_next, NULL, NULL, 1);
+    issue_loop(sys, p, isk_barrel_pick, isk_barrel_issued, isk_barrel_next, NULL, NULL, NULL, 1);
 }
 static __attribute__((noinline)) void run_model_scheduler(isk_system *sys, isk_inst *p)
 {
     const isk_scheduler *s = p->sched.policy;
-    issue_loop(sys, p, s->pick, s->issued, s->next, s->changed, NULL, s->idle_counts);
+    issue_loop(sys, p, s->pick, s->issued, s->next, s->changed, NULL, NULL, s->idle_counts);
 }
 
 void isk_run_alone(isk_system *sys, isk_inst *p)
