@@ -70,6 +70,16 @@ static isk_model *load(isk_diag *d)
     return isk_model_from_entry(&isk_model_multiclock, "test", d);
 }
 
+/* The model, a system and its one accelerator "a". */
+static isk_inst *open_a(isk_model **m, isk_system **sys)
+{
+    isk_diag d;
+    isk_diag_init(&d);
+    *m = load(&d);
+    *sys = isk_system_new(NULL);
+    return isk_system_add(*sys, *m, "a");
+}
+
 static int busy_clocks(isk_system *sys, isk_inst *a)
 {
     int clocks = 0;
@@ -139,11 +149,9 @@ static void test_fault_on_both_stacks(void)
 
 static void test_recursion_and_stack_reuse(void)
 {
-    isk_diag d;
-    isk_diag_init(&d);
-    isk_model *m = load(&d);
-    isk_system *sys = isk_system_new(NULL);
-    isk_inst *a = isk_system_add(sys, m, "a");
+    isk_model *m;
+    isk_system *sys;
+    isk_inst *a = open_a(&m, &sys);
     for (int round = 0; round < 50; round++) {
         int depth = 1 + round % 40;
         CHECK_EQ(isk_launch(sys, a, 0x2000u | (unsigned)depth), ISK_OK);
@@ -161,11 +169,9 @@ static void test_recursion_and_stack_reuse(void)
 
 static void test_many_concurrent(void)
 {
-    isk_diag d;
-    isk_diag_init(&d);
-    isk_model *m = load(&d);
-    isk_system *sys = isk_system_new(NULL);
-    isk_inst *a = isk_system_add(sys, m, "a");
+    isk_model *m;
+    isk_system *sys;
+    isk_inst *a = open_a(&m, &sys);
     /* Eight walks of different lengths on disjoint cells, launched in one clock, many times:
      * commands end in every order, so stacks are taken and given back in every order. */
     for (int round = 0; round < 30; round++) {
@@ -188,11 +194,9 @@ static void test_many_concurrent(void)
 
 static void test_trailing_finish_cycles(void)
 {
-    isk_diag d;
-    isk_diag_init(&d);
-    isk_model *m = load(&d);
-    isk_system *sys = isk_system_new(NULL);
-    isk_inst *a = isk_system_add(sys, m, "a");
+    isk_model *m;
+    isk_system *sys;
+    isk_inst *a = open_a(&m, &sys);
     CHECK_EQ(isk_launch(sys, a, 0x3000), ISK_OK);
     CHECK_EQ(busy_clocks(sys, a), 2);
     isk_system_free(sys);
@@ -201,12 +205,10 @@ static void test_trailing_finish_cycles(void)
 
 static void test_driver_stream(void)
 {
-    isk_diag d;
-    isk_diag_init(&d);
-    isk_model *m = load(&d);
     /* the reference: the host launches before each clock */
-    isk_system *ref = isk_system_new(NULL);
-    isk_inst *ra = isk_system_add(ref, m, "a");
+    isk_model *m;
+    isk_system *ref;
+    isk_inst *ra = open_a(&m, &ref);
     for (uint64_t c = 0; c < 20; c++) {
         CHECK_EQ(isk_launch(ref, ra, stream_word(c)), ISK_OK);
         CHECK_EQ(isk_step(ref, 1), ISK_OK);
