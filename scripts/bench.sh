@@ -11,14 +11,13 @@ for b in "$build"/bench/bench_*; do
     [ -x "$b" ] || continue
     "$b" | tee -a "$now"
 done
-# DPU vecadd, 16 tasklets, in cycle mode with each timing model: simulated cycles per host second
-for t in prim detailed; do s=$(date +%s%N); c=$("$build/isekit" run dpu "$dir/tests/dpu/programs/vecadd.s" --tasklets 16 --cycles --param timing=$t 2>&1 >/dev/null | sed -n 's/.*cycle mode: \([0-9]*\) cycles.*/\1/p'); echo "dpu vecadd 16 tasklets, cycle mode timing=$t: $(( c * 1000000000 / ($(date +%s%N) - s) )) cycles/s" | tee -a "$now"; done
 if [ -f "$last" ]; then
     echo
     echo "compared with the previous run:"
-    # Lines look like "<name>: <number> <unit>"; match them by name.
+    # Lines look like "<name>: <number> <unit>"; match them by name (lines without a leading
+    # number, such as the many-DPU set-up times, are not compared).
     awk -F': ' 'NR == FNR { split($2, a, " "); prev[$1] = a[1]; next }
-                { split($2, a, " "); if ($1 in prev && prev[$1] > 0)
+                { split($2, a, " "); if ($1 in prev && prev[$1] + 0 > 0)
                     printf "  %-50s %10s -> %-10s (%+.1f%%)\n", $1, prev[$1], a[1], 100 * (a[1] - prev[$1]) / prev[$1] }' \
         "$last" "$now"
 fi
