@@ -2,9 +2,11 @@
  * engine's loop does for a processor running alone, with the common instructions' bodies inlined
  * into one function instead of called one by one through the decode cache. The semantics stay
  * in the behaviours: an inlined case runs the behaviour's own body (Name_cells, PB_BEHAVIOUR in
- * pb_state.h) on cells kept in registers, and every other instruction (CALL, RETURN, I/O,
+ * pb_state.h) on cells kept in registers, and every other instruction (I/O, RETURNI,
  * interrupt control...) runs its behaviour through the cache entry exactly as the engine's loop
- * would.
+ * would. CALL and RETURN run inline (pb_push_at, pb_pop_at) except where the stack pointer
+ * reaches an edge (a KCPSM6 overflow or underflow, which resets the core; KCPSM3's wrap), which
+ * is left to their behaviours.
  *
  * An inlined body skips the frame (pb_before/pb_after) and the engine's per-instruction stores,
  * which is right only while the frame has nothing to do: no interrupt can be taken (the pin and
@@ -34,8 +36,8 @@
 #include <string.h>
 
 /* The inlined instructions: X(behaviour, operands) for those that only compute (next PC =
- * pc + 1), J(behaviour, operands) for jumps and K(behaviour, condition) for a conditional jump
- * with its condition (0 Z, 1 NZ, 2 C, 3 NC) known, one case each. */
+ * pc + 1), J(behaviour, operands) for jumps and K(kind, behaviour, condition) for a JUMP, CALL or
+ * RETURN with its condition (0 Z, 1 NZ, 2 C, 3 NC, A always) known, one case each. */
 #define PB_INLINE_COMMON(X, J, K) \
     X(LOAD_sX_kk, 2) X(LOAD_sX_sY, 2) X(AND_sX_kk, 2) X(AND_sX_sY, 2) X(OR_sX_kk, 2) X(OR_sX_sY, 2) \
     X(XOR_sX_kk, 2) X(XOR_sX_sY, 2) X(TEST_sX_kk, 2) X(TEST_sX_sY, 2) X(ADD_sX_kk, 2) X(ADD_sX_sY, 2) \
@@ -44,7 +46,10 @@
     X(SLA_sX, 1) X(RL_sX, 1) X(SLX_sX, 1) X(SL0_sX, 1) X(SL1_sX, 1) \
     X(SRA_sX, 1) X(SRX_sX, 1) X(RR_sX, 1) X(SR0_sX, 1) X(SR1_sX, 1) \
     X(FETCH_sX_ss, 2) X(FETCH_sX_at_sY, 2) X(STORE_sX_ss, 2) X(STORE_sX_at_sY, 2) \
-    J(JUMP_aaa, 1) K(JUMP_cc_aaa, 0) K(JUMP_cc_aaa, 1) K(JUMP_cc_aaa, 2) K(JUMP_cc_aaa, 3)
+    J(JUMP_aaa, 1) K(JUMP, JUMP_cc_aaa, 0) K(JUMP, JUMP_cc_aaa, 1) K(JUMP, JUMP_cc_aaa, 2) K(JUMP, JUMP_cc_aaa, 3) \
+    K(CALL, CALL_aaa, A) K(CALL, CALL_cc_aaa, 0) K(CALL, CALL_cc_aaa, 1) K(CALL, CALL_cc_aaa, 2) \
+    K(CALL, CALL_cc_aaa, 3) K(RETURN, RETURN, A) K(RETURN, RETURN_cc, 0) K(RETURN, RETURN_cc, 1) \
+    K(RETURN, RETURN_cc, 2) K(RETURN, RETURN_cc, 3)
 #if PB_CORE == 6
 #define PB_INLINE(X, J, K) PB_INLINE_COMMON(X, J, K) \
     X(TESTCY_sX_kk, 2) X(TESTCY_sX_sY, 2) X(COMPARECY_sX_kk, 2) X(COMPARECY_sX_sY, 2) \
@@ -56,14 +61,23 @@
 /* Case numbers: 0 = an entry not classified yet, 1 = run through the behaviour, then one per
  * inlined instruction. */
 #define PB_CASE_ID(name, n) PB_CASE_##name,
-#define PB_CASE_ID_K(name, c) PB_CASE_##name##_##c,
+#define PB_CASE_ID_K(kind, name, c) PB_CASE_##name##_##c,
 enum { PB_CASE_UNSEEN, PB_CASE_BEHAVIOUR, PB_INLINE(PB_CASE_ID, PB_CASE_ID, PB_CASE_ID_K) PB_CASES };
+
+/* A K case's condition as a number: 4 is "always" (CALL aaa, RETURN), whose operands do not
+ * start with a condition. */
+#define PB_COND_0 0u
+#define PB_COND_1 1u
+#define PB_COND_2 2u
+#define PB_COND_3 3u
+#define PB_COND_A 4u
 
 /* The case of a decoded entry (once per entry). */
 static unsigned pb_case_of(const isk_decoded *d)
 {
 #define PB_CASE_MATCH(name, n) if (d->fn == name) return PB_CASE_##name;
-#define PB_CASE_MATCH_K(name, c) if (d->fn == name && d->op[0] == c) return PB_CASE_##name##_##c;
+#define PB_CASE_MATCH_K(kind, name, c) \
+    if (d->fn == name && (PB_COND_##c == 4u || d->op[0] == PB_COND_##c)) return PB_CASE_##name##_##c;
     PB_INLINE(PB_CASE_MATCH, PB_CASE_MATCH, PB_CASE_MATCH_K)
 #undef PB_CASE_MATCH
 #undef PB_CASE_MATCH_K
@@ -124,8 +138,9 @@ static uint64_t pb_burst(isk_hdr *h, const isk_decoded *cache, uint64_t ncode, u
     uint64_t budget = rest < PB_CHUNK ? rest : PB_CHUNK;
     rest -= budget;
     pb_cells r = pb_cells_of(S);
+    uint64_t target = 0;              /* a CALL's, for pb_call */
 #define PB_TAG_OF(name, n) [PB_CASE_##name] = PB_TAG(PB_CASE_##name),
-#define PB_TAG_OF_K(name, c) [PB_CASE_##name##_##c] = PB_TAG(PB_CASE_##name##_##c),
+#define PB_TAG_OF_K(kind, name, c) [PB_CASE_##name##_##c] = PB_TAG(PB_CASE_##name##_##c),
     static const int32_t tags[PB_CASES] = {
         [PB_CASE_UNSEEN] = PB_TAG(PB_CASE_UNSEEN), [PB_CASE_BEHAVIOUR] = PB_TAG(PB_CASE_BEHAVIOUR),
         PB_INLINE(PB_TAG_OF, PB_TAG_OF, PB_TAG_OF_K)
@@ -158,16 +173,42 @@ pb_dispatch:
         name##_cells(S, r PB_BODY_ARGS_##n); \
         d = NEXT_PC != PB_PROGRAM_WORDS ? &dcache[NEXT_PC] : d + 1; \
         PB_NEXT;
-/* JUMP cc, aaa with its condition known: the behaviour's test, without NEXT_PC's round trip
- * through memory. */
-#define PB_CASE_K(name, c) \
+/* JUMP, CALL or RETURN with its condition known: the behaviour's test, without NEXT_PC's round
+ * trip through memory; then, if it holds, PB_TAKE_kind with the target operand `a`. */
+#define PB_CASE_K(kind, name, c) \
     PB_LABEL(PB_CASE_##name##_##c) \
-        d = pb_condition(r.control, c) ? &dcache[d->op[1]] : d + 1; \
+        if (PB_COND_##c == 4u || pb_condition(r.control, PB_COND_##c)) { \
+            const uint64_t a = (uint64_t)d->op[PB_COND_##c == 4u ? 0 : 1]; \
+            (void)a; \
+            PB_TAKE_##kind \
+        } else d++; \
         PB_NEXT;
+#define PB_TAKE_JUMP d = &dcache[a];
+#define PB_TAKE_CALL { target = a; goto pb_call; }
+#define PB_TAKE_RETURN goto pb_return;
     PB_INLINE(PB_CASE_X, PB_CASE_J, PB_CASE_K)
 #undef PB_CASE_X
 #undef PB_CASE_J
 #undef PB_CASE_K
+#undef PB_TAKE_JUMP
+#undef PB_TAKE_CALL
+#undef PB_TAKE_RETURN
+    /* One copy of CALL's and RETURN's taken path. The stack pointer's edges (KCPSM6: reaching 31
+     * resets the core; KCPSM3: 31 wraps to 0 and back) run the behaviour, which tests the
+     * condition again; a push from sp < 30 and a pop from sp > 0 reach none of them. */
+    pb_call: {
+        const unsigned sp = r.control[PB_SP];
+        if (ISK_UNLIKELY(sp >= 30u)) goto pb_behaviour;
+        pb_push_at(r.control, CELLS(STACK), sp, (uint64_t)(d - dcache));
+        d = &dcache[target];
+        PB_NEXT;
+    }
+    pb_return: {
+        const unsigned sp = r.control[PB_SP];
+        if (ISK_UNLIKELY(sp == 0u)) goto pb_behaviour;
+        d = &dcache[(pb_pop_at(r.control, CELLS(STACK), sp, (uint64_t)(d - dcache)) + 1u) & PB_PC_MASK];
+        PB_NEXT;
+    }
     PB_LABEL(PB_CASE_BEHAVIOUR)       /* through the behaviour, as the engine's loop runs it */
     pb_behaviour: {
         const uint64_t pc = (uint64_t)(d - dcache);
@@ -204,6 +245,11 @@ leave:
 
 #undef PB_CASE_ID
 #undef PB_CASE_ID_K
+#undef PB_COND_0
+#undef PB_COND_1
+#undef PB_COND_2
+#undef PB_COND_3
+#undef PB_COND_A
 #undef PB_THREADED
 #undef PB_LABEL
 #undef PB_TAG

@@ -31,26 +31,35 @@ static inline void pb_sp_moved(uint8_t *control, unsigned sp)
 }
 
 /* Push: ram[sp] = entry, sp + 1. CALL pushes its own address, the interrupt response the
- * address of the instruction it abandons. */
-static inline void pb_push(STATE, uint64_t pc)
+ * address of the instruction it abandons. pb_push_at takes the cells from its caller (the fast
+ * loop, pb_run.h, which keeps them in registers). */
+static inline void pb_push_at(uint8_t *control, uint16_t *stack, unsigned sp, uint64_t pc)
 {
-    uint8_t *const control = CELLS(CONTROL);
-    unsigned sp = control[PB_SP];
-    CELLS(STACK)[sp] = (uint16_t)pb_stack_entry(control, pc);
+    stack[sp] = (uint16_t)pb_stack_entry(control, pc);
     pb_sp_moved(control, (sp + 1) & 31u);
 }
 
-/* Pop: ram[sp] = this instruction's entry, sp - 1, return ram[sp] (read first: the entry
+static inline void pb_push(STATE, uint64_t pc)
+{
+    uint8_t *const control = CELLS(CONTROL);
+    pb_push_at(control, CELLS(STACK), control[PB_SP], pc);
+}
+
+/* Pop: ram[sp] = this instruction's entry (`pc`), sp - 1, return ram[sp] (read first: the entry
  * written is at the other index). */
+static inline unsigned pb_pop_at(uint8_t *control, uint16_t *stack, unsigned sp, uint64_t pc)
+{
+    unsigned below = (sp - 1) & 31u;
+    unsigned popped = stack[below];
+    stack[sp] = (uint16_t)pb_stack_entry(control, pc);
+    pb_sp_moved(control, below);
+    return popped;
+}
+
 static inline unsigned pb_pop(STATE)
 {
     uint8_t *const control = CELLS(CONTROL);
-    uint16_t *const stack = CELLS(STACK);
-    unsigned sp = control[PB_SP], below = (sp - 1) & 31u;
-    unsigned popped = stack[below];
-    stack[sp] = (uint16_t)pb_stack_entry(control, PC);
-    pb_sp_moved(control, below);
-    return popped;
+    return pb_pop_at(control, CELLS(STACK), control[PB_SP], PC);
 }
 
 /* Response slot (section 7): two clocks replace the next instruction, which is abandoned. */
