@@ -620,14 +620,22 @@ static __attribute__((noinline)) void driver_said(isk_system *sys, int r)
     }
 }
 
+/* Call the driver for this clock; false if the run must stop (it failed, or asked to). */
+ISK_INLINE bool drive(isk_system *sys)
+{
+    const int r = sys->driver(sys->driver_user, sys);
+    if (ISK_LIKELY(r == 0)) return true;
+    driver_said(sys, r);
+    return sys->status == ISK_OK && !sys->stop_now;
+}
+
 static void begin_clock(isk_system *sys)
 {
     if (driver_active(sys)) {
         if (ISK_UNLIKELY(sys->driver_wait > sys->clock)) {
             skip_idle_clocks(sys);   /* the driver is not called before its clock */
         } else {
-            int r = sys->driver(sys->driver_user, sys);
-            if (ISK_UNLIKELY(r != 0)) driver_said(sys, r);
+            drive(sys);   /* clock_loop looks at the status and stop_now */
         }
     }
 }
@@ -686,11 +694,7 @@ static __attribute__((noinline)) void run_beside(isk_system *sys)
     while (sys->clock < sys->run_until) {
         if (driver_active(sys)) {
             if (ISK_UNLIKELY(sys->driver_wait > sys->clock)) return;   /* the general loop skips */
-            const int r = sys->driver(sys->driver_user, sys);
-            if (ISK_UNLIKELY(r != 0)) {
-                driver_said(sys, r);
-                if (sys->status != ISK_OK || sys->stop_now) return;
-            }
+            if (!drive(sys)) return;
         }
         if (p) {
             sys->phase = PHASE_ISSUE;
@@ -731,11 +735,7 @@ static __attribute__((noinline)) void run_stream(isk_system *sys)
 {
     isk_inst *const a = sys->accelerators.data[0];
     while (sys->clock < sys->run_until && sys->driver_wait <= sys->clock) {
-        const int r = sys->driver(sys->driver_user, sys);
-        if (ISK_UNLIKELY(r != 0 || sys->status != ISK_OK)) {
-            if (r != 0) driver_said(sys, r);
-            if (sys->status != ISK_OK || sys->stop_now) return;
-        }
+        if (!drive(sys) || ISK_UNLIKELY(sys->status != ISK_OK)) return;
         sys->phase = PHASE_SLOTS;
         sys->cur_acc = 0;
         if (ISK_LIKELY(a->norder == 1 && sys->accelerators.len == 1)) {
