@@ -488,36 +488,29 @@ STICKY_BURST(burst_gap2, 2)
 STICKY_BURST(burst_gap, gap)
 
 /* The revolver's pick when its common case fails (the next live context round the circle is
- * not running and ready): the first ready context round the circle, else the idle clocks until
- * the first becomes ready (isk_revolver_pick and isk_revolver_next in one pass). The context
- * that issues at *reached, or -1 at the limit or with no live context. Out of line: it is rare
- * while the threads outnumber the revolver's gap. */
+ * not running and ready): the first ready context round the circle (isk_revolver_scan), else
+ * the idle clocks until one becomes ready (isk_revolver_next). The context that issues at
+ * *reached, or -1 at the limit or with no live context. Out of line: it is rare while the
+ * threads outnumber the revolver's gap. */
 static __attribute__((noinline)) int circle_wait(isk_system *sys, isk_inst *p, isk_sched *q, uint64_t clock,
                                                  uint64_t limit, uint64_t *reached)
 {
-    const uint64_t running = q->running, after = ~UINT64_C(0) << (q->cursor & 63);
     for (;;) {
-        uint64_t first = UINT64_MAX;
-        for (int half = 0; half < 2; half++) {
-            for (uint64_t m = running & (half ? ~after : after); m; m &= m - 1) {
-                const uint32_t id = (uint32_t)__builtin_ctzll(m);
-                isk_context *c = &q->contexts[id];
-                if (!isk_ctx_live(c)) continue;
-                if (c->ready_at <= clock) {
-                    if (c->state == ISK_CTX_BLOCKED) c->state = ISK_CTX_RUNNING;
-                    q->cursor = id + 1;
-                    *reached = clock;
-                    return (int)id;
-                }
-                if (c->ready_at < first) first = c->ready_at;
-            }
+        const int id = isk_revolver_scan(q, q->cursor, clock);
+        if (id >= 0) {
+            isk_context *c = &q->contexts[id];
+            if (c->state == ISK_CTX_BLOCKED) c->state = ISK_CTX_RUNNING;
+            q->cursor = (uint32_t)id + 1;
+            *reached = clock;
+            return id;
         }
+        uint64_t first = isk_revolver_next(q, clock);
         if (first == UINT64_MAX) {
             *reached = clock;
             return -1;
         }
         if (first > limit) first = limit;
-        count_idle(sys, p, running, clock, first);
+        count_idle(sys, p, q->running, clock, first);
         *reached = clock = first;
         if (clock >= limit) return -1;
     }
