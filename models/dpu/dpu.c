@@ -102,36 +102,28 @@ static uint64_t dpu_follow_issue(struct isk_state *S, uint32_t id, uint64_t pc, 
     return follow_issue(S, id, pc, clock);
 }
 
-/* The revolver (a thread issues at most every 11 cycles, round robin) behind the pipeline and
- * its register-file stage (dram.h): while they block, no thread issues. */
-static int detailed_pick(isk_sched *q, uint64_t clock)
-{
-    const struct isk_state *S = (const struct isk_state *)(void *)q->h;
-    if (clock != S->pipe.open_at && pipe_blocked(&S->pipe, clock)) return -1;
-    uint32_t id = q->cursor < q->ncontexts ? q->cursor : 0;
-    for (uint32_t k = 0; k < q->ncontexts; k++, id = id + 1 < q->ncontexts ? id + 1 : 0) {
-        const isk_context *c = &q->contexts[id];
-        if ((q->running >> id & 1) && (c->state == ISK_CTX_RUNNING || c->state == ISK_CTX_BLOCKED) &&
-            c->ready_at <= clock) {
-            q->cursor = id + 1;
-            return (int)id;
-        }
-    }
-    return -1;
-}
-
-/* Whether a live context is ready in `clock` (the round robin's next ones first: usually the
- * first one looked at is). */
-ISK_INLINE bool detailed_any_ready(const isk_sched *q, uint64_t clock)
+/* The live context ready in `clock` that the round robin comes to first, or -1. */
+ISK_INLINE int detailed_next_ready(const isk_sched *q, uint64_t clock)
 {
     uint32_t id = q->cursor < q->ncontexts ? q->cursor : 0;
     for (uint32_t k = 0; k < q->ncontexts; k++, id = id + 1 < q->ncontexts ? id + 1 : 0) {
         const isk_context *c = &q->contexts[id];
         if ((q->running >> id & 1) && (c->state == ISK_CTX_RUNNING || c->state == ISK_CTX_BLOCKED) &&
             c->ready_at <= clock)
-            return true;
+            return (int)id;
     }
-    return false;
+    return -1;
+}
+
+/* The revolver (a thread issues at most every 11 cycles, round robin) behind the pipeline and
+ * its register-file stage (dram.h): while they block, no thread issues. */
+static int detailed_pick(isk_sched *q, uint64_t clock)
+{
+    const struct isk_state *S = (const struct isk_state *)(void *)q->h;
+    if (clock != S->pipe.open_at && pipe_blocked(&S->pipe, clock)) return -1;
+    const int id = detailed_next_ready(q, clock);
+    if (id >= 0) q->cursor = (uint32_t)id + 1;
+    return id;
 }
 
 /* After an issue, the next cycle the pipeline lets anything issue. When a thread is ready
@@ -144,9 +136,8 @@ static uint64_t detailed_issued(isk_sched *q, uint32_t id, uint64_t clock)
     isk_context *me = &q->contexts[id];
     if (me->ready_at < clock + DPU_REVOLVER) me->ready_at = clock + DPU_REVOLVER;
     const uint64_t at = S->pipe.open_at = pipe_unblocked(&S->pipe, clock + 1);
-    if (at == clock + 1 || !detailed_any_ready(q, clock + 1)) return clock + 1;
+    if (at == clock + 1 || detailed_next_ready(q, clock + 1) < 0) return clock + 1;
     S->rf_stall_cycles += at - (clock + 1);
-    S->rf_stall_unseen += at - (clock + 1);
     return at;
 }
 
@@ -200,7 +191,6 @@ static void dpu_reset(isk_hdr *h)
     memset(&S->pipe, 0, sizeof S->pipe);
     S->rf_stall_cycles = 0;
     S->rf_stall_in_dma_wait = 0;
-    S->rf_stall_unseen = 0;
     memset(S->prev_writes, 0, sizeof S->prev_writes);
     S->uncertain_fault = GET_PARAM("uncertain") == 1;
     S->sats_hook = dpu_default_sats;

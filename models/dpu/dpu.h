@@ -108,7 +108,6 @@ STATE_BEGIN
     dpu_pipe pipe;
     uint64_t rf_stall_cycles;          /* issue cycles lost to the register-file stage */
     uint64_t rf_stall_in_dma_wait;     /* of those, cycles the engine counts as DMA wait too */
-    uint64_t rf_stall_unseen;          /* of those, cycles the engine skipped (not idle for it) */
     uint64_t prev_writes[DPU_THREADS]; /* GPRs each thread's previous instruction wrote */
 STATE_END
 
