@@ -10,9 +10,11 @@
  * as before: no check per access.
  *
  * Instances running the same program share its decoded entries: at an instance's first decode
- * after a reset, the code image (words, model) is looked up in a table of decoded images; a
- * found or new image (all words decoded, in a file) is mapped privately over the cache. The
- * image is immutable once published, so systems on other threads map it freely; an instance
+ * after a reset, the code image (words, model) is looked up in a table of programs. The first
+ * instance of a program decodes on its own, word by word as it runs (a single run, the common
+ * case of a command-line simulation, pays for no image); a second finds the program in the
+ * table and decodes it whole once, into a file that it and every later instance map privately
+ * over their caches. The image is immutable once published, so systems on other threads map it freely; an instance
  * writing its code memory invalidates entries in its own pages only (copy on write by the
  * kernel), so each instance keeps seeing exactly its own code.
  *
@@ -99,25 +101,39 @@ static void fill_misses(isk_decoded *cache, size_t n)
 }
 
 #if ON_DEMAND
-/* The template file (immutable once made: process-wide like the code it points into); -1 when
- * the kernel has no memfd. */
+/* The template file (process-wide like the code its entries point into); -1 when the kernel has
+ * no memfd. It is filled only as far as the largest cache so far needs (a PicoBlaze's 128 KiB
+ * need not pay for a DPU's 256 KiB or a 2 MiB page run): start-up of a small model stays small.
+ * A filled page never changes again, and no cache maps a page before it is filled, so private
+ * mappings made at any time see only filled, unchanging pages. */
 static int template_fd = -1;
-static pthread_once_t template_once = PTHREAD_ONCE_INIT;
+static size_t template_filled;       /* bytes from the start, under template_lock */
+static pthread_mutex_t template_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static void make_template(void)
+/* The template, filled with misses up to at least bytes (a whole number of pages, at most
+ * TEMPLATE_BYTES); false when there is none (no memfd), and the caller fills its own cache. */
+static bool template_ready(size_t bytes)
 {
-    int fd = memfd_create("isekit-decode-miss", MFD_CLOEXEC);
-    if (fd < 0) return;
-    isk_decoded *t = NULL;
-    if (ftruncate(fd, (off_t)TEMPLATE_BYTES) == 0)
-        t = mmap(NULL, TEMPLATE_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    if (!t || t == MAP_FAILED) {
-        close(fd);
-        return;
+    pthread_mutex_lock(&template_lock);
+    if (template_fd < 0 && template_filled == 0) {
+        const int fd = memfd_create("isekit-decode-miss", MFD_CLOEXEC);
+        if (fd >= 0 && ftruncate(fd, (off_t)TEMPLATE_BYTES) == 0) template_fd = fd;
+        else if (fd >= 0) close(fd);
+        template_filled = template_fd < 0 ? SIZE_MAX : 0;   /* SIZE_MAX: do not try again */
     }
-    fill_misses(t, TEMPLATE_BYTES / sizeof *t);
-    munmap(t, TEMPLATE_BYTES);
-    template_fd = fd;
+    if (template_fd >= 0 && template_filled < bytes) {
+        isk_decoded *t = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, template_fd, 0);
+        if (t == MAP_FAILED) {
+            pthread_mutex_unlock(&template_lock);
+            return false;
+        }
+        fill_misses(t, bytes / sizeof *t);
+        munmap(t, bytes);
+        template_filled = bytes;
+    }
+    const bool ready = template_fd >= 0;
+    pthread_mutex_unlock(&template_lock);
+    return ready;
 }
 
 /* Map the template over the whole cache (fresh pages: a private copy made before is dropped). */
@@ -131,19 +147,19 @@ static void map_template(isk_inst *inst)
     }
 }
 
-/* A decoded code image, shared by the instances whose code memory held these words when they
- * first decoded. Immutable once in the table; refs under the table's lock. */
+/* A program in the table: its words, and once a second instance runs it, its decoded image.
+ * Immutable once the image is made; refs and fd under the table's lock. */
 typedef struct isk_shared_code {
     struct isk_shared_code *next;
     const isk_model *model;
     uint64_t hash;
     size_t code_bytes;
-    void *code;                      /* the words it was decoded from */
-    int fd;                          /* the decoded entries, dcache_bytes long */
-    long refs;
+    void *code;                      /* the words */
+    int fd;                          /* the decoded entries, dcache_bytes long; -1 before a second instance */
+    long refs;                       /* instances running it */
 } shared_code;
 
-/* The table of images, over all systems: an image is a function of the model and the words. */
+/* The table of programs, over all systems: an image is a function of the model and the words. */
 static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
 static shared_code *table;
 
@@ -155,36 +171,45 @@ static uint64_t hash_bytes(const void *data, size_t n)
     return h;
 }
 
-/* A new image of inst's code: every word decoded with every instruction set, a word no format
- * accepts left as a miss (its exception is raised when it runs, as without sharing). */
-static shared_code *new_image(const isk_inst *inst, const void *code, size_t code_bytes, uint64_t hash)
+static shared_code *new_program(const isk_model *m, const void *code, size_t code_bytes, uint64_t hash)
+{
+    shared_code *s = isk_xcalloc(1, sizeof *s);
+    *s = (shared_code){ .model = m, .hash = hash, .code_bytes = code_bytes, .code = isk_xcalloc(1, code_bytes),
+                        .fd = -1 };
+    memcpy(s->code, code, code_bytes);
+    return s;
+}
+
+/* The image of s for inst's cache: every word decoded with every instruction set, a word no
+ * format accepts left as a miss (its exception is raised when it runs, as without sharing).
+ * s->fd stays -1 when there is no memfd now. */
+static void decode_image(shared_code *s, const isk_inst *inst)
 {
     int fd = memfd_create("isekit-decoded", MFD_CLOEXEC);
-    if (fd < 0) return NULL;
+    if (fd < 0) return;
     isk_decoded *d = NULL;
     if (ftruncate(fd, (off_t)inst->dcache_bytes) == 0)
         d = mmap(NULL, inst->dcache_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     if (!d || d == MAP_FAILED) {
         close(fd);
-        return NULL;
+        return;
     }
     const isk_model *m = inst->model;
     const int cell = m->storages.data[m->code_storage].cell_bytes;
+    /* An entry depends on the word and the set only, not on its address: a run of equal words
+     * (the unused rest of a code memory) is decoded once. */
     for (int k = 0; k < m->isets; k++)
         for (uint64_t pc = 0; pc < inst->ncode; pc++) {
             isk_decoded *e = &d[(uint64_t)k * inst->ncode + pc];
-            const uint64_t word = isk_cell_read_raw((const char *)code + pc * (uint64_t)cell, cell);
-            if (!isk_decode_word(inst, (uint32_t)k, word, e)) *e = miss_entry;
+            const uint64_t word = isk_cell_read_raw((const char *)s->code + pc * (uint64_t)cell, cell);
+            if (pc && word == isk_cell_read_raw((const char *)s->code + (pc - 1) * (uint64_t)cell, cell)) *e = e[-1];
+            else if (!isk_decode_word(inst, (uint32_t)k, word, e)) *e = miss_entry;
         }
     munmap(d, inst->dcache_bytes);
-    shared_code *s = isk_xcalloc(1, sizeof *s);
-    *s = (shared_code){ .model = m, .hash = hash, .code_bytes = code_bytes, .code = isk_xcalloc(1, code_bytes),
-                        .fd = fd };
-    memcpy(s->code, code, code_bytes);
-    return s;
+    s->fd = fd;
 }
 
-static void release_image(shared_code *s)
+static void release_program(shared_code *s)
 {
     if (!s) return;
     pthread_mutex_lock(&table_lock);
@@ -194,7 +219,7 @@ static void release_image(shared_code *s)
                 *p = s->next;
                 break;
             }
-        close(s->fd);                /* mappings made from it stay valid */
+        if (s->fd >= 0) close(s->fd);   /* mappings made from it stay valid */
         free(s->code);
         free(s);
     }
@@ -207,10 +232,10 @@ void isk_dcache_new(isk_inst *inst)
     const size_t n = inst->ncode * (size_t)inst->model->isets;
     inst->dcache_bytes = n * sizeof(isk_decoded);
 #if ON_DEMAND
-    pthread_once(&template_once, make_template);
-    if (template_fd >= 0 && n) {
-        const size_t page = (size_t)sysconf(_SC_PAGESIZE);
-        inst->dcache_bytes = (inst->dcache_bytes + page - 1) / page * page;
+    const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    const size_t mapped = (inst->dcache_bytes + page - 1) / page * page;
+    if (n && template_ready(mapped < TEMPLATE_BYTES ? mapped : TEMPLATE_BYTES)) {
+        inst->dcache_bytes = mapped;
         void *p = mmap(NULL, inst->dcache_bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
         if (p == MAP_FAILED) isk_out_of_memory(inst->dcache_bytes, "the decode cache's reservation");
         inst->dcache = p;
@@ -229,8 +254,9 @@ void isk_dcache_clear(isk_inst *inst)
     if (!inst->dcache) return;
 #if ON_DEMAND
     if (inst->dcache_mapped) {
-        release_image(inst->shared_code);
+        release_program(inst->shared_code);
         inst->shared_code = NULL;
+        inst->image_mapped = false;
         map_template(inst);
         inst->code_pristine = true;
         return;
@@ -244,7 +270,7 @@ void isk_dcache_free(isk_inst *inst)
     if (!inst->dcache) return;
 #if ON_DEMAND
     if (inst->dcache_mapped) {
-        release_image(inst->shared_code);
+        release_program(inst->shared_code);
         munmap(inst->dcache, inst->dcache_bytes);
         inst->dcache = NULL;
         return;
@@ -267,20 +293,25 @@ void isk_dcache_share(isk_inst *inst)
     shared_code *s = table;
     while (s && !(s->model == m && s->hash == hash && s->code_bytes == code_bytes && !memcmp(s->code, code, code_bytes)))
         s = s->next;
-    if (!s && (s = new_image(inst, code, code_bytes, hash)) != NULL) {
+    if (!s) {                        /* the first instance: it decodes on its own */
+        s = new_program(m, code, code_bytes, hash);
         s->next = table;
         table = s;
+    } else if (s->fd < 0) {          /* a second one: the image, once for all */
+        decode_image(s, inst);
     }
-    if (s) s->refs++;
+    s->refs++;
+    const int fd = s->fd;
     pthread_mutex_unlock(&table_lock);
-    if (!s) return;                  /* no memfd now: the instance decodes on its own */
-    if (mmap(inst->dcache, inst->dcache_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED, s->fd, 0) == MAP_FAILED)
-        isk_out_of_memory(inst->dcache_bytes, "a shared decoded program");
     inst->shared_code = s;
+    if (fd < 0) return;
+    if (mmap(inst->dcache, inst->dcache_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED, fd, 0) == MAP_FAILED)
+        isk_out_of_memory(inst->dcache_bytes, "a shared decoded program");
+    inst->image_mapped = true;
 #endif
 }
 
 const void *isk_dcache_shared(const isk_inst *inst)
 {
-    return inst->shared_code;
+    return inst->image_mapped ? inst->shared_code : NULL;
 }

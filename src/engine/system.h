@@ -87,7 +87,8 @@ struct isk_inst {
     size_t dcache_bytes;
     bool dcache_mapped;              /* on demand: a mapping of the miss template or a shared image */
     bool code_pristine;              /* nothing decoded since the reset: the next decode shares */
-    struct isk_shared_code *shared_code;   /* the decoded image mapped over dcache, or NULL */
+    struct isk_shared_code *shared_code;   /* the program in the table it runs, or NULL */
+    bool image_mapped;               /* its decoded image is mapped over dcache */
     uint64_t ncode;
     isk_sched sched;                 /* the issue policy and its state (issue.c) */
     int issue;                       /* enum isk_issue_policy: which fast loop serves it */
@@ -252,7 +253,8 @@ void isk_dcache_new(isk_inst *inst);       /* inst->ncode set: every entry a mis
 void isk_dcache_clear(isk_inst *inst);     /* every entry a miss again (a reset) */
 void isk_dcache_free(isk_inst *inst);
 /* At the first decode after a reset: map the decoded image of the code memory's words, shared
- * with every instance that runs them (made if new). */
+ * with every instance that runs them (made when a second instance runs them; the first one
+ * decodes on its own). */
 void isk_dcache_share(isk_inst *inst);
 /* The image inst's cache maps (NULL: its own entries only); for tests. */
 const void *isk_dcache_shared(const isk_inst *inst);

@@ -59,11 +59,16 @@ static void test_share_and_write(isk_model *m, int free_first)
     CHECK_EQ(r3(b), 5);
     CHECK_EQ(r3(c), 5);
     CHECK_EQ(r3(other), 6);
-    /* the same words share one image, across systems; other words another */
-    CHECK(isk_dcache_shared(a) != NULL);
-    CHECK(isk_dcache_shared(a) == isk_dcache_shared(b));
-    CHECK(isk_dcache_shared(a) == isk_dcache_shared(c));
-    CHECK(isk_dcache_shared(other) != NULL && isk_dcache_shared(other) != isk_dcache_shared(a));
+    /* the first instance of a program decodes on its own; the second makes the image, and it
+     * and every later one map it, across systems */
+    CHECK(isk_dcache_shared(a) == NULL);
+    CHECK(isk_dcache_shared(b) != NULL);
+    CHECK(isk_dcache_shared(b) == isk_dcache_shared(c));
+    CHECK(isk_dcache_shared(other) == NULL);         /* other words: a program of its own, seen once */
+    isk_inst *other2 = dpu_with(s2, m, "other2", 6);
+    CHECK_EQ(isk_run(s2, 0), ISK_STOPPED);
+    CHECK_EQ(r3(other2), 6);
+    CHECK(isk_dcache_shared(other2) != NULL && isk_dcache_shared(other2) != isk_dcache_shared(b));
 
     /* b rewrites its first instruction: b runs its new code, a and c the old one */
     CHECK_EQ(isk_write(b, "IRAM", 0, word(m, "move r3, 7")), ISK_OK);
@@ -78,13 +83,15 @@ static void test_share_and_write(isk_model *m, int free_first)
     rerun(s1, a, b);
     CHECK_EQ(r3(b), 5);
 
-    /* a reset (a parameter set) drops the image; the next run shares again */
+    /* a reset (a parameter set) drops the image; the next run shares again, this time the
+     * image b made */
+    CHECK_EQ(isk_set_param(b, "mode", "cycle"), ISK_OK);
+    CHECK(isk_dcache_shared(b) == NULL);
     CHECK_EQ(isk_set_param(a, "mode", "cycle"), ISK_OK);
-    CHECK(isk_dcache_shared(a) == NULL);
     CHECK_EQ(isk_write(a, "R", 3, 0), ISK_OK);
     rerun(s1, a, NULL);
     CHECK_EQ(r3(a), 5);
-    CHECK(isk_dcache_shared(a) == isk_dcache_shared(c));
+    CHECK(isk_dcache_shared(a) != NULL && isk_dcache_shared(a) == isk_dcache_shared(c));
 
     if (free_first) {
         isk_system_free(s1);
