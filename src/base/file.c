@@ -40,6 +40,7 @@ static bool looks_binary(const uint8_t *p, size_t n)
     size_t nul = 0, odd = 0;
     for (size_t i = 0; i < n; i++) {
         uint8_t c = p[i];
+        if ((uint8_t)(c - 0x20) < 0x5F) continue;   /* printable ASCII: nearly every byte of text */
         if (c == 0) nul++;
         if (c >= 0x80) {
             size_t k = (c & 0xE0) == 0xC0 ? 1 : (c & 0xF0) == 0xE0 ? 2 : (c & 0xF8) == 0xF0 ? 3 : 0;

@@ -5,14 +5,6 @@
 #include <stdio.h>
 #include <string.h>
 
-int isk_hex_digit(int c)
-{
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
-
 /* A digit's value, above every base for anything else. */
 static int digit_value(int c)
 {

@@ -22,7 +22,14 @@ bool isk_parse_u64(const char *text, uint64_t min, uint64_t max, isk_unit unit, 
 bool isk_parse_i64(const char *text, int64_t min, int64_t max, isk_unit unit, int64_t *out, char *why,
                    size_t cap);
 
-/* The value of hexadecimal digit c (either case), or -1. */
-int isk_hex_digit(int c);
+/* The value of hexadecimal digit c (either case), or -1. Inline: image readers call it per
+ * character. */
+static inline int isk_hex_digit(int c)
+{
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
 
 #endif

@@ -360,6 +360,7 @@ int isk_words_parse(const char *text, size_t n, const char *filename, int radix,
 {
     int errors = d->errors, line = 0;
     uint64_t next = 0;
+    const uint64_t max_before = UINT64_MAX / (uint64_t)radix;   /* v * radix + digit fits below */
     for (size_t at = 0; at < n && d->errors - errors < 10;) {
         const char *start = text + at;
         const char *nl = memchr(start, '\n', n - at);
@@ -378,7 +379,7 @@ int isk_words_parse(const char *text, size_t n, const char *filename, int radix,
             uint64_t v = 0;
             bool overflow = false;
             for (int dv; j < len && (dv = digit_of(start[j], radix)) >= 0; j++) {
-                if (v > (UINT64_MAX - (uint64_t)dv) / (uint64_t)radix) overflow = true;
+                if (v > max_before || (v == max_before && (uint64_t)dv > UINT64_MAX % (uint64_t)radix)) overflow = true;
                 v = v * (uint64_t)radix + (uint64_t)dv;
             }
             isk_loc loc = { filename, line, (int)i + 1, start, (int)len };
