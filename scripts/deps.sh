@@ -12,9 +12,10 @@ have() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok ins
 # cpp: isekit cc's preprocessor (docs/cc.md), at run time; gcc also is the host C compiler
 #   tests/cli/cc.sh compares the compiled C with (tests only, $CC if set)
 # python3: tests only, tests/cc/gen_ops.py writes tests/cli/cc.sh's operator checks
+# libedit2: the debugger's line editor, opened at run time when it reads a terminal (src/cli/run_debug.c)
 # libopenmpi-dev, openmpi-bin: libdpu-mpi.so (the host API over MPI) and its mpirun test
 #   (tests/dpu_mpi); without them the rest builds and only that is left out
-for pkg in gcc cpp make cmake libelf-dev libedit-dev pkg-config python3 gtkwave libopenmpi-dev openmpi-bin \
+for pkg in gcc cpp make cmake libelf-dev libedit2 pkg-config python3 gtkwave libopenmpi-dev openmpi-bin \
            gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf qemu-system-misc gdb-multiarch; do
     have "$pkg" || need="$need $pkg"
 done
