@@ -19,8 +19,9 @@
  *
  * Each cache entry's `spare` word holds its case, found when the entry is first met (0: not yet;
  * the engine zeroes the word whenever it decodes or invalidates the entry, so a rewritten word
- * is classified again). With computed goto it is the case's label as an offset from the first
- * one, so that dispatch is one load and an indirect jump.
+ * is classified again), a case number that indexes the table of the cases' labels. A fused
+ * pair's case lives in its first entry and depends on the second, so the pair checks the
+ * second's case before it runs it inline (a rewritten second word has lost it).
  *
  * Counts stay exact: the run's budget is counted down one per instruction; h->issued, h->clock
  * and the system's clock are brought up to date before every behaviour call and at the end (one
@@ -58,11 +59,32 @@
 #define PB_INLINE(X, J, K) PB_INLINE_COMMON(X, J, K)
 #endif
 
+/* Superinstructions: an instruction that sets the flags, followed by a JUMP cc (a fifth of what
+ * the programs of docs/picoblaze.md's speed section run: TEST/COMPARE/SUB/shift, then a
+ * conditional jump), fused into one case per condition F(behaviour, operands, condition): the
+ * jump tests the flags the first one has just computed, in registers, and takes no dispatch. */
+#define PB_FUSE_COMMON(F) \
+    F(AND_sX_kk, 2) F(AND_sX_sY, 2) F(OR_sX_kk, 2) F(OR_sX_sY, 2) F(XOR_sX_kk, 2) F(XOR_sX_sY, 2) \
+    F(TEST_sX_kk, 2) F(TEST_sX_sY, 2) F(ADD_sX_kk, 2) F(ADD_sX_sY, 2) F(ADDCY_sX_kk, 2) F(ADDCY_sX_sY, 2) \
+    F(SUB_sX_kk, 2) F(SUB_sX_sY, 2) F(SUBCY_sX_kk, 2) F(SUBCY_sX_sY, 2) F(COMPARE_sX_kk, 2) \
+    F(COMPARE_sX_sY, 2) F(SLA_sX, 1) F(RL_sX, 1) F(SLX_sX, 1) F(SL0_sX, 1) F(SL1_sX, 1) \
+    F(SRA_sX, 1) F(SRX_sX, 1) F(RR_sX, 1) F(SR0_sX, 1) F(SR1_sX, 1)
+#if PB_CORE == 6
+#define PB_FUSE(F) PB_FUSE_COMMON(F) \
+    F(TESTCY_sX_kk, 2) F(TESTCY_sX_sY, 2) F(COMPARECY_sX_kk, 2) F(COMPARECY_sX_sY, 2)
+#else
+#define PB_FUSE(F) PB_FUSE_COMMON(F)
+#endif
+
 /* Case numbers: 0 = an entry not classified yet, 1 = run through the behaviour, then one per
- * inlined instruction. */
+ * inlined instruction, then the fused pairs (the four conditions of one first instruction in a
+ * row, so that the condition is an offset). */
 #define PB_CASE_ID(name, n) PB_CASE_##name,
 #define PB_CASE_ID_K(kind, name, c) PB_CASE_##name##_##c,
-enum { PB_CASE_UNSEEN, PB_CASE_BEHAVIOUR, PB_INLINE(PB_CASE_ID, PB_CASE_ID, PB_CASE_ID_K) PB_CASES };
+#define PB_CASE_ID_F(name, n) PB_CASE_##name##_JUMP_0, PB_CASE_##name##_JUMP_1, PB_CASE_##name##_JUMP_2, \
+    PB_CASE_##name##_JUMP_3,
+enum { PB_CASE_UNSEEN, PB_CASE_BEHAVIOUR, PB_INLINE(PB_CASE_ID, PB_CASE_ID, PB_CASE_ID_K) PB_FUSE(PB_CASE_ID_F)
+       PB_CASES };
 
 /* A K case's condition as a number: 4 is "always" (CALL aaa, RETURN), whose operands do not
  * start with a condition. */
@@ -84,6 +106,17 @@ static unsigned pb_case_of(const isk_decoded *d)
     return PB_CASE_BEHAVIOUR;
 }
 
+/* The case of an entry whose case is `c` and whose next entry is `next`: the fused pair if c
+ * sets the flags and next is a JUMP cc (decoded), else c. */
+static unsigned pb_fused_case(unsigned c, const isk_decoded *next)
+{
+    if (next->fn != JUMP_cc_aaa) return c;
+#define PB_FUSED_MATCH(name, n) if (c == PB_CASE_##name) return PB_CASE_##name##_JUMP_0 + (unsigned)next->op[0];
+    PB_FUSE(PB_FUSED_MATCH)
+#undef PB_FUSED_MATCH
+    return c;
+}
+
 /* The frame has nothing to do after an inlined instruction (see above). */
 ISK_INLINE bool pb_quiet(STATE)
 {
@@ -95,17 +128,16 @@ ISK_INLINE bool pb_quiet(STATE)
 #define PB_BODY_ARGS_2 , d->op[0], d->op[1]
 
 /* Threaded dispatch where the compiler has computed goto (GCC, Clang): every case jumps to the
- * next one itself, through the label offset in the entry's spare word; elsewhere, or built with
- * -DPB_SWITCH_DISPATCH to test it, a switch on the case number in a loop. */
+ * next one itself, through a table of the cases' labels indexed by the entry's spare word (one
+ * load and a jump through memory); elsewhere, or built with -DPB_SWITCH_DISPATCH to test it, a
+ * switch on the case number in a loop. */
 #if defined(__GNUC__) && !defined(PB_SWITCH_DISPATCH)
 #define PB_THREADED 1
 #define PB_LABEL(id) pb_##id:
-#define PB_TAG(id) (int32_t)(&&pb_##id - &&pb_PB_CASE_UNSEEN)
-#define PB_DISPATCH goto *(const void *)((const char *)&&pb_PB_CASE_UNSEEN + (int32_t)d->spare)
+#define PB_DISPATCH goto *labels[d->spare]
 #else
 #define PB_THREADED 0
 #define PB_LABEL(id) case id:
-#define PB_TAG(id) id
 #define PB_DISPATCH goto pb_dispatch
 #endif
 /* After an instruction: the count, then the next one's entry is dispatched. */
@@ -139,14 +171,21 @@ static uint64_t pb_burst(isk_hdr *h, const isk_decoded *cache, uint64_t ncode, u
     rest -= budget;
     pb_cells r = pb_cells_of(S);
     uint64_t target = 0;              /* a CALL's, for pb_call */
-#define PB_TAG_OF(name, n) [PB_CASE_##name] = PB_TAG(PB_CASE_##name),
-#define PB_TAG_OF_K(kind, name, c) [PB_CASE_##name##_##c] = PB_TAG(PB_CASE_##name##_##c),
-    static const int32_t tags[PB_CASES] = {
-        [PB_CASE_UNSEEN] = PB_TAG(PB_CASE_UNSEEN), [PB_CASE_BEHAVIOUR] = PB_TAG(PB_CASE_BEHAVIOUR),
-        PB_INLINE(PB_TAG_OF, PB_TAG_OF, PB_TAG_OF_K)
+#if PB_THREADED
+#define PB_ADDR(id) [id] = &&pb_##id,
+#define PB_ADDR_OF(name, n) PB_ADDR(PB_CASE_##name)
+#define PB_ADDR_OF_K(kind, name, c) PB_ADDR(PB_CASE_##name##_##c)
+#define PB_ADDR_OF_F(name, n) PB_ADDR(PB_CASE_##name##_JUMP_0) PB_ADDR(PB_CASE_##name##_JUMP_1) \
+    PB_ADDR(PB_CASE_##name##_JUMP_2) PB_ADDR(PB_CASE_##name##_JUMP_3)
+    static const void *const labels[PB_CASES] = {
+        PB_ADDR(PB_CASE_UNSEEN) PB_ADDR(PB_CASE_BEHAVIOUR)
+        PB_INLINE(PB_ADDR_OF, PB_ADDR_OF, PB_ADDR_OF_K) PB_FUSE(PB_ADDR_OF_F)
     };
-#undef PB_TAG_OF
-#undef PB_TAG_OF_K
+#undef PB_ADDR
+#undef PB_ADDR_OF
+#undef PB_ADDR_OF_K
+#undef PB_ADDR_OF_F
+#endif
     if (!pb_quiet(S)) goto pb_behaviour;
 #if PB_THREADED
     PB_DISPATCH;
@@ -159,7 +198,17 @@ pb_dispatch:
         if (d->pattern < 0) goto pb_behaviour;   /* its fn decodes the word, then runs it */
         /* The last address runs through its behaviour, whose frame wraps the PC: an inlined
          * case then steps to the next entry without a check. */
-        d->spare = (uint32_t)tags[d == dend - 1 ? PB_CASE_BEHAVIOUR : pb_case_of(d)];
+        if (d == dend - 1) d->spare = PB_CASE_BEHAVIOUR;
+        else {
+            /* A pair fuses whichever of its two entries is classified last; its JUMP must not
+             * be the last address (which runs through its behaviour). */
+            const unsigned c = pb_case_of(d);
+            d->spare = d + 2 < dend ? pb_fused_case(c, d + 1) : c;
+            if (d > dcache && d[-1].spare && d + 1 < dend) {
+                const unsigned before = pb_case_of(d - 1), fused = pb_fused_case(before, d);
+                if (fused != before) d[-1].spare = fused;
+            }
+        }
         PB_DISPATCH;                                      /* this instruction again, classified */
 #define PB_CASE_X(name, n) \
     PB_LABEL(PB_CASE_##name) \
@@ -183,6 +232,22 @@ pb_dispatch:
             PB_TAKE_##kind \
         } else d++; \
         PB_NEXT;
+/* A fused pair: the first instruction and its count, then the JUMP cc unless the next entry no
+ * longer holds it (a rewritten word: its spare word is zeroed, and the entry is classified
+ * again when it is dispatched), which the check of its case finds. */
+#define PB_CASE_F1(name, n, c) \
+    PB_LABEL(PB_CASE_##name##_JUMP_##c) \
+        name##_cells(S, r PB_BODY_ARGS_##n); \
+        d++; \
+        if (ISK_UNLIKELY(--budget == 0)) goto refill; \
+        if (ISK_UNLIKELY(d->spare != PB_CASE_JUMP_cc_aaa_##c)) PB_DISPATCH; \
+        d = pb_condition(r.control, c) ? &dcache[d->op[1]] : d + 1; \
+        PB_NEXT;
+#define PB_CASE_F(name, n) PB_CASE_F1(name, n, 0) PB_CASE_F1(name, n, 1) PB_CASE_F1(name, n, 2) \
+    PB_CASE_F1(name, n, 3)
+    PB_FUSE(PB_CASE_F)
+#undef PB_CASE_F1
+#undef PB_CASE_F
 #define PB_TAKE_JUMP d = &dcache[a];
 #define PB_TAKE_CALL { target = a; goto pb_call; }
 #define PB_TAKE_RETURN goto pb_return;
@@ -245,6 +310,7 @@ leave:
 
 #undef PB_CASE_ID
 #undef PB_CASE_ID_K
+#undef PB_CASE_ID_F
 #undef PB_COND_0
 #undef PB_COND_1
 #undef PB_COND_2
@@ -252,7 +318,6 @@ leave:
 #undef PB_COND_A
 #undef PB_THREADED
 #undef PB_LABEL
-#undef PB_TAG
 #undef PB_DISPATCH
 #undef PB_NEXT
 #undef PB_CHUNK

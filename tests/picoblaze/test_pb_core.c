@@ -190,46 +190,44 @@ static void test_pc_wrap(void)
 }
 
 /* The fast loop (pb_run.h) keeps each cache entry's case in the entry: a word rewritten while
- * the program runs must run as the new instruction. Here the port 01 handler turns the LOAD at
- * 000 into an ADD at its third write, after the LOAD ran inline (an entry runs through its
- * behaviour when first met, which decodes it); a stale case would run the LOAD again and loop. */
+ * the program runs must run as the new instruction. The port 01 handler writes `word` at
+ * `index` at its `at`-th write; the run ends at the write to FF. */
 typedef struct rewrite_bench {
     isk_ref irom;
-    uint32_t add_word;
-    int writes;
+    uint64_t index;
+    uint32_t word;
+    int at, writes;
+    unsigned final;
     bool done;
 } rewrite_bench;
 
 static void rewrite_write(void *user, isk_inst *pb, uint64_t port, uint64_t value)
 {
     rewrite_bench *b = user;
-    if (port == 0x01 && ++b->writes == 3) {
-        b->irom.index = 0;
-        isk_ref_write(&b->irom, b->add_word);
+    if (port == 0x01 && ++b->writes == b->at) {
+        b->irom.index = b->index;
+        isk_ref_write(&b->irom, b->word);
     }
     if (port == 0xFF) {
-        b->done = value == 2;
+        b->done = true;
+        b->final = (unsigned)value;
         isk_context_of(pb, 0)->state = ISK_CTX_STOPPED;
     }
 }
 
-static void test_rewritten_code(void)
+/* Run `text` on `core`, with `replacement` (one instruction) written at `index` at the `at`-th
+ * write to port 01: the value written to FF and the instructions issued. */
+static void run_rewritten(const char *core, const char *text, const char *replacement, uint64_t index, int at,
+                          unsigned final, uint64_t insns)
 {
-    const char *cores[] = { "kcpsm3", "kcpsm6" };
-    for (int i = 0; i < 2; i++) {
-        psm_run add, main_run;
-        psm_program *a = psm_try(&add, cores[i], "ADD s0, 01\n");
-        psm_program *p = psm_try(&main_run,  cores[i],
-                                 "start:  LOAD s0, 01\n"
-                                 "        OUTPUT s0, 01\n"
-                                 "        COMPARE s0, 02\n"
-                                 "        JUMP NZ, start\n"
-                                 "        OUTPUT s0, FF\n");
-        CHECK(a != NULL && p != NULL);
-        if (!a || !p) continue;
+    psm_run new_run, main_run;
+    psm_program *a = psm_try(&new_run, core, replacement);
+    psm_program *p = psm_try(&main_run, core, text);
+    CHECK(a != NULL && p != NULL);
+    if (a && p) {
         isk_system *sys = isk_system_new(&(isk_system_options){ .diag = &main_run.diag });
         isk_inst *pb = isk_system_add(sys, main_run.model, "pb");
-        rewrite_bench b = { .add_word = (uint32_t)a->words[0] };
+        rewrite_bench b = { .index = index, .word = (uint32_t)a->words[0], .at = at };
         CHECK_EQ(isk_lookup(pb, "IROM", &b.irom), ISK_OK);
         for (size_t w = 0; w < p->size; w++) {
             b.irom.index = w;
@@ -238,17 +236,113 @@ static void test_rewritten_code(void)
         isk_set_ports(pb, NULL, rewrite_write, &b);
         isk_run(sys, 10000);
         CHECK(b.done);
-        CHECK_EQ(b.writes, 4);
-        CHECK_EQ(isk_context_of(pb, 0)->insns, 17);
+        CHECK_EQ(b.final, final);
+        CHECK_EQ(isk_context_of(pb, 0)->insns, insns);
         isk_system_free(sys);
-        psm_done(&add);
-        psm_done(&main_run);
     }
+    psm_done(&new_run);
+    psm_done(&main_run);
+}
+
+/* The LOAD at 000 becomes an ADD at the third write, after the LOAD ran inline (an entry runs
+ * through its behaviour when first met, which decodes it); a stale case would run the LOAD
+ * again and loop. The second program's COMPARE and JUMP NZ run as one fused case from the
+ * second pass on; at the third write the JUMP NZ becomes a JUMP Z, so the loop ends at s1 = 3
+ * (a stale pair would go on to 5). */
+static void test_rewritten_code(void)
+{
+    const char *cores[] = { "kcpsm3", "kcpsm6" };
+    for (int i = 0; i < 2; i++) {
+        run_rewritten(cores[i],
+                      "start:  LOAD s0, 01\n"
+                      "        OUTPUT s0, 01\n"
+                      "        COMPARE s0, 02\n"
+                      "        JUMP NZ, start\n"
+                      "        OUTPUT s0, FF\n", "ADD s0, 01\n", 0, 3, 2, 17);
+        run_rewritten(cores[i],
+                      "        LOAD s1, 00\n"
+                      "loop:   ADD s1, 01\n"
+                      "        OUTPUT s1, 01\n"
+                      "        COMPARE s1, 05\n"
+                      "        JUMP NZ, loop\n"
+                      "        OUTPUT s1, FF\n", "JUMP Z, 001\n", 4, 3, 3, 14);
+    }
+}
+
+/* A fused pair entered at its second word: odd values of s0 reach the JUMP Z at `mid` from
+ * below, with the flags of the SUB there, not through the SUB at `top` (whose pair would
+ * subtract again). s1 counts the passes: 10 down to 0 is 10 of them, each one SUB. */
+static const char pair_entered[] =
+    "            LOAD s0, 0A\n"
+    "            LOAD s1, 00\n"
+    "top:        SUB s0, 01\n"
+    "mid:        JUMP Z, done\n"
+    "            ADD s1, 01\n"
+    "            TEST s0, 01\n"
+    "            JUMP Z, top\n"
+    "            SUB s0, 01\n"
+    "            JUMP mid\n"
+    "done:       OUTPUT s1, FF\n";
+
+static void test_fused_pair_entered(void)
+{
+    const char *cores[] = { "kcpsm3", "kcpsm6" };
+    for (int i = 0; i < 2; i++) {
+        pb_bench b;
+        CHECK(pb_bench_run(&b, cores[i], pair_entered, NULL));
+        CHECK_EQ(pb_read(&b, "REGS", 0), 0);
+        CHECK_EQ(b.value[0], 9);
+        /* 2 LOADs, 10 passes (5 SUBs at top, 5 below with their JUMP, 10 JUMP Zs at mid),
+         * 9 * (ADD, TEST, JUMP Z), the OUTPUT */
+        CHECK_EQ(isk_context_of(b.pb, 0)->insns, 2 + 20 + 27 + 5 + 1);
+        CHECK_EQ(b.clock[0], 2 * 55);
+        pb_bench_close(&b);
+    }
+}
+
+/* A run's limit between the two instructions of a fused pair: the program of
+ * test_fused_pair_entered run in steps of 1 to 7 clocks (an instruction takes 2) ends exactly
+ * as one run does, and a step ending after a SUB leaves the PC on the JUMP that follows it. */
+static void test_fused_pair_split(void)
+{
+    const char *cores[] = { "kcpsm3", "kcpsm6" };
+    for (int i = 0; i < 2; i++)
+        for (uint64_t step = 1; step <= 7; step++) {
+            pb_bench b;
+            memset(&b, 0, sizeof b);
+            psm_program *p = psm_try(&b.assembled, cores[i], pair_entered);
+            CHECK(p != NULL);
+            if (!p) continue;
+            b.sys = isk_system_new(&(isk_system_options){ .diag = &b.assembled.diag });
+            b.pb = isk_system_add(b.sys, b.assembled.model, "pb");
+            isk_ref irom;
+            CHECK_EQ(isk_lookup(b.pb, "IROM", &irom), ISK_OK);
+            for (size_t w = 0; w < p->size; w++) {
+                irom.index = w;
+                isk_ref_write(&irom, p->words[w]);
+            }
+            isk_set_ports(b.pb, pb_bench_read, pb_bench_write, &b);
+            int split = 0;
+            for (int n = 0; n < 1000 && !b.done; n++) {
+                isk_step(b.sys, step);
+                const isk_context *c = isk_context_of(b.pb, 0);
+                /* after the SUB at top (002) with the budget spent: the PC is the JUMP's (003) */
+                if (c->pc == 3 && c->insns > 12 && !b.done) split++;
+            }
+            CHECK(b.done);
+            CHECK_EQ(b.value[0], 9);
+            CHECK_EQ(b.clock[0], 2 * 55);
+            CHECK_EQ(isk_context_of(b.pb, 0)->insns, 55);
+            if (step <= 2) CHECK(split > 0);
+            pb_bench_close(&b);
+        }
 }
 
 int main(void)
 {
     test_rewritten_code();
+    test_fused_pair_entered();
+    test_fused_pair_split();
     test_nested_interrupts();
     test_abandoned_regbank();
     test_underflow();
