@@ -232,7 +232,6 @@ ISK_NORETURN void isk_op_fault(isk_hdr *h, int code, const char *message);
 void isk_check_deadlock(isk_system *sys);
 void isk_engine_main(void *sys);   /* the clock loop as the body of an engine stack */
 isk_stack isk_take_stack(isk_system *sys);
-isk_status isk_do_launch(isk_system *sys, isk_inst *a, uint64_t word);
 extern const struct isk_engine_ops isk_engine_ops;
 /* The same, with the ops->read of an instance whose reads are watched (isk_watch_reads). */
 extern const struct isk_engine_ops isk_engine_ops_reads;
