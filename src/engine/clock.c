@@ -243,9 +243,10 @@ void isk_flush_group_writes(isk_system *sys, isk_inst *p)
 static void op_write(isk_hdr *h, void *cell, int64_t value, unsigned how)
 {
     write_bucket *const due = bucket_due(((isk_inst *)h->engine)->sys, how & 0xff);
-    if (ISK_UNLIKELY((how & 0xff) == 0 || due->len == due->cap)) goto slow;
-    if (h->checking)
-        for (const pending_write *w = due->data, *end = w + due->len; w != end; w++)
+    const size_t n = due->len;
+    if (ISK_UNLIKELY((how & 0xff) == 0 || n == due->cap)) goto slow;
+    if (n && h->checking)   /* the first write due in that clock (a one-clock command's) has no log to scan */
+        for (const pending_write *w = due->data, *end = w + n; w != end; w++)
             if (ISK_UNLIKELY(w->cell == cell)) goto slow;
     queue_write(h, due, cell, value, how);
     return;
@@ -352,7 +353,6 @@ static __attribute__((noinline)) const isk_decoded *decode_launch_miss(isk_inst 
             a->slots[s].d = &a->slots[s].own;
         }
     a->launch_cache[h].word = word;
-    a->launch_cache[h].valid = true;
     a->launch_cache[h].d = d;
     return &a->launch_cache[h].d;
 }
@@ -362,10 +362,18 @@ ISK_INLINE unsigned launch_hash(uint64_t word)
 {
     return (unsigned)((word * UINT64_C(0x9e3779b97f4a7c15)) >> 58) % LAUNCH_CACHE;
 }
+
+/* An empty entry holds a word that hashes elsewhere, so that a hit is one comparison (no valid
+ * flag): the zeroed cache's word 0 everywhere but in entry 0 (0's own), which holds 1. */
+void isk_launch_cache_clear(isk_inst *a)
+{
+    for (unsigned h = 0; h < LAUNCH_CACHE; h++) a->launch_cache[h].word = launch_hash(0) == h;
+    _Static_assert(LAUNCH_CACHE > 1, "the empty entries' words need two entries");
+}
 static inline const isk_decoded *decode_launch(isk_inst *a, uint64_t word)
 {
     unsigned h = launch_hash(word);
-    if (ISK_LIKELY(a->launch_cache[h].valid && a->launch_cache[h].word == word)) return &a->launch_cache[h].d;
+    if (ISK_LIKELY(a->launch_cache[h].word == word)) return &a->launch_cache[h].d;
     return decode_launch_miss(a, word, h);
 }
 
@@ -430,7 +438,7 @@ static __attribute__((noinline)) isk_status launch_slow(isk_system *sys, isk_ins
 isk_status isk_launch(isk_system *sys, isk_inst *a, uint64_t word)
 {
     const unsigned h = launch_hash(word);
-    if (ISK_UNLIKELY(sys->status != ISK_OK || !a->launch_cache[h].valid || a->launch_cache[h].word != word ||
+    if (ISK_UNLIKELY(sys->status != ISK_OK || a->launch_cache[h].word != word ||
                      a->norder == a->nslots))
         return launch_slow(sys, a, word);
     return start_command(sys, a, word, &a->launch_cache[h].d);

@@ -265,6 +265,7 @@ isk_inst *isk_system_add(isk_system *sys, isk_model *m, const char *name)
         inst->nslots = m->slots;
         inst->slots = isk_xcalloc((size_t)m->slots, sizeof *inst->slots);
         inst->order = isk_xcalloc((size_t)m->slots, sizeof *inst->order);
+        isk_launch_cache_clear(inst);
         VEC_PUSH(&sys->accelerators, inst);
     }
     if (m->is_processor) {
