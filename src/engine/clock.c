@@ -170,13 +170,6 @@ static write_bucket *bucket_due(isk_system *sys, unsigned latency)
     return &sys->ring[(sys->clock + latency) % WRITE_RING];
 }
 
-static bool bucket_holds(const write_bucket *due, const void *cell)
-{
-    for (size_t i = 0; i < due->len; i++)
-        if (due->data[i].cell == cell) return true;
-    return false;
-}
-
 ISK_INLINE void queue_write(isk_hdr *h, write_bucket *due, void *cell, int64_t value, unsigned how)
 {
     isk_inst *inst = h->engine;
@@ -191,15 +184,19 @@ ISK_INLINE void queue_write(isk_hdr *h, write_bucket *due, void *cell, int64_t v
     h->attention = 1;
 }
 
-/* A latency-0 write made now (the code memory's decoded entry follows). */
+/* A cell of the code memory was written: its decoded entry goes too. */
+static __attribute__((noinline)) void code_written(isk_inst *inst, const void *cell)
+{
+    int s;
+    uint64_t index;
+    if (isk_cell_location(inst, cell, &s, &index)) isk_invalidate_code(inst, index);
+}
+
+/* A latency-0 write made now. */
 ISK_INLINE void store_now(isk_inst *inst, void *cell, int64_t value, unsigned how)
 {
     isk_cell_write_raw(cell, (int)(how >> 8) & 0xff, value);
-    if (how & ISK_WRITE_CODE) {
-        int s;
-        uint64_t index;
-        if (isk_cell_location(inst, cell, &s, &index)) isk_invalidate_code(inst, index);
-    }
+    if (how & ISK_WRITE_CODE) code_written(inst, cell);
 }
 
 /* Everything but a plain queued write: latency 0, a conflict, a full bucket. Commands' writes
@@ -240,34 +237,36 @@ void isk_flush_group_writes(isk_system *sys, isk_inst *p)
     sys->group_writes.len = 0;
 }
 
-/* The common path calls nothing, so that it needs no stack frame. */
+/* The common path calls nothing, so that it needs no stack frame: a queued write, checked
+ * against the few writes already due in the same clock (the CREW log) by walking a pointer,
+ * which leaves registers enough for no saves. */
 static void op_write(isk_hdr *h, void *cell, int64_t value, unsigned how)
 {
-    unsigned latency = how & 0xff;
-    write_bucket *due = bucket_due(((isk_inst *)h->engine)->sys, latency);
-    if (ISK_UNLIKELY(latency == 0 || due->len == due->cap || (h->checking && bucket_holds(due, cell)))) {
-        write_slow(h, cell, value, how);
-        return;
-    }
+    write_bucket *const due = bucket_due(((isk_inst *)h->engine)->sys, how & 0xff);
+    const size_t n = due->len;
+    if (ISK_UNLIKELY((how & 0xff) == 0 || n == due->cap)) goto slow;
+    if (n && h->checking)   /* the first write due in that clock (a one-clock command's) has no log to scan */
+        for (const pending_write *w = due->data, *end = w + n; w != end; w++)
+            if (ISK_UNLIKELY(w->cell == cell)) goto slow;
     queue_write(h, due, cell, value, how);
+    return;
+slow:
+    write_slow(h, cell, value, how);
 }
 
 ISK_INLINE void commit_writes(isk_system *sys)
 {
-    write_bucket *due = bucket_due(sys, 1);
-    for (size_t i = 0; i < due->len; i++) {
-        const pending_write *w = &due->data[i];
-        isk_cell_write_raw(w->cell, (int)(w->how >> 8) & 0xff, w->value);
-        if (ISK_UNLIKELY(w->how & ISK_WRITE_CODE)) {
-            int s;
-            uint64_t index;
-            if (isk_cell_location(w->inst, w->cell, &s, &index)) isk_invalidate_code(w->inst, index);
-        }
-    }
-    sys->stats.writes += due->len;
-    sys->pending -= due->len;
-    due->len = 0;
+    write_bucket *const due = bucket_due(sys, 1);
+    const size_t n = due->len;
     sys->crew.len = 0;
+    if (!n) return;
+    for (const pending_write *w = due->data, *end = w + n; w != end; w++) {
+        isk_cell_write_raw(w->cell, (int)(w->how >> 8) & 0xff, w->value);
+        if (ISK_UNLIKELY(w->how & ISK_WRITE_CODE)) code_written(w->inst, w->cell);
+    }
+    sys->stats.writes += n;
+    sys->pending -= n;
+    due->len = 0;
 }
 
 /* ---- resources and interrupts ------------------------------------------------------------ */
@@ -354,7 +353,6 @@ static __attribute__((noinline)) const isk_decoded *decode_launch_miss(isk_inst 
             a->slots[s].d = &a->slots[s].own;
         }
     a->launch_cache[h].word = word;
-    a->launch_cache[h].valid = true;
     a->launch_cache[h].d = d;
     return &a->launch_cache[h].d;
 }
@@ -364,10 +362,18 @@ ISK_INLINE unsigned launch_hash(uint64_t word)
 {
     return (unsigned)((word * UINT64_C(0x9e3779b97f4a7c15)) >> 58) % LAUNCH_CACHE;
 }
+
+/* An empty entry holds a word that hashes elsewhere, so that a hit is one comparison (no valid
+ * flag): the zeroed cache's word 0 everywhere but in entry 0 (0's own), which holds 1. */
+void isk_launch_cache_clear(isk_inst *a)
+{
+    for (unsigned h = 0; h < LAUNCH_CACHE; h++) a->launch_cache[h].word = launch_hash(0) == h;
+    _Static_assert(LAUNCH_CACHE > 1, "the empty entries' words need two entries");
+}
 static inline const isk_decoded *decode_launch(isk_inst *a, uint64_t word)
 {
     unsigned h = launch_hash(word);
-    if (ISK_LIKELY(a->launch_cache[h].valid && a->launch_cache[h].word == word)) return &a->launch_cache[h].d;
+    if (ISK_LIKELY(a->launch_cache[h].word == word)) return &a->launch_cache[h].d;
     return decode_launch_miss(a, word, h);
 }
 
@@ -398,7 +404,8 @@ static __attribute__((noinline)) isk_status launch_error(isk_system *sys, isk_in
     return sys->status = ISK_CONFLICT;
 }
 
-/* A decoded command takes the first free slot. */
+/* A decoded command takes the first free slot. Its counts are the accelerator's only
+ * (isk_get_stats sums them). */
 ISK_INLINE isk_status start_command(isk_system *sys, isk_inst *a, uint64_t word, const isk_decoded *d)
 {
     int s = 0;
@@ -408,11 +415,11 @@ ISK_INLINE isk_status start_command(isk_system *sys, isk_inst *a, uint64_t word,
     slot->word = word;
     slot->started = sys->clock;
     slot->d = d;
-    a->order[a->norder++] = s;
+    const int busy = ++a->norder;
+    a->order[busy - 1] = s;
     sys->busy_slots++;
-    if (ISK_UNLIKELY(a->norder > a->stats.max_busy_slots)) a->stats.max_busy_slots = a->norder;
+    if (ISK_UNLIKELY(busy > a->stats.max_busy_slots)) a->stats.max_busy_slots = busy;
     if (ISK_UNLIKELY(sys->busy_slots > sys->stats.max_busy_slots)) sys->stats.max_busy_slots = sys->busy_slots;
-    sys->stats.launches++;
     a->stats.launches++;
     if (isk_listening(sys, ISK_EV_LAUNCH)) emit_command(sys, a, slot, ISK_EV_LAUNCH, 0);
     return ISK_OK;
@@ -426,11 +433,12 @@ static __attribute__((noinline)) isk_status launch_slow(isk_system *sys, isk_ins
     return start_command(sys, a, word, d);
 }
 
-/* The common case calls nothing but the trace: a word in the launch cache, a free slot. */
-isk_status isk_do_launch(isk_system *sys, isk_inst *a, uint64_t word)
+/* The common case calls nothing but the trace: a word in the launch cache, a free slot. The
+ * host's launch (a driver's, usually once a clock) is this, not a call to it. */
+isk_status isk_launch(isk_system *sys, isk_inst *a, uint64_t word)
 {
     const unsigned h = launch_hash(word);
-    if (ISK_UNLIKELY(sys->status != ISK_OK || !a->launch_cache[h].valid || a->launch_cache[h].word != word ||
+    if (ISK_UNLIKELY(sys->status != ISK_OK || a->launch_cache[h].word != word ||
                      a->norder == a->nslots))
         return launch_slow(sys, a, word);
     return start_command(sys, a, word, &a->launch_cache[h].d);
@@ -445,7 +453,7 @@ static void op_launch(isk_hdr *h, int number, uint64_t word)
         snprintf(message, sizeof message, "LAUNCH to accelerator %d, which is not attached", number);
         isk_op_fault(h, 0, message);
     }
-    if (isk_do_launch(sys, sys->by_number.data[number], word) != ISK_OK) isk_abandon_behaviour(sys);
+    if (isk_launch(sys, sys->by_number.data[number], word) != ISK_OK) isk_abandon_behaviour(sys);
     h->attention = 1;
 }
 
@@ -458,9 +466,7 @@ ISK_INLINE void end_command(isk_system *sys, isk_inst *a, isk_slot *slot)
     sys->last_ended.acc = a;
     sys->last_ended.slot = slot;
     uint64_t clocks = sys->clock - slot->started + 1;
-    sys->stats.commands_done++;
     a->stats.commands_done++;
-    sys->stats.slot_clocks += clocks;
     a->stats.slot_clocks += clocks;
     if (isk_listening(sys, ISK_EV_END)) emit_command(sys, a, slot, ISK_EV_END, clocks);
 }

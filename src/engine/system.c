@@ -265,6 +265,7 @@ isk_inst *isk_system_add(isk_system *sys, isk_model *m, const char *name)
         inst->nslots = m->slots;
         inst->slots = isk_xcalloc((size_t)m->slots, sizeof *inst->slots);
         inst->order = isk_xcalloc((size_t)m->slots, sizeof *inst->order);
+        isk_launch_cache_clear(inst);
         VEC_PUSH(&sys->accelerators, inst);
     }
     if (m->is_processor) {
@@ -445,11 +446,6 @@ void isk_set_driver(isk_system *sys, isk_driver_fn fn, void *user)
 }
 
 void isk_driver_wait_until(isk_system *sys, uint64_t clock) { sys->driver_wait = clock; }
-
-isk_status isk_launch(isk_system *sys, isk_inst *acc, uint64_t word)
-{
-    return isk_do_launch(sys, acc, word);
-}
 
 /* ---- running ----------------------------------------------------------------------------- */
 
@@ -813,10 +809,17 @@ static uint64_t unfinished_slot_clocks(const isk_inst *a)
     return n;
 }
 
+/* The commands' counts are kept per accelerator only (one increment per launch and end, not
+ * two) and summed here. */
 void isk_get_stats(const isk_system *sys, isk_stats *out)
 {
     *out = sys->stats;
-    for (size_t i = 0; i < sys->accelerators.len; i++) out->slot_clocks += unfinished_slot_clocks(sys->accelerators.data[i]);
+    for (size_t i = 0; i < sys->accelerators.len; i++) {
+        const isk_inst *a = sys->accelerators.data[i];
+        out->launches += a->stats.launches;
+        out->commands_done += a->stats.commands_done;
+        out->slot_clocks += a->stats.slot_clocks + unfinished_slot_clocks(a);
+    }
 }
 
 void isk_inst_stats(const isk_inst *inst, isk_stats *out)

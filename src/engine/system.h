@@ -79,7 +79,7 @@ struct isk_inst {
     uint64_t seq;
     uint64_t resources_used, resources_clock;   /* the resource bits used in that clock */
     int resource_slot[64];           /* the slot that used each bit first (-1: a processor) */
-    struct { uint64_t word; bool valid; isk_decoded d; } launch_cache[LAUNCH_CACHE];
+    struct { uint64_t word; isk_decoded d; } launch_cache[LAUNCH_CACHE];   /* isk_launch_cache_clear */
 
     /* processors */
     isk_context *contexts;
@@ -233,7 +233,7 @@ ISK_NORETURN void isk_op_fault(isk_hdr *h, int code, const char *message);
 void isk_check_deadlock(isk_system *sys);
 void isk_engine_main(void *sys);   /* the clock loop as the body of an engine stack */
 isk_stack isk_take_stack(isk_system *sys);
-isk_status isk_do_launch(isk_system *sys, isk_inst *a, uint64_t word);
+void isk_launch_cache_clear(isk_inst *a);   /* every entry empty */
 extern const struct isk_engine_ops isk_engine_ops;
 /* The same, with the ops->read of an instance whose reads are watched (isk_watch_reads). */
 extern const struct isk_engine_ops isk_engine_ops_reads;
