@@ -245,7 +245,7 @@ static void op_write(isk_hdr *h, void *cell, int64_t value, unsigned how)
     write_bucket *const due = bucket_due(((isk_inst *)h->engine)->sys, how & 0xff);
     const size_t n = due->len;
     if (ISK_UNLIKELY((how & 0xff) == 0 || n == due->cap)) goto slow;
-    if (n && h->checking)   /* the first write due in that clock (a one-clock command's) has no log to scan */
+    if (h->checking)
         for (const pending_write *w = due->data, *end = w + n; w != end; w++)
             if (ISK_UNLIKELY(w->cell == cell)) goto slow;
     queue_write(h, due, cell, value, how);
