@@ -157,10 +157,12 @@ ISK_INLINE bool dpu_cond(const dpu_alu *x, int meaning, bool zf)
     }
 }
 
-ISK_INLINE void dpu_flags(struct isk_state *S, const dpu_alu *x)
+/* t: the issuing thread, read before the instruction's first store (a register or a flag byte
+ * may alias S->isk.context for the compiler, which would read it again after each store). */
+ISK_INLINE void dpu_flags(struct isk_state *S, uint32_t t, const dpu_alu *x)
 {
-    if (x->writes & W_Z) CELLS(ZF)[S->isk.context] = x->x == 0;
-    if ((x->writes & W_ZC) == W_ZC) CELLS(CF)[S->isk.context] = x->carry;
+    if (x->writes & W_Z) CELLS(ZF)[t] = x->x == 0;
+    if ((x->writes & W_ZC) == W_ZC) CELLS(CF)[t] = x->carry;
 }
 
 /* ---- destinations ------------------------------------------------------------------------------ */
@@ -190,8 +192,9 @@ enum dpu_end { DPU_END_PLAIN, DPU_END_SET, DPU_END_BRANCH };
 ISK_INLINE void dpu_finish(struct isk_state *S, enum dpu_end end, enum dpu_dest d, int64_t c, const dpu_result *r,
                            bool taken, int64_t pc)
 {
+    const uint32_t t = TID;
     dpu_put(S, d, c, end == DPU_END_SET ? (uint64_t)taken : r->v);
-    dpu_flags(S, &r->x);
+    dpu_flags(S, t, &r->x);
     if (end == DPU_END_BRANCH && taken) JUMP(pc);
 }
 

@@ -525,8 +525,72 @@ static __attribute__((noinline)) int circle_wait(isk_system *sys, isk_inst *p, i
  * -1, the clock of that issue: the general path raises the exception). GAP: the distance
  * known when compiled (0: q->gap, more than 1). */
 typedef uint64_t circle_fn(isk_system *, isk_inst *, isk_sched *, uint64_t, uint64_t, int *);
+
+/* The end of a steady round (or a fault in it): each live context that issued in it is busy
+ * until `gap` clocks after its last issue, as isk_revolver_issued would have recorded at each
+ * issue (a larger ready clock, from BLOCK_FOR say, stays). */
+static void steady_settle(isk_system *sys, isk_context *ctx)
+{
+    const uint64_t gap = sys->fast.steady_gap, since = sys->fast.steady_since;
+    for (uint64_t m = sys->fast.steady_live; m; m &= m - 1) {
+        isk_context *c = &ctx[__builtin_ctzll(m)];
+        if (c->last_issue >= since && c->ready_at < c->last_issue + gap) c->ready_at = c->last_issue + gap;
+    }
+    sys->fast.steady_gap = 0;
+}
+
+/* The steady round: at least `gap` live contexts, each running and ready at its turn, and no
+ * instruction asks for attention; then each context issues every n >= gap clocks and is ready
+ * again by its next turn, so the round issues the next live context at every clock with no test
+ * of its state or ready clock and no record of its cost: steady_settle records the costs when
+ * it ends. It ends like circle_burst, at the first attention (nothing else changes a context's
+ * state or ready clock), the limit or a PC outside the code memory. `rest`: the live contexts
+ * still to issue in this turn of the circle. */
+ISK_INLINE uint64_t circle_steady(isk_system *sys, isk_inst *p, isk_sched *q, uint64_t clock, uint64_t limit,
+                                  uint64_t rest, int *issuer, const uint64_t GAP)
+{
+    isk_hdr *const h = p->hdr;
+    const isk_decoded *const dcache = p->dcache;
+    isk_context *const ctx = q->contexts;
+    const uint64_t ncode = p->ncode, running = q->running;
+    isk_context *c = NULL;
+    if (GAP != 1) {                                  /* a gap of 1 records no cost */
+        sys->fast.steady_since = clock;
+        sys->fast.steady_live = running;
+        sys->fast.steady_gap = GAP ? GAP : q->gap;
+    }
+    /* the live context after each one round the circle: one load per issue finds the next */
+    uint8_t after[64];
+    for (uint64_t m = running; m; m &= m - 1) {
+        const uint64_t i = (uint64_t)__builtin_ctzll(m), later = running & ~((UINT64_C(2) << i) - 1);
+        after[i] = (uint8_t)__builtin_ctzll(later ? later : running);
+    }
+    uint64_t id = (uint64_t)__builtin_ctzll(rest ? rest : running);
+    while (clock < limit) {
+        c = &ctx[id];
+        const uint64_t pc = c->pc;
+        if (ISK_UNLIKELY(pc >= ncode)) break;        /* the general path raises the exception */
+        h->context = (uint32_t)id;
+        h->pc = pc;
+        h->next_pc = pc + 1;
+        h->clock = sys->clock = clock;
+        dcache[pc].fn(h, dcache[pc].op);
+        count_issue(h, c, clock);
+        clock++;
+        if (ISK_UNLIKELY(h->attention)) {
+            *issuer = (int)id;
+            break;
+        }
+        c->pc = h->next_pc;
+        id = after[id];
+    }
+    if (GAP != 1) steady_settle(sys, ctx);
+    if (c) q->cursor = (uint32_t)(c - ctx) + 1;
+    return clock;
+}
+
 ISK_INLINE uint64_t circle_burst(isk_system *sys, isk_inst *p, isk_sched *q, uint64_t clock, uint64_t limit,
-                                 int *issuer, const uint64_t GAP)
+                                 int *issuer, const uint64_t GAP, const bool STEADY)
 {
     isk_hdr *const h = p->hdr;
     const isk_decoded *const dcache = p->dcache;
@@ -538,10 +602,23 @@ ISK_INLINE uint64_t circle_burst(isk_system *sys, isk_inst *p, isk_sched *q, uin
     *issuer = -1;
     if (!running) return clock;                      /* no live context: the loop ends */
     const bool alone = !(running & (running - 1));
+    /* STEADY (the caller saw at least `gap` live contexts): n issues of the common case in a row,
+     * n the live contexts, issued each of them once at consecutive clocks, so each is ready at
+     * its next turn: the steady round (circle_steady). A lone context waiting (below) needs no
+     * new count: it is alone only with a gap of 1, and then ready at every clock after its
+     * first issue. */
+    const uint64_t steady_after = STEADY ? (uint64_t)__builtin_popcountll(running) : 0;
+    uint64_t streak = 0;
+    bool steady = false;
     while (clock < limit) {
         if (ISK_UNLIKELY(!rest)) rest = running;     /* round the circle again */
         const uint32_t next = (uint32_t)__builtin_ctzll(rest);
         if (ISK_LIKELY(ctx[next].state == ISK_CTX_RUNNING && ctx[next].ready_at <= clock)) {
+            if (STEADY && ISK_UNLIKELY(streak == steady_after)) {
+                steady = true;
+                break;
+            }
+            streak++;
             id = next;
             c = &ctx[id];
             rest &= rest - 1;
@@ -556,6 +633,7 @@ ISK_INLINE uint64_t circle_burst(isk_system *sys, isk_inst *p, isk_sched *q, uin
             c = &ctx[id];
             rest = 0;
         } else {
+            streak = 0;
             if (c) q->cursor = id + 1;               /* the general pick starts after the last issuer */
             uint64_t reached;
             const int got = circle_wait(sys, p, q, clock, limit, &reached);
@@ -583,17 +661,29 @@ ISK_INLINE uint64_t circle_burst(isk_system *sys, isk_inst *p, isk_sched *q, uin
         c->pc = h->next_pc;
     }
     if (c) q->cursor = id + 1;
+    if (STEADY && steady) return circle_steady(sys, p, q, clock, limit, rest, issuer, GAP);
     return clock;
 }
 static __attribute__((noinline)) uint64_t circle_gap1(isk_system *sys, isk_inst *p, isk_sched *q, uint64_t clock,
                                                       uint64_t limit, int *issuer)
 {
-    return circle_burst(sys, p, q, clock, limit, issuer, 1);
+    return circle_burst(sys, p, q, clock, limit, issuer, 1, true);
 }
-static __attribute__((noinline)) uint64_t circle_gap(isk_system *sys, isk_inst *p, isk_sched *q, uint64_t clock,
-                                                     uint64_t limit, int *issuer)
+static __attribute__((noinline)) uint64_t circle_gap_steady(isk_system *sys, isk_inst *p, isk_sched *q, uint64_t clock,
+                                                            uint64_t limit, int *issuer)
 {
-    return circle_burst(sys, p, q, clock, limit, issuer, 0);
+    return circle_burst(sys, p, q, clock, limit, issuer, 0, true);
+}
+static __attribute__((noinline)) uint64_t circle_gap_few(isk_system *sys, isk_inst *p, isk_sched *q, uint64_t clock,
+                                                         uint64_t limit, int *issuer)
+{
+    return circle_burst(sys, p, q, clock, limit, issuer, 0, false);
+}
+/* Fewer live contexts than the gap never make a steady round: their loop has no count for it. */
+static uint64_t circle_gap(isk_system *sys, isk_inst *p, isk_sched *q, uint64_t clock, uint64_t limit, int *issuer)
+{
+    if ((uint64_t)__builtin_popcountll(q->running) >= q->gap) return circle_gap_steady(sys, p, q, clock, limit, issuer);
+    return circle_gap_few(sys, p, q, clock, limit, issuer);
 }
 
 /* `burst`: a sticky scheduler's (NULL: pick a context for every issue); `circle`: the
@@ -766,6 +856,7 @@ void isk_settle_fast_loop_after_fault(isk_system *sys)
 {
     isk_inst *p = sys->fast.proc;
     if (sys->fast.sticky) sys->fast.sticky->pc = p->hdr->pc;   /* its PC was in a register */
+    if (sys->fast.steady_gap) steady_settle(sys, p->contexts);
     sync_sticky(sys);
     sys->fast.sticky = NULL;
     const uint64_t issued = p->hdr->issued - sys->fast.issued_before;

@@ -178,6 +178,10 @@ struct isk_system {
         uint64_t start, issued_before;
         isk_context *sticky;          /* a sticky scheduler's context: insns = sticky_base + issued */
         uint64_t sticky_base;
+        /* the revolver's steady round (circle_steady) runs: its contexts' ready clocks are
+         * brought up to date when it ends (steady_gap 0: none runs) */
+        uint64_t steady_since, steady_gap;
+        uint64_t steady_live;
     } fast;
     /* A resumable stop (a breakpoint instruction, the before-issue hook): the run ends with
      * ISK_BREAK at the loop's position; resume_issue: the first issue of the next run is the

@@ -214,6 +214,47 @@ static void test_revolver(void)
     toy_close(&t);
 }
 
+static int never_stops(void *user, uint64_t clock, isk_inst *proc, uint32_t context, uint64_t pc)
+{
+    (void)user, (void)clock, (void)proc, (void)context, (void)pc;
+    return 0;
+}
+
+/* The revolver's steady round (four contexts, a gap of 3: each ready at its turn, the round
+ * skips the tests) ends at a run's limit, at a BLOCK_FOR and at a stop exactly as the general
+ * path (a before-issue hook) goes: the same clock, and the same PC, counts and ready clock of
+ * every context after each piece of the run. */
+static void test_steady_round(void)
+{
+    static const char *const program[] = { "start 1", "start 2", "start 3", "ldi 20", "dec", "jnz 4",
+                                            "wait 5", "ldi 9", "dec", "jnz 8", "halt", NULL };
+    toy fast, general;
+    toy_open(&fast, &isk_model_toy_revolver, program);
+    toy_open(&general, &isk_model_toy_revolver, program);
+    isk_set_before_issue(general.sys, never_stops, NULL);
+    int pieces = 0;
+    for (; pieces < 40 && isk_context_of(fast.p, 0)->state != ISK_CTX_STOPPED; pieces++) {
+        CHECK_EQ(isk_step(fast.sys, 7), isk_step(general.sys, 7));
+        CHECK_EQ(isk_clock(fast.sys), isk_clock(general.sys));
+        for (uint32_t id = 0; id < 4; id++) {
+            const isk_context *a = isk_context_of(fast.p, id), *b = isk_context_of(general.p, id);
+            CHECK_EQ(a->pc, b->pc);
+            CHECK_EQ(a->insns, b->insns);
+            CHECK_EQ(a->ready_at, b->ready_at);
+            CHECK_EQ(a->last_issue, b->last_issue);
+            CHECK_EQ(a->state, b->state);
+        }
+    }
+    CHECK(pieces > 15 && pieces < 40);             /* 4 x (3 + 2 x 20 + 1 + 2 x 9 + 1) issues, 7 clocks a piece */
+    isk_stats a, b;
+    isk_get_stats(fast.sys, &a);
+    isk_get_stats(general.sys, &b);
+    CHECK_EQ(a.instructions, b.instructions);
+    CHECK_EQ(a.idle_clocks, b.idle_clocks);
+    toy_close(&fast);
+    toy_close(&general);
+}
+
 /* The processor launches a command into the example accelerator: the launch is one processor
  * instruction, and the command's first step runs in the same clock. */
 static void test_processor_launches(void)
@@ -317,6 +358,7 @@ int main(void)
     test_faults();
     test_self_modifying_code();
     test_revolver();
+    test_steady_round();
     test_processor_launches();
     test_ports_and_blocking();
     test_stop_after_clock();

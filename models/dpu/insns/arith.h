@@ -41,7 +41,8 @@ ISK_INLINE void dpu_safe_alu(struct isk_state *S, dpu_op *op, int sign, int64_t 
 {
     dpu_result r = dpu_alu_value(S, op, sa, sa, v);
     const bool bad = dpu_safe_check(S, &r.x, sa, v, sign);
+    const uint32_t t = TID;
     PUT_R(sc, r.x.x);
-    dpu_flags(S, &r.x);
+    dpu_flags(S, t, &r.x);
     if (bad) dpu_safe_fault(S, (uint32_t)sc, sa, v, sign);
 }
