@@ -238,11 +238,14 @@ ISK_INLINE uint64_t pipe_frozen_before(const dpu_pipe *p, uint64_t t)
 ISK_INLINE uint64_t pipe_enter(struct isk_state *S, uint64_t u, uint32_t extra)
 {
     dpu_pipe *p = &S->pipe;
-    while (p->n && p->to[p->tail] < u) {        /* later questions start at u - 1 */
-        p->tail = (p->tail + 1) % DPU_FREEZES;
-        p->n--;
+    uint32_t tail = p->tail, n = p->n;
+    while (n && p->to[tail] < u) {              /* later questions start at u - 1 */
+        tail = (tail + 1) % DPU_FREEZES;
+        n--;
     }
-    p->entered_late = u >= 1 && p->n && p->from[p->tail] <= u - 1;
+    p->tail = tail;
+    p->n = n;
+    p->entered_late = n && p->from[tail] < u;   /* u - 1 frozen (from >= 1: u >= 1) */
     const uint64_t entry = u + p->entered_late;
     const uint64_t frozen = pipe_frozen_before(p, entry);
     const uint64_t arrive = p->issued_at == 0 ? entry + S->tm.pipeline - 1
