@@ -68,7 +68,7 @@ static const dram_isa_row dpu_isa_rows[] = {
 #undef DPU_ALIAS
 };
 
-/* The GPRs read (bits 0..23) and written (24..47) by the instruction at pc, cached per word. */
+/* The GPRs read and written by the instruction at pc (dram_decode_regs), cached per word. */
 static ISK_NOINLINE uint64_t dpu_regs_decode(struct isk_state *S, uint64_t pc)
 {
     uint64_t *e = &CELLS(RFC)[2 * pc];
@@ -91,8 +91,8 @@ ISK_INLINE uint64_t dpu_regs_at(struct isk_state *S, uint64_t pc)
 ISK_INLINE uint64_t follow_issue(struct isk_state *S, uint32_t id, uint64_t pc, uint64_t clock)
 {
     const uint64_t regs = dpu_regs_at(S, pc);
-    const uint32_t extra = dram_rf_extra(S->prev_writes[id] | (regs & 0xffffff));
-    S->prev_writes[id] = (regs >> 24) & 0xffffff;
+    const uint32_t extra = dram_rf_extra(S->prev_writes[id] | DRAM_READS(regs));
+    S->prev_writes[id] = DRAM_WRITES(regs);
     return pipe_enter(S, clock, extra);
 }
 

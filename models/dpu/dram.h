@@ -122,7 +122,15 @@ static uint64_t dram_gpr(int64_t r, bool pair)
     return pair ? UINT64_C(3) << (r & ~1) : UINT64_C(1) << r;
 }
 
-/* reads in bits 0..23, writes in bits 24..47. The row with the most fixed bits wins, as in the
+/* A register mask with the even registers' bits kept in place (bits 0, 2, .., 22) and the odd
+ * ones moved to the even bits 32, 34, .., 54: the two banks' counts then come from one sum. */
+ISK_INLINE uint64_t dram_banks(uint64_t mask)
+{
+    return (mask & 0x555555u) | (mask & 0xaaaaaau) << 31;
+}
+
+/* The reads and writes as dram_banks packs them, the writes shifted to the odd bits (so that
+ * one word holds both; bit 63 stays free). The row with the most fixed bits wins, as in the
  * engine's decoder: a general form (e.g. add rrici without a destination's bits) also matches
  * the words of its specific ones, and taking it would lose their registers. */
 static uint64_t dram_decode_regs(const dram_isa_row *rows, size_t nrows, uint64_t w)
@@ -140,25 +148,22 @@ static uint64_t dram_decode_regs(const dram_isa_row *rows, size_t nrows, uint64_
                            dram_gpr(dram_field(f, "db", w), true);
     const uint64_t writes = dram_gpr(dram_field(f, "rc", w), false) | dram_gpr(dram_field(f, "sc", w), false) |
                             dram_gpr(dram_field(f, "dc", w), true);
-    return reads | writes << 24;
+    return dram_banks(reads) | dram_banks(writes) << 1;
 }
 
-/* The bits set in a 24-bit mask (without the population-count instruction, which x86-64's
- * baseline lacks: the builtin would call a library function). */
-ISK_INLINE uint32_t dram_bits24(uint32_t x)
-{
-    x = x - ((x >> 1) & 0x555555u);
-    x = (x & 0x333333u) + ((x >> 2) & 0x333333u);
-    x = (x + (x >> 4)) & 0x0f0f0fu;
-    return (x * 0x010101u) >> 16 & 0xffu;
-}
+/* The reads of a decode_regs word, and the writes brought down to where the reads are. */
+#define DRAM_READS(regs) ((regs) & UINT64_C(0x0055555500555555))
+#define DRAM_WRITES(regs) ((regs) >> 1 & UINT64_C(0x0055555500555555))
 
-/* floor(E/2) + floor(O/2) over the registers in mask */
-ISK_INLINE uint32_t dram_rf_extra(uint64_t mask)
+/* floor(E/2) + floor(O/2) over the registers of a dram_banks mask: each 2-bit field holds 0 or
+ * 1, summed into bytes, then the low and the high word's bytes (without the population-count
+ * instruction, which x86-64's baseline lacks: the builtin would call a library function). */
+ISK_INLINE uint32_t dram_rf_extra(uint64_t banks)
 {
-    const uint32_t even = dram_bits24((uint32_t)mask & 0x555555u);
-    const uint32_t odd = dram_bits24((uint32_t)mask & 0xaaaaaau);
-    return even / 2 + odd / 2;
+    uint64_t x = (banks & UINT64_C(0x3333333333333333)) + (banks >> 2 & UINT64_C(0x3333333333333333));
+    x = (x + (x >> 4)) & UINT64_C(0x0f0f0f0f0f0f0f0f);
+    x *= UINT64_C(0x01010101);                  /* byte 3: the even bank's count, byte 7: the odd's */
+    return (uint32_t)(x >> 25 & 0x7f) + (uint32_t)(x >> 57);
 }
 
 /* ---- the pipeline and the register-file stage ------------------------------------------------ */
@@ -190,26 +195,35 @@ ISK_INLINE uint64_t pipe_thaw(const dpu_pipe *p, uint64_t v)
     return v;
 }
 
-ISK_INLINE bool pipe_frozen(const dpu_pipe *p, uint64_t v)
-{
-    return pipe_thaw(p, v) != v;
-}
-
 /* Whether nothing may issue in cycle v: the stage's input is held, or the instruction issued
  * in v - 1 still waits to enter the pipeline. */
 ISK_INLINE bool pipe_blocked(const dpu_pipe *p, uint64_t v)
 {
-    return pipe_frozen(p, v) || (p->issued_at == v && p->entered_late);
+    return pipe_thaw(p, v) != v || (p->issued_at == v && p->entered_late);
 }
 
-/* The first cycle from v on in which the pipeline does not block an issue. */
+/* The first cycle from v on in which the pipeline does not block an issue: one walk over the
+ * intervals, as v only grows. */
 ISK_INLINE uint64_t pipe_unblocked(const dpu_pipe *p, uint64_t v)
 {
+    uint32_t k = 0;
     for (;;) {
-        const uint64_t w = pipe_thaw(p, v);
-        if (w == v && !(p->issued_at == v && p->entered_late)) return v;
-        v = w == v ? v + 1 : w;
+        while (k < p->n && p->to[pipe_slot(p, k)] <= v) k++;
+        if (k < p->n && p->from[pipe_slot(p, k)] <= v) v = p->to[pipe_slot(p, k)];
+        else if (p->issued_at == v && p->entered_late) v++;
+        else return v;
     }
+}
+
+/* The frozen cycles before cycle t (t no earlier than the last issue's cycle - 1), counted
+ * over every interval ever kept: an interval's `before` is the count before it. */
+ISK_INLINE uint64_t pipe_frozen_before(const dpu_pipe *p, uint64_t t)
+{
+    for (uint32_t k = 0; k < p->n; k++) {
+        const uint32_t i = pipe_slot(p, k);
+        if (p->to[i] > t) return p->before[i] + (t > p->from[i] ? t - p->from[i] : 0);
+    }
+    return p->frozen;
 }
 
 /* The instruction issued in cycle u with `extra` register-file cycles: the cycle in which it
@@ -218,30 +232,24 @@ ISK_INLINE uint64_t pipe_unblocked(const dpu_pipe *p, uint64_t v)
  * there that is not frozen. The instruction before it did so `pipeline` such cycles after its
  * own entry; after that only its own wait was frozen. So this one arrives as many cycles
  * after the previous one entered the stage as there are cycles not frozen between the two
- * entries. */
+ * entries: the frozen ones are a difference of two running counts (an instruction reaches
+ * the stage after it enters the pipeline, so the intervals kept later all begin after the
+ * earlier entry and leave its count as it was). */
 ISK_INLINE uint64_t pipe_enter(struct isk_state *S, uint64_t u, uint32_t extra)
 {
     dpu_pipe *p = &S->pipe;
-    p->entered_late = u >= 1 && pipe_frozen(p, u - 1);
+    uint32_t tail = p->tail, n = p->n;
+    while (n && p->to[tail] < u) {              /* later questions start at u - 1 */
+        tail = (tail + 1) % DPU_FREEZES;
+        n--;
+    }
+    p->tail = tail;
+    p->n = n;
+    p->entered_late = n && p->from[tail] < u;   /* u - 1 frozen (from >= 1: u >= 1) */
     const uint64_t entry = u + p->entered_late;
-    uint64_t arrive;
-    if (p->issued_at == 0) {
-        arrive = entry + S->tm.pipeline - 1;
-    } else {
-        uint64_t open = entry - p->last_entry;  /* minus the frozen cycles between the entries */
-        for (uint32_t k = 0; k < p->n; k++) {
-            const uint32_t i = pipe_slot(p, k);
-            if (p->from[i] >= entry) break;
-            const uint64_t lo = p->from[i] > p->last_entry ? p->from[i] : p->last_entry;
-            const uint64_t hi = p->to[i] < entry ? p->to[i] : entry;
-            if (hi > lo) open -= hi - lo;
-        }
-        arrive = p->last_enter + open;
-    }
-    while (p->n && p->to[p->tail] + 1 <= u) {   /* later questions start at u - 1 */
-        p->tail = (p->tail + 1) % DPU_FREEZES;
-        p->n--;
-    }
+    const uint64_t frozen = pipe_frozen_before(p, entry);
+    const uint64_t arrive = p->issued_at == 0 ? entry + S->tm.pipeline - 1
+                                              : p->last_enter + (entry - p->last_entry) - (frozen - p->last_frozen);
     const uint64_t enter = arrive > p->stage_free ? arrive : p->stage_free;
     if (enter > arrive) {                       /* held in the input: frozen until it enters */
         if (p->n == DPU_FREEZES) {              /* (pipeline_stages keeps fewer in flight) */
@@ -251,10 +259,13 @@ ISK_INLINE uint64_t pipe_enter(struct isk_state *S, uint64_t u, uint32_t extra)
         const uint32_t i = pipe_slot(p, p->n++);
         p->from[i] = arrive + 1;
         p->to[i] = enter + 1;
+        p->before[i] = p->frozen;
+        p->frozen += enter - arrive;
     }
     p->stage_free = enter + extra + 1;
     p->last_entry = entry;
     p->last_enter = enter;
+    p->last_frozen = frozen;
     p->issued_at = u + 1;
     return enter + extra + 1;
 }
