@@ -526,6 +526,18 @@ static __attribute__((noinline)) int circle_wait(isk_system *sys, isk_inst *p, i
  * known when compiled (0: q->gap, more than 1). */
 typedef uint64_t circle_fn(isk_system *, isk_inst *, isk_sched *, uint64_t, uint64_t, int *);
 
+/* One issue of the revolver's fast loops: context id (c) runs the instruction at pc, in range. */
+ISK_INLINE void circle_issue(isk_system *sys, isk_hdr *h, const isk_decoded *dcache, isk_context *c, uint32_t id,
+                             uint64_t pc, uint64_t clock)
+{
+    h->context = id;
+    h->pc = pc;
+    h->next_pc = pc + 1;
+    h->clock = sys->clock = clock;                   /* the engine's services read the system's clock */
+    dcache[pc].fn(h, dcache[pc].op);
+    count_issue(h, c, clock);
+}
+
 /* The end of a steady round (or a fault in it): each live context that issued in it is busy
  * until `gap` clocks after its last issue, as isk_revolver_issued would have recorded at each
  * issue (a larger ready clock, from BLOCK_FOR say, stays). */
@@ -570,12 +582,7 @@ ISK_INLINE uint64_t circle_steady(isk_system *sys, isk_inst *p, isk_sched *q, ui
         c = &ctx[id];
         const uint64_t pc = c->pc;
         if (ISK_UNLIKELY(pc >= ncode)) break;        /* the general path raises the exception */
-        h->context = (uint32_t)id;
-        h->pc = pc;
-        h->next_pc = pc + 1;
-        h->clock = sys->clock = clock;
-        dcache[pc].fn(h, dcache[pc].op);
-        count_issue(h, c, clock);
+        circle_issue(sys, h, dcache, c, (uint32_t)id, pc, clock);
         clock++;
         if (ISK_UNLIKELY(h->attention)) {
             *issuer = (int)id;
@@ -645,12 +652,7 @@ ISK_INLINE uint64_t circle_burst(isk_system *sys, isk_inst *p, isk_sched *q, uin
         }
         const uint64_t pc = c->pc;
         if (ISK_UNLIKELY(pc >= ncode)) break;        /* the general path raises the exception */
-        h->context = id;
-        h->pc = pc;
-        h->next_pc = pc + 1;
-        h->clock = sys->clock = clock;               /* the engine's services read the system's clock */
-        dcache[pc].fn(h, dcache[pc].op);
-        count_issue(h, c, clock);
+        circle_issue(sys, h, dcache, c, id, pc, clock);
         /* isk_revolver_issued (GAP 0: the caller saw a gap above 1) */
         if (GAP != 1 && c->ready_at < clock + gap) c->ready_at = clock + gap;
         clock++;

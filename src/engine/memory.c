@@ -102,12 +102,13 @@ static void fill_misses(isk_decoded *cache, size_t n)
 
 #if ON_DEMAND
 /* The template file (process-wide like the code its entries point into); -1 when the kernel has
- * no memfd. It is filled only as far as the largest cache so far needs (a PicoBlaze's 128 KiB
- * need not pay for a DPU's 256 KiB or a 2 MiB page run): start-up of a small model stays small.
- * A filled page never changes again, and no cache maps a page before it is filled, so private
- * mappings made at any time see only filled, unchanging pages. */
+ * no memfd. It is filled only as far as the largest cache so far needs (a PicoBlaze's 256 KiB
+ * cache need not pay for 2 MiB): start-up of a small model stays small. A filled page never
+ * changes again, and no cache maps a page before it is filled, so private mappings made at any
+ * time see only filled, unchanging pages. All four under template_lock. */
 static int template_fd = -1;
-static size_t template_filled;       /* bytes from the start, under template_lock */
+static bool template_tried;
+static size_t template_filled;       /* bytes from the start */
 static pthread_mutex_t template_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* The template, filled with misses up to at least bytes (a whole number of pages, at most
@@ -115,11 +116,11 @@ static pthread_mutex_t template_lock = PTHREAD_MUTEX_INITIALIZER;
 static bool template_ready(size_t bytes)
 {
     pthread_mutex_lock(&template_lock);
-    if (template_fd < 0 && template_filled == 0) {
+    if (!template_tried) {
+        template_tried = true;
         const int fd = memfd_create("isekit-decode-miss", MFD_CLOEXEC);
         if (fd >= 0 && ftruncate(fd, (off_t)TEMPLATE_BYTES) == 0) template_fd = fd;
         else if (fd >= 0) close(fd);
-        template_filled = template_fd < 0 ? SIZE_MAX : 0;   /* SIZE_MAX: do not try again */
     }
     if (template_fd >= 0 && template_filled < bytes) {
         isk_decoded *t = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, template_fd, 0);
