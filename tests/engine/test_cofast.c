@@ -1,0 +1,277 @@
+/* A processor beside busy accelerators: the paths the engine takes for it (the fast loop while
+ * it is alone, the lean CPI issue beside busy slots) against the general per-clock path, which
+ * a subscriber to instruction events forces everywhere. The same systems run on both, stepped
+ * in runs of 1..40 clocks, and every state, clock, count and message must agree: multi-clock
+ * commands, a launch while a command is busy, a result read from shared memory, an interrupt
+ * waking a sleeping context, a command's fault, the processor's fault, a launch with no free
+ * slot. */
+#define ISK_BUILTIN_MODEL 1
+#include <stdlib.h>
+#include <string.h>
+
+#include "asm/syntax.h"
+#include "check.h"
+#include "encode.h"
+#include "engine/model_desc.h"
+#include "isekit/model.h"
+#include "isekit/sim.h"
+
+/* One state for both models (each names every storage; only SHM is shared). */
+STATE_BEGIN
+    DECLARE_CODE_MEMORY(UINT(16, 0), 64) ROM;
+    DECLARE_REGISTER(INT(16, 0)) A;
+    DECLARE_MEMORY(INT(16, 0), 16) D;
+    DECLARE_MEMORY(INT(32, 1), 8) SHM;              /* shared: the accelerator's results */
+    DECLARE_MEMORY(INT(32, 1), 8) R;                /* the accelerator's own */
+STATE_END
+
+/* The processor: one instruction a clock. */
+BEHAVIOUR(Ldi, imm)     { SET(A, imm); }
+BEHAVIOUR(Dec)          { SET(A, GET(A) - 1); }
+BEHAVIOUR(St, d)        { SET(D, d, GET(A)); }
+BEHAVIOUR(Lds, i)       { SET(A, GET(A) + GET(SHM, i)); }
+BEHAVIOUR(Jnz, target)  { if (GET(A)) JUMP(target); }
+BEHAVIOUR(Halt)         { STOP_CONTEXT(CONTEXT); }
+BEHAVIOUR(Launch, w)    { LAUNCH(0, w); }
+BEHAVIOUR(Wfi)          { WAKE_ON_LINES(CONTEXT, 1); SLEEP_CONTEXT(CONTEXT); }
+BEHAVIOUR(Ack)          { ACK_LINE(0); }
+
+MODEL_BEGIN(cofast_cpu, "a CPI-1 processor")
+    WORD_BITS(16);
+    PROCESSOR(.code = "ROM", .contexts = 1, .issue = ISK_ISSUE_CPI, .cpi = 1);
+    MEMORY(ROM, "code");
+    REG(A, "A");
+    MEMORY(D, "data");
+    SHARED_MEMORY(SHM, "shared");
+    MEMORY(R, "unused results");
+    KIND_PCREL("target", .pc_bias = 0);
+    INSTRUCTION("0001-0000-iiiiiiii", Ldi, "ldi {i}", .fields = "i:s");
+    INSTRUCTION("0010-0000-0000-0000", Dec, "dec");
+    INSTRUCTION("0011-0000-0000-dddd", St, "st d{d}");
+    INSTRUCTION("0100-0000-0000-0iii", Lds, "lds {i}");
+    INSTRUCTION("0101-0000-tttttttt", Jnz, "jnz {t}");
+    INSTRUCTION("0110-0000-0000-0000", Halt, "halt");
+    INSTRUCTION("1010-wwwwwwwwwwww", Launch, "launch {w}");
+    INSTRUCTION("0111-0000-0000-0000", Wfi, "wfi");
+    INSTRUCTION("1000-0000-0000-0000", Ack, "ack");
+MODEL_END
+
+/* The accelerator: n clocks of work, then the result flag in SHM[0]. */
+ACC_FUNCTION(Work, n)
+{
+    for (int64_t t = 1; t <= n; t++) {
+        SET(R, t % 8, GET(R, (t - 1) % 8) + t);
+        FinishCycle();
+    }
+    SET(SHM, 0, GET(SHM, 0) + n);
+}
+
+/* n clocks, then the processor's interrupt line. */
+ACC_FUNCTION(Irq, n)
+{
+    for (int64_t t = 1; t < n; t++) {
+        SET(R, 7, t);
+        FinishCycle();
+    }
+    InterruptProcessor();
+}
+
+/* A fault (an index outside R) in its k-th clock. */
+ACC_FUNCTION(Bad, k)
+{
+    for (int64_t t = 1; t < k; t++) {
+        SET(R, 6, t);
+        FinishCycle();
+    }
+    (void)GET(R, 99);
+}
+
+MODEL_BEGIN(cofast_acc, "an accelerator of multi-clock commands")
+    WORD_BITS(16);
+    SLOTS(2);
+    MEMORY(ROM, "unused code");
+    REG(A, "unused A");
+    MEMORY(D, "unused data");
+    SHARED_MEMORY(SHM, "shared");
+    MEMORY(R, "results");
+    INSTRUCTION("0000-0001-nnnnnnnn", Work, "work {n}");
+    INSTRUCTION("0000-0010-nnnnnnnn", Irq, "irq {n}");
+    INSTRUCTION("0000-0011-kkkkkkkk", Bad, "bad {k}");
+MODEL_END
+
+typedef struct rig {
+    isk_diag d;
+    isk_diag_buffer out;
+    isk_model *cpu, *acc;
+    isk_system *sys;
+    isk_inst *p, *a;
+    unsigned long issues;       /* instruction events (the per-clock rig only) */
+} rig;
+
+static void count_issue(void *user, const isk_event *e)
+{
+    (void)e;
+    ((rig *)user)->issues++;
+}
+
+/* per_clock: subscribe to instruction events, which keeps the processor on the general path. */
+static void rig_open(rig *r, const char *const *program, bool per_clock)
+{
+    memset(r, 0, sizeof *r);
+    isk_diag_init(&r->d);
+    isk_diag_capture(&r->d, &r->out);
+    r->cpu = isk_model_from_entry(&isk_model_cofast_cpu, "test", &r->d);
+    r->acc = isk_model_from_entry(&isk_model_cofast_acc, "test", &r->d);
+    if (!r->cpu || !r->acc) {
+        fprintf(stderr, "%s", r->out.text ? r->out.text : "the models do not load\n");
+        exit(1);
+    }
+    isk_system_options o = { .diag = &r->d };
+    r->sys = isk_system_new(&o);
+    r->p = isk_system_add(r->sys, r->cpu, "cpu");
+    r->a = isk_system_add(r->sys, r->acc, "acc");
+    CHECK_EQ(isk_attach(r->sys, r->a, 0), ISK_OK);
+    CHECK_EQ(isk_route_interrupt(r->a, 0, r->p, 0), ISK_OK);
+    for (uint64_t pc = 0; program[pc]; pc++)
+        isk_write(r->p, "ROM", pc, strcmp(program[pc], "word 0") ? (int64_t)test_encode(r->cpu, program[pc], pc) : 0);
+    if (per_clock) CHECK_EQ(isk_subscribe(r->sys, ISK_EV_BIT(ISK_EV_ISSUE), count_issue, r), ISK_OK);
+}
+
+static void rig_close(rig *r)
+{
+    isk_system_free(r->sys);
+    isk_model_release(r->cpu);
+    isk_model_release(r->acc);
+    isk_diag_buffer_free(&r->out);
+}
+
+static int64_t cell(isk_inst *inst, const char *name, uint64_t i)
+{
+    int64_t v = 0;
+    CHECK_EQ(isk_read(inst, name, i, &v), ISK_OK);
+    return v;
+}
+
+/* Everything a user can see of the two systems: the same, or the check names what differs. */
+static void same_state(rig *x, rig *y, int run, int line)
+{
+    char where[64];
+    snprintf(where, sizeof where, "runs of %d clocks, program line %d", run, line);
+    isk_stats s, t;
+    isk_get_stats(x->sys, &s);
+    isk_get_stats(y->sys, &t);
+    if (memcmp(&s, &t, sizeof s) != 0) fprintf(stderr, "stats differ (%s)\n", where);
+    CHECK_EQ(s.clocks, t.clocks);
+    CHECK_EQ(s.instructions, t.instructions);
+    CHECK_EQ(s.idle_clocks, t.idle_clocks);
+    CHECK_EQ(s.launches, t.launches);
+    CHECK_EQ(s.commands_done, t.commands_done);
+    CHECK_EQ(s.slot_clocks, t.slot_clocks);
+    CHECK_EQ(s.interrupts, t.interrupts);
+    CHECK_EQ(s.writes, t.writes);
+    CHECK(memcmp(&s, &t, sizeof s) == 0);
+    CHECK_EQ(isk_clock(x->sys), isk_clock(y->sys));
+    CHECK_EQ(isk_busy_slots(x->a), isk_busy_slots(y->a));
+    CHECK_STR(isk_last_error(x->sys), isk_last_error(y->sys));
+    const isk_context *c = isk_context_of(x->p, 0), *e = isk_context_of(y->p, 0);
+    CHECK_EQ(c->pc, e->pc);
+    CHECK_EQ(c->state, e->state);
+    CHECK_EQ(c->insns, e->insns);
+    CHECK_EQ(c->ready_at, e->ready_at);
+    CHECK_EQ(c->last_issue, e->last_issue);
+    CHECK_EQ(cell(x->p, "A", 0), cell(y->p, "A", 0));
+    for (uint64_t i = 0; i < 16; i++) CHECK_EQ(cell(x->p, "D", i), cell(y->p, "D", i));
+    for (uint64_t i = 0; i < 8; i++) {
+        CHECK_EQ(cell(x->a, "SHM", i), cell(y->a, "SHM", i));
+        CHECK_EQ(cell(x->a, "R", i), cell(y->a, "R", i));
+    }
+    CHECK_EQ(x->out.len, y->out.len);
+    if (x->out.len == y->out.len && x->out.len) CHECK(memcmp(x->out.text, y->out.text, x->out.len) == 0);
+}
+
+/* Run `program` on both paths in runs of `run` clocks, comparing after each, until the run
+ * ends or fails (the same way on both); returns the final status. */
+static isk_status compare_runs(const char *const *program, int run, uint64_t max_clock, int line)
+{
+    rig x, y;
+    rig_open(&x, program, false);
+    rig_open(&y, program, true);
+    isk_status sx = ISK_OK, sy = ISK_OK;
+    while (sx == ISK_OK && isk_clock(x.sys) < max_clock) {
+        sx = isk_step(x.sys, (uint64_t)run);
+        sy = isk_step(y.sys, (uint64_t)run);
+        CHECK_EQ(sx, sy);
+        same_state(&x, &y, run, line);
+        if (sx != sy) break;
+    }
+    CHECK(y.issues > 0);         /* the per-clock rig did see every instruction */
+    rig_close(&x);
+    rig_close(&y);
+    return sx;
+}
+
+/* Each program on every run length from 1 to 40 clocks, and to the end in one run; `want` is
+ * how the run ends, `error` a part of its message. */
+static void check_program(const char *const *program, isk_status want, const char *error, int line)
+{
+    /* stepping, a program that halts leaves the system running idle to the last clock */
+    for (int run = 1; run <= 40; run++) CHECK_EQ(compare_runs(program, run, 400, line), want == ISK_STOPPED ? ISK_OK : want);
+    rig x;
+    rig_open(&x, program, false);
+    CHECK_EQ(isk_run(x.sys, 1000), want);
+    if (error) CHECK_CONTAINS(isk_last_error(x.sys), error);
+    rig_close(&x);
+}
+
+/* A command busy for 12 clocks; a second one launched while it runs; a loop meanwhile; an
+ * interrupt command whose line wakes the sleeping processor; the flag read from SHM. */
+static const char *const busy_program[] = {
+    "launch 0x10c",                 /* 0: work 12 */
+    "ldi 5", "dec", "jnz 2",        /* 1..3: 5 loops beside it */
+    "launch 0x106",                 /* 4: work 6, the first still busy */
+    "ldi 3", "dec", "jnz 6",
+    "launch 0x209",                 /* 8: irq 9 */
+    "wfi",                          /* 9: sleep until the line */
+    "ack",
+    "ldi 0", "lds 0", "st d1",      /* 11..13: the flags: 12 + 6 */
+    "ldi 20", "dec", "jnz 15",      /* 14..16: alone again */
+    "halt", NULL,
+};
+
+/* The command faults in its 7th clock, while the processor loops. */
+static const char *const acc_fault_program[] = {
+    "launch 0x307", "ldi 30", "dec", "jnz 2", "halt", NULL,
+};
+
+/* The processor fetches a word no format accepts while a command runs. */
+static const char *const cpu_fault_program[] = {
+    "launch 0x114", "ldi 4", "dec", "jnz 2", "ldi 1", "jnz 7", "halt", "word 0", NULL,
+};
+
+/* A third launch while both slots are busy. */
+static const char *const no_slot_program[] = {
+    "launch 0x108", "ldi 2", "dec", "jnz 2", "launch 0x108", "launch 0x108", "halt", NULL,
+};
+
+int main(void)
+{
+    check_program(busy_program, ISK_STOPPED, NULL, __LINE__);
+    /* the run's figures themselves (the flags, the counts) */
+    rig x;
+    rig_open(&x, busy_program, false);
+    CHECK_EQ(isk_run(x.sys, 1000), ISK_STOPPED);
+    CHECK_EQ(cell(x.p, "D", 1), 18);
+    isk_stats st;
+    isk_get_stats(x.sys, &st);
+    CHECK_EQ(st.launches, 3);
+    CHECK_EQ(st.commands_done, 3);
+    CHECK_EQ(st.interrupts, 1);
+    CHECK(st.idle_clocks == 0 && st.instructions < st.clocks);   /* the sleep counts no idle clock (CPI) */
+    rig_close(&x);
+
+    check_program(acc_fault_program, ISK_FAULT, "index 99 is outside R", __LINE__);
+    /* "word 0" is the word 0, which no format accepts */
+    check_program(cpu_fault_program, ISK_FAULT, "illegal instruction", __LINE__);
+    check_program(no_slot_program, ISK_CONFLICT, "no free slot", __LINE__);
+    return CHECK_DONE();
+}
