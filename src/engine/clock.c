@@ -237,11 +237,45 @@ void isk_flush_group_writes(isk_system *sys, isk_inst *p)
     sys->group_writes.len = 0;
 }
 
+static __attribute__((noinline)) void log_conflicts(isk_hdr *h, void *cell)
+{
+    isk_inst *inst = h->engine;
+    isk_system *sys = inst->sys;
+    /* by index: a warning's report may not move the log, but keep to what stays valid */
+    for (size_t i = 0; i < sys->wlog.len; i++)
+        if (sys->wlog.data[i].cell == cell) crew_conflict(sys, sys->wlog.data[i].inst, sys->wlog.data[i].slot, inst, cell);
+}
+
+/* A write to a latency-1 cell that SET did not append itself (abi.h isk_write_log): a
+ * command's is checked against the clock's log first (CREW), as write_slow checks a bucket. */
+static void log_write(isk_hdr *h, void *cell, int64_t value, unsigned how)
+{
+    isk_inst *const inst = h->engine;
+    isk_system *const sys = inst->sys;
+    isk_write_log *const log = &sys->wlog;
+    const size_t n = log->len;
+    if (h->checking >= ISK_CHECKING_SLOT)
+        for (const isk_write_entry *e = log->data, *end = e + n; e != end; e++)
+            if (ISK_UNLIKELY(e->cell == cell)) {
+                log_conflicts(h, cell);
+                break;
+            }
+    VEC_RESERVE(log, 1);
+    log->data[n] = (isk_write_entry){ cell, value, inst, sys->cur_slot, how };
+    log->len = n + 1;
+    sys->pending++;
+    h->attention = 1;
+}
+
 /* The common path calls nothing, so that it needs no stack frame: a queued write, checked
  * against the few writes already due in the same clock (the CREW log) by walking a pointer,
  * which leaves registers enough for no saves. */
 static void op_write(isk_hdr *h, void *cell, int64_t value, unsigned how)
 {
+    if ((how & (0xff | ISK_WRITE_CODE)) == 1) {
+        log_write(h, cell, value, how);
+        return;
+    }
     write_bucket *const due = bucket_due(((isk_inst *)h->engine)->sys, how & 0xff);
     const size_t n = due->len;
     if (ISK_UNLIKELY((how & 0xff) == 0 || n == due->cap)) goto slow;
@@ -258,7 +292,16 @@ ISK_INLINE void commit_writes(isk_system *sys)
 {
     write_bucket *const due = bucket_due(sys, 1);
     const size_t n = due->len;
+    isk_write_log *const log = &sys->wlog;
+    const size_t m = log->len;
     sys->crew.len = 0;
+    if (m) {   /* latency-1 cells: never code (those stay in the ring) */
+        for (const isk_write_entry *e = log->data, *end = e + m; e != end; e++)
+            isk_cell_write_raw(e->cell, (int)(e->how >> 8) & 0xff, e->value);
+        sys->stats.writes += m;
+        sys->pending -= m - ((log->data[0].how & ISK_WRITE_INLINE) != 0);   /* SET's own append: uncounted */
+        log->len = 0;
+    }
     if (!n) return;
     for (const pending_write *w = due->data, *end = w + n; w != end; w++) {
         isk_cell_write_raw(w->cell, (int)(w->how >> 8) & 0xff, w->value);
@@ -478,7 +521,7 @@ ISK_INLINE void run_slot(isk_system *sys, isk_inst *a, int s)
     sys->cur_inst = a;
     sys->cur_slot = s;
     h->clock = sys->clock;
-    h->checking = 1;
+    h->checking = ISK_CHECKING_SLOT + (uint32_t)s;   /* SET's own append takes the slot from here */
     h->trap = a->trap_rest;      /* the trap of the slot that ran before belongs to that slot */
     if (slot->state == SLOT_FRESH) {
         slot->state = SLOT_ON_ENGINE;

@@ -148,7 +148,8 @@ struct isk_system {
 
     /* writes waiting for their latency, by due clock modulo the ring size */
     write_bucket ring[WRITE_RING];
-    size_t pending;
+    size_t pending;                  /* in the ring and the log, but for the log's ISK_WRITE_INLINE entry */
+    isk_write_log wlog;              /* this clock's writes to latency-1 cells (abi.h) */
     VEC(crew_entry) crew;            /* this clock's writes, for the CREW check */
     isk_inst *grouping;              /* the processor running an issue group (issue.c run_group) */
     VEC(group_write) group_writes;   /* its latency-0 writes so far */
