@@ -237,32 +237,18 @@ void isk_flush_group_writes(isk_system *sys, isk_inst *p)
     sys->group_writes.len = 0;
 }
 
-static __attribute__((noinline)) void log_conflicts(isk_hdr *h, void *cell)
-{
-    isk_inst *inst = h->engine;
-    isk_system *sys = inst->sys;
-    /* by index: a warning's report may not move the log, but keep to what stays valid */
-    for (size_t i = 0; i < sys->wlog.len; i++)
-        if (sys->wlog.data[i].cell == cell) crew_conflict(sys, sys->wlog.data[i].inst, sys->wlog.data[i].slot, inst, cell);
-}
-
-/* A write to a latency-1 cell that SET did not append itself (abi.h isk_write_log): a
- * command's is checked against the clock's log first (CREW), as write_slow checks a bucket. */
-static void log_write(isk_hdr *h, void *cell, int64_t value, unsigned how)
+/* A latency-1 write that conflicts or finds the log full: every conflict reported (a command's),
+ * then appended (abi.h isk_write_log). */
+static __attribute__((noinline)) void log_write_slow(isk_hdr *h, void *cell, int64_t value, unsigned how)
 {
     isk_inst *const inst = h->engine;
     isk_system *const sys = inst->sys;
     isk_write_log *const log = &sys->wlog;
-    const size_t n = log->len;
     if (h->checking >= ISK_CHECKING_SLOT)
-        for (const isk_write_entry *e = log->data, *end = e + n; e != end; e++)
-            if (ISK_UNLIKELY(e->cell == cell)) {
-                log_conflicts(h, cell);
-                break;
-            }
+        for (size_t i = 0; i < log->len; i++)
+            if (log->data[i].cell == cell) crew_conflict(sys, log->data[i].inst, log->data[i].slot, inst, cell);
     VEC_RESERVE(log, 1);
-    log->data[n] = (isk_write_entry){ cell, value, inst, sys->cur_slot, how };
-    log->len = n + 1;
+    log->data[log->len++] = (isk_write_entry){ cell, value, inst, sys->cur_slot, how };
     sys->pending++;
     h->attention = 1;
 }
@@ -273,7 +259,22 @@ static void log_write(isk_hdr *h, void *cell, int64_t value, unsigned how)
 static void op_write(isk_hdr *h, void *cell, int64_t value, unsigned how)
 {
     if ((how & (0xff | ISK_WRITE_CODE)) == 1) {
-        log_write(h, cell, value, how);
+        /* a write to a latency-1 cell that SET did not append itself: a command's is checked
+         * against the clock's log (CREW), as a bucket is below */
+        isk_system *const sys = ((isk_inst *)h->engine)->sys;
+        isk_write_log *const log = &sys->wlog;
+        const size_t n = log->len;
+        if (ISK_UNLIKELY(n == log->cap)) goto slow_log;
+        if (h->checking >= ISK_CHECKING_SLOT)
+            for (const isk_write_entry *e = log->data, *end = e + n; e != end; e++)
+                if (ISK_UNLIKELY(e->cell == cell)) goto slow_log;
+        log->data[n] = (isk_write_entry){ cell, value, h->engine, sys->cur_slot, how };
+        log->len = n + 1;
+        sys->pending++;
+        h->attention = 1;
+        return;
+    slow_log:
+        log_write_slow(h, cell, value, how);
         return;
     }
     write_bucket *const due = bucket_due(((isk_inst *)h->engine)->sys, how & 0xff);
@@ -485,6 +486,55 @@ isk_status isk_launch(isk_system *sys, isk_inst *a, uint64_t word)
                      a->norder == a->nslots))
         return launch_slow(sys, a, word);
     return start_command(sys, a, word, &a->launch_cache[h].d);
+}
+
+const isk_command *isk_prepare(isk_system *sys, isk_inst *a, uint64_t word)
+{
+    /* an error is reported, but neither stops the system nor becomes its last error */
+    const isk_status status = sys->status;
+    const bool had_error = sys->last_error[0] != 0;
+    isk_command c = { .acc = a, .word = word };
+    if (!a || a->sys != sys) {
+        isk_report(sys, ISK_ERROR, "isk_prepare: %s is not an instance of this system", a ? a->name : "(null)");
+    } else {
+        c.d.pattern = a->nslots ? isk_model_decode(a->model, word, c.d.op) : -1;
+        if (a->nslots && c.d.pattern >= 0) goto decoded;
+        launch_error(sys, a, word, c.d.pattern);   /* its message: not an accelerator, no format */
+    }
+    sys->status = status;
+    if (!had_error) sys->last_error[0] = 0;
+    return NULL;
+decoded:
+    c.d.fn = a->model->patterns.data[c.d.pattern].beh->fn;
+    isk_command *own = isk_xcalloc(1, sizeof *own);
+    *own = c;
+    VEC_PUSH(&sys->commands, own);
+    return own;
+}
+
+void isk_commands_free(isk_system *sys)
+{
+    for (size_t i = 0; i < sys->commands.len; i++) free(sys->commands.data[i]);
+    VEC_FREE(&sys->commands);
+}
+
+static __attribute__((noinline)) isk_status launch_prepared_slow(isk_system *sys, const isk_command *c)
+{
+    if (sys->status != ISK_OK) return sys->status;
+    if (!c || c->acc->sys != sys) {
+        isk_report(sys, ISK_ERROR, "clock %llu: isk_launch_prepared: %s", (unsigned long long)sys->clock,
+                   c ? "the command was prepared for another system" : "no command (isk_prepare failed)");
+        return sys->status = ISK_FAILED;
+    }
+    return launch_error(sys, c->acc, c->word, c->d.pattern);   /* no free slot */
+}
+
+/* isk_launch without the launch cache: the entry was decoded by isk_prepare. */
+isk_status isk_launch_prepared(isk_system *sys, const isk_command *c)
+{
+    if (ISK_UNLIKELY(!c || sys->status != ISK_OK || c->acc->sys != sys || c->acc->norder == c->acc->nslots))
+        return launch_prepared_slow(sys, c);
+    return start_command(sys, c->acc, c->word, &c->d);
 }
 
 static void op_launch(isk_hdr *h, int number, uint64_t word)

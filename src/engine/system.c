@@ -151,6 +151,7 @@ void isk_system_free(isk_system *sys)
     for (int i = 0; i < WRITE_RING; i++) VEC_FREE(&sys->ring[i]);
     VEC_FREE(&sys->crew);
     VEC_FREE(&sys->wlog);
+    isk_commands_free(sys);
     VEC_FREE(&sys->group_writes);
     if (sys->cur_stack.lo) isk_stack_free(&sys->cur_stack);
     for (size_t i = 0; i < sys->spare_stacks.len; i++) isk_stack_free(&sys->spare_stacks.data[i]);

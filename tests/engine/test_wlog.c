@@ -91,6 +91,15 @@ static int64_t cell(rig *r, const char *storage, uint64_t i)
     return v;
 }
 
+/* Launch the words in one clock and run it. */
+static isk_status one_clock(rig *r, const uint64_t *words, size_t n)
+{
+    for (size_t i = 0; i < n; i++) CHECK_EQ(isk_launch(r->sys, r->a, words[i]), ISK_OK);
+    return isk_step(r->sys, 1);
+}
+#define ONE_CLOCK(r, ...) one_clock((r), (const uint64_t[]){ __VA_ARGS__ }, \
+                                    sizeof (const uint64_t[]){ __VA_ARGS__ } / sizeof(uint64_t))
+
 /* Latency 1 through the log: invisible in the clock of the write, visible from the next. */
 static void test_latency(void)
 {
@@ -122,9 +131,7 @@ static void test_conflict_inline_first(void)
 {
     rig r;
     open_rig(&r, 0);
-    CHECK_EQ(isk_launch(r.sys, r.a, put(3, 1)), ISK_OK);
-    CHECK_EQ(isk_launch(r.sys, r.a, put(3, 2)), ISK_OK);
-    CHECK_EQ(isk_step(r.sys, 1), ISK_CONFLICT);
+    CHECK_EQ(ONE_CLOCK(&r, put(3, 1), put(3, 2)), ISK_CONFLICT);
     CHECK_CONTAINS(isk_last_error(r.sys), "clock 0: CREW conflict: a.M[3] written twice in one clock, by a slot 0 (Put");
     CHECK_CONTAINS(isk_last_error(r.sys), "and by a slot 1 (Put");
     CHECK_EQ(cell(&r, "M", 3), 0);                              /* the run stopped inside the clock */
@@ -137,9 +144,7 @@ static void test_conflict_called_first(void)
     rig r;
     open_rig(&r, 0);
     CHECK_EQ(isk_launch(r.sys, r.a, put(9, 1)), ISK_OK);        /* the clock's first write */
-    CHECK_EQ(isk_launch(r.sys, r.a, put(3, 1)), ISK_OK);
-    CHECK_EQ(isk_launch(r.sys, r.a, put(3, 2)), ISK_OK);
-    CHECK_EQ(isk_step(r.sys, 1), ISK_CONFLICT);
+    CHECK_EQ(ONE_CLOCK(&r, put(3, 1), put(3, 2)), ISK_CONFLICT);
     CHECK_CONTAINS(isk_last_error(r.sys), "CREW conflict: a.M[3] written twice in one clock, by a slot 1 (Put");
     CHECK_CONTAINS(isk_last_error(r.sys), "and by a slot 2 (Put");
     close_rig(&r);
@@ -162,10 +167,7 @@ static void test_conflict_warnings(void)
 {
     rig r;
     open_rig(&r, 1);
-    CHECK_EQ(isk_launch(r.sys, r.a, put(3, 1)), ISK_OK);
-    CHECK_EQ(isk_launch(r.sys, r.a, put(3, 2)), ISK_OK);
-    CHECK_EQ(isk_launch(r.sys, r.a, put(3, 3)), ISK_OK);       /* conflicts with both earlier writes */
-    CHECK_EQ(isk_step(r.sys, 1), ISK_OK);
+    CHECK_EQ(ONE_CLOCK(&r, put(3, 1), put(3, 2), put(3, 3)), ISK_OK);   /* the third conflicts twice */
     CHECK_CONTAINS(r.out.text, "warning: clock 0: CREW conflict: a.M[3]");
     CHECK_EQ(cell(&r, "M", 3), 3);
     isk_stats st;
@@ -173,8 +175,7 @@ static void test_conflict_warnings(void)
     CHECK_EQ(st.crew_conflicts, 3);
     CHECK_EQ(st.writes, 3);
     /* the next clock starts with an empty log: no conflict with the last clock's writes */
-    CHECK_EQ(isk_launch(r.sys, r.a, put(3, 4)), ISK_OK);
-    CHECK_EQ(isk_step(r.sys, 1), ISK_OK);
+    CHECK_EQ(ONE_CLOCK(&r, put(3, 4)), ISK_OK);
     isk_get_stats(r.sys, &st);
     CHECK_EQ(st.crew_conflicts, 3);
     CHECK_EQ(cell(&r, "M", 3), 4);
@@ -186,9 +187,7 @@ static void test_many_writes(void)
 {
     rig r;
     open_rig(&r, 0);
-    CHECK_EQ(isk_launch(r.sys, r.a, fill(10, 40)), ISK_OK);
-    CHECK_EQ(isk_launch(r.sys, r.a, putcopy(60, 5)), ISK_OK);
-    CHECK_EQ(isk_step(r.sys, 1), ISK_OK);
+    CHECK_EQ(ONE_CLOCK(&r, fill(10, 40), putcopy(60, 5)), ISK_OK);
     for (unsigned k = 0; k < 40; k++) CHECK_EQ(cell(&r, "M", 10 + k), k + 1);
     CHECK_EQ(cell(&r, "M", 60), 5);
     CHECK_EQ(cell(&r, "M", 9), 0);
@@ -197,9 +196,7 @@ static void test_many_writes(void)
     isk_get_stats(r.sys, &st);
     CHECK_EQ(st.writes, 42);
     /* a conflict found deep in a grown log */
-    CHECK_EQ(isk_launch(r.sys, r.a, fill(10, 40)), ISK_OK);
-    CHECK_EQ(isk_launch(r.sys, r.a, put(45, 1)), ISK_OK);
-    CHECK_EQ(isk_step(r.sys, 1), ISK_CONFLICT);
+    CHECK_EQ(ONE_CLOCK(&r, fill(10, 40), put(45, 1)), ISK_CONFLICT);
     CHECK_CONTAINS(isk_last_error(r.sys), "CREW conflict: a.M[45] written twice in one clock, by a slot 0 (Fill");
     close_rig(&r);
 }
