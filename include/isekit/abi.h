@@ -16,7 +16,7 @@ extern "C" {
 /* Bumped whenever the layout of isk_hdr, the ops tables or the declaration structs change
  * (tests/engine/test_abi.c records each version's layout and fails on a change without a new
  * version); the engine refuses a model compiled against another version. */
-#define ISK_ABI_VERSION 15
+#define ISK_ABI_VERSION 16
 
 /* Most operands an instruction format may have (fields passed to a behaviour). */
 #define ISK_MAX_OPS 6
@@ -152,13 +152,29 @@ struct isk_engine_ops {
 #define ISK_TRAP_BOUNDARY 1u   /* FinishCycle() ran: the next access suspends until the next clock */
 #define ISK_TRAP_READS 2u      /* reads of this instance are watched (isk_watch_reads) */
 
+/* The writes of the current clock to latency-1 cells, in order, committed at the clock's end
+ * (one log per system, so that shared cells meet in it). A command's first such write in a
+ * clock is appended by SET itself (isk_store: the log is empty, so no CREW conflict is
+ * possible); every other goes through ops->write, which scans the log. */
+typedef struct isk_write_entry {
+    void *cell;
+    int64_t value;
+    void *inst;               /* the writer's instance (isk_hdr.engine), for a conflict's message */
+    int32_t slot;             /* the writer's slot, -1: a processor */
+    uint32_t how;             /* as ops->write has it; ISK_WRITE_INLINE: appended by SET */
+} isk_write_entry;
+typedef struct isk_write_log { isk_write_entry *data; size_t len, cap; } isk_write_log;   /* cap >= 1 */
+/* isk_hdr.checking of a command in slot s: ISK_CHECKING_SLOT + s. */
+#define ISK_CHECKING_SLOT 2u
+
 /* The first member of every model's state. Fields marked [engine] are maintained by the engine;
  * a model reads them through the macros of this header. */
 struct isk_hdr {
     uint32_t trap;            /* [engine] non-zero: the next storage access must call ops->boundary
                                  (GET and NOTE_READ: ops->read); ISK_TRAP_* bits */
     uint32_t checking;        /* [engine] non-zero: every write goes through ops->write (the CREW log,
-                                 an issue group's buffer) */
+                                 an issue group's buffer) or the write log below; 1: an issue
+                                 group, ISK_CHECKING_SLOT + s: a command in slot s */
     uint64_t clock;           /* [engine] the current clock */
     uint64_t pc, next_pc;     /* [engine] processors: address of this instruction / of the next one */
     uint32_t context;         /* [engine] processors: the context issuing now */
@@ -173,6 +189,7 @@ struct isk_hdr {
     uint32_t attention;
     uint32_t lines;           /* [engine] processors: pending interrupt lines (ACK_LINE clears one) */
     uint64_t issued;          /* [engine] processors: instructions issued before this one, live */
+    isk_write_log *wlog;      /* [engine] the system's log of this clock's writes to latency-1 cells */
 };
 
 typedef void (*isk_behaviour_fn)(isk_hdr *h, const int64_t *op);

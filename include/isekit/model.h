@@ -146,6 +146,7 @@ ISK_INLINE uint64_t isk_index(isk_hdr *h, int64_t i, uint64_t n, const char *nam
 
 #define ISK_WRITE_BYTES(n) ((unsigned)(n) << 8)
 #define ISK_WRITE_CODE (1u << 16)
+#define ISK_WRITE_INLINE (1u << 17)
 
 ISK_INLINE void isk_store(isk_hdr *h, void *cell, int bytes, int64_t v, int lat, int code)
 {
@@ -156,6 +157,18 @@ ISK_INLINE void isk_store(isk_hdr *h, void *cell, int bytes, int64_t v, int lat,
         case 4: *(uint32_t *)cell = (uint32_t)v; break;
         default: *(uint64_t *)cell = (uint64_t)v; break;
         }
+    } else if (lat == 1 && !code && h->checking >= ISK_CHECKING_SLOT && h->wlog->len == 0) {
+        /* a command's first write of the clock to a latency-1 cell: nothing to conflict with, no
+         * call (abi.h isk_write_log) */
+        isk_write_log *log = h->wlog;
+        isk_write_entry *e = log->data;
+        e->cell = cell;
+        e->value = v;
+        e->inst = h->engine;
+        e->slot = (int32_t)(h->checking - ISK_CHECKING_SLOT);
+        e->how = 1u | ISK_WRITE_BYTES(bytes) | ISK_WRITE_INLINE;
+        log->len = 1;
+        h->attention = 1;
     } else {
         h->ops->write(h, cell, v, (unsigned)lat | ISK_WRITE_BYTES(bytes) | (code ? ISK_WRITE_CODE : 0));
     }

@@ -227,6 +227,17 @@ bool isk_get_param_number(const isk_inst *inst, const char *key, int64_t *out);
  * command's first step runs in this clock. At most the free slots can be taken. */
 isk_status isk_launch(isk_system *sys, isk_inst *acc, uint64_t word);
 
+/* A prepared command: `word` decoded once for accelerator `acc` of `sys` (its behaviour and
+ * operands, the accelerator checked), to be launched any number of times with
+ * isk_launch_prepared, which looks nothing up. The system owns it (freed with the system).
+ * NULL, with the error reported, if acc is not an accelerator of sys or no instruction format
+ * of its model accepts the word; the system itself is not stopped. */
+typedef struct isk_command isk_command;
+const isk_command *isk_prepare(isk_system *sys, isk_inst *acc, uint64_t word);
+/* isk_launch(sys, acc, word) of a prepared command: the same launch, the same errors (no free
+ * slot, a stopped system), the same clocks and counts. */
+isk_status isk_launch_prepared(isk_system *sys, const isk_command *cmd);
+
 /* A driver runs at the start of every clock, before the processors and accelerators: it plays
  * the main processor (e.g. a launch list). It returns 0 to go on, 1 when it has finished
  * (the run then ends once every accelerator is idle), < 0 to stop with an error, or

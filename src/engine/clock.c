@@ -237,11 +237,46 @@ void isk_flush_group_writes(isk_system *sys, isk_inst *p)
     sys->group_writes.len = 0;
 }
 
+/* A latency-1 write that conflicts or finds the log full: every conflict reported (a command's),
+ * then appended (abi.h isk_write_log). */
+static __attribute__((noinline)) void log_write_slow(isk_hdr *h, void *cell, int64_t value, unsigned how)
+{
+    isk_inst *const inst = h->engine;
+    isk_system *const sys = inst->sys;
+    isk_write_log *const log = &sys->wlog;
+    if (h->checking >= ISK_CHECKING_SLOT)
+        for (size_t i = 0; i < log->len; i++)
+            if (log->data[i].cell == cell) crew_conflict(sys, log->data[i].inst, log->data[i].slot, inst, cell);
+    VEC_RESERVE(log, 1);
+    log->data[log->len++] = (isk_write_entry){ cell, value, inst, sys->cur_slot, how };
+    sys->pending++;
+    h->attention = 1;
+}
+
 /* The common path calls nothing, so that it needs no stack frame: a queued write, checked
  * against the few writes already due in the same clock (the CREW log) by walking a pointer,
  * which leaves registers enough for no saves. */
 static void op_write(isk_hdr *h, void *cell, int64_t value, unsigned how)
 {
+    if ((how & (0xff | ISK_WRITE_CODE)) == 1) {
+        /* a write to a latency-1 cell that SET did not append itself: a command's is checked
+         * against the clock's log (CREW), as a bucket is below */
+        isk_system *const sys = ((isk_inst *)h->engine)->sys;
+        isk_write_log *const log = &sys->wlog;
+        const size_t n = log->len;
+        if (ISK_UNLIKELY(n == log->cap)) goto slow_log;
+        if (h->checking >= ISK_CHECKING_SLOT)
+            for (const isk_write_entry *e = log->data, *end = e + n; e != end; e++)
+                if (ISK_UNLIKELY(e->cell == cell)) goto slow_log;
+        log->data[n] = (isk_write_entry){ cell, value, h->engine, sys->cur_slot, how };
+        log->len = n + 1;
+        sys->pending++;
+        h->attention = 1;
+        return;
+    slow_log:
+        log_write_slow(h, cell, value, how);
+        return;
+    }
     write_bucket *const due = bucket_due(((isk_inst *)h->engine)->sys, how & 0xff);
     const size_t n = due->len;
     if (ISK_UNLIKELY((how & 0xff) == 0 || n == due->cap)) goto slow;
@@ -258,7 +293,16 @@ ISK_INLINE void commit_writes(isk_system *sys)
 {
     write_bucket *const due = bucket_due(sys, 1);
     const size_t n = due->len;
+    isk_write_log *const log = &sys->wlog;
+    const size_t m = log->len;
     sys->crew.len = 0;
+    if (m) {   /* latency-1 cells: never code (those stay in the ring) */
+        for (const isk_write_entry *e = log->data, *end = e + m; e != end; e++)
+            isk_cell_write_raw(e->cell, (int)(e->how >> 8) & 0xff, e->value);
+        sys->stats.writes += m;
+        sys->pending -= m - ((log->data[0].how & ISK_WRITE_INLINE) != 0);   /* SET's own append: uncounted */
+        log->len = 0;
+    }
     if (!n) return;
     for (const pending_write *w = due->data, *end = w + n; w != end; w++) {
         isk_cell_write_raw(w->cell, (int)(w->how >> 8) & 0xff, w->value);
@@ -444,6 +488,55 @@ isk_status isk_launch(isk_system *sys, isk_inst *a, uint64_t word)
     return start_command(sys, a, word, &a->launch_cache[h].d);
 }
 
+const isk_command *isk_prepare(isk_system *sys, isk_inst *a, uint64_t word)
+{
+    /* an error is reported, but neither stops the system nor becomes its last error */
+    const isk_status status = sys->status;
+    const bool had_error = sys->last_error[0] != 0;
+    isk_command c = { .acc = a, .word = word };
+    if (!a || a->sys != sys) {
+        isk_report(sys, ISK_ERROR, "isk_prepare: %s is not an instance of this system", a ? a->name : "(null)");
+    } else {
+        c.d.pattern = a->nslots ? isk_model_decode(a->model, word, c.d.op) : -1;
+        if (a->nslots && c.d.pattern >= 0) goto decoded;
+        launch_error(sys, a, word, c.d.pattern);   /* its message: not an accelerator, no format */
+    }
+    sys->status = status;
+    if (!had_error) sys->last_error[0] = 0;
+    return NULL;
+decoded:
+    c.d.fn = a->model->patterns.data[c.d.pattern].beh->fn;
+    isk_command *own = isk_xcalloc(1, sizeof *own);
+    *own = c;
+    VEC_PUSH(&sys->commands, own);
+    return own;
+}
+
+void isk_commands_free(isk_system *sys)
+{
+    for (size_t i = 0; i < sys->commands.len; i++) free(sys->commands.data[i]);
+    VEC_FREE(&sys->commands);
+}
+
+static __attribute__((noinline)) isk_status launch_prepared_slow(isk_system *sys, const isk_command *c)
+{
+    if (sys->status != ISK_OK) return sys->status;
+    if (!c || c->acc->sys != sys) {
+        isk_report(sys, ISK_ERROR, "clock %llu: isk_launch_prepared: %s", (unsigned long long)sys->clock,
+                   c ? "the command was prepared for another system" : "no command (isk_prepare failed)");
+        return sys->status = ISK_FAILED;
+    }
+    return launch_error(sys, c->acc, c->word, c->d.pattern);   /* no free slot */
+}
+
+/* isk_launch without the launch cache: the entry was decoded by isk_prepare. */
+isk_status isk_launch_prepared(isk_system *sys, const isk_command *c)
+{
+    if (ISK_UNLIKELY(!c || sys->status != ISK_OK || c->acc->sys != sys || c->acc->norder == c->acc->nslots))
+        return launch_prepared_slow(sys, c);
+    return start_command(sys, c->acc, c->word, &c->d);
+}
+
 static void op_launch(isk_hdr *h, int number, uint64_t word)
 {
     isk_inst *inst = h->engine;
@@ -478,7 +571,7 @@ ISK_INLINE void run_slot(isk_system *sys, isk_inst *a, int s)
     sys->cur_inst = a;
     sys->cur_slot = s;
     h->clock = sys->clock;
-    h->checking = 1;
+    h->checking = ISK_CHECKING_SLOT + (uint32_t)s;   /* SET's own append takes the slot from here */
     h->trap = a->trap_rest;      /* the trap of the slot that ran before belongs to that slot */
     if (slot->state == SLOT_FRESH) {
         slot->state = SLOT_ON_ENGINE;

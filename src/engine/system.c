@@ -103,6 +103,7 @@ isk_system *isk_system_new(const isk_system_options *opt)
     sys->diag = sys->opt.diag ? sys->opt.diag : &sys->own_diag;
     sys->cur_slot = -1;
     sys->phase = PHASE_BEGIN;
+    VEC_RESERVE(&sys->wlog, 8);   /* SET appends a clock's first write without a test of room */
     return sys;
 }
 
@@ -149,6 +150,8 @@ void isk_system_free(isk_system *sys)
     VEC_FREE(&sys->by_number);
     for (int i = 0; i < WRITE_RING; i++) VEC_FREE(&sys->ring[i]);
     VEC_FREE(&sys->crew);
+    VEC_FREE(&sys->wlog);
+    isk_commands_free(sys);
     VEC_FREE(&sys->group_writes);
     if (sys->cur_stack.lo) isk_stack_free(&sys->cur_stack);
     for (size_t i = 0; i < sys->spare_stacks.len; i++) isk_stack_free(&sys->spare_stacks.data[i]);
@@ -252,6 +255,7 @@ isk_inst *isk_system_add(isk_system *sys, isk_model *m, const char *name)
     memset(inst->hdr, 0, size);
     inst->hdr->ops = &isk_engine_ops;
     inst->hdr->engine = inst;
+    inst->hdr->wlog = &sys->wlog;
     inst->buffers = isk_xcalloc(m->storages.len + 1, sizeof *inst->buffers);
     inst->owns_buffer = isk_xcalloc(m->storages.len + 1, sizeof *inst->owns_buffer);
     inst->shadow = isk_xcalloc(m->storages.len + 1, sizeof *inst->shadow);

@@ -54,6 +54,14 @@ typedef struct crew_entry {
 
 #define LAUNCH_CACHE 64
 
+/* isk_prepare: a launch word decoded once (owned by the system, at a fixed address: slots
+ * point at its entry). */
+struct isk_command {
+    isk_decoded d;
+    isk_inst *acc;
+    uint64_t word;
+};
+
 /* A storage of another instance in a processor's address space (isk_map_storage). */
 struct isk_bus_map {
     uint64_t base, size;             /* bytes: the storage's cells times cell_bytes */
@@ -148,7 +156,8 @@ struct isk_system {
 
     /* writes waiting for their latency, by due clock modulo the ring size */
     write_bucket ring[WRITE_RING];
-    size_t pending;
+    size_t pending;                  /* in the ring and the log, but for the log's ISK_WRITE_INLINE entry */
+    isk_write_log wlog;              /* this clock's writes to latency-1 cells (abi.h) */
     VEC(crew_entry) crew;            /* this clock's writes, for the CREW check */
     isk_inst *grouping;              /* the processor running an issue group (issue.c run_group) */
     VEC(group_write) group_writes;   /* its latency-0 writes so far */
@@ -195,6 +204,7 @@ struct isk_system {
     isk_coro engine;                 /* the engine, while a command runs on its own stack */
     isk_stack cur_stack;
     VEC(isk_stack) spare_stacks;
+    VEC(isk_command *) commands;     /* isk_prepare's, freed with the system */
     isk_stack recycle;               /* a finished command's stack, to put back */
     bool caller_ready;
     pthread_t caller_thread;
@@ -238,6 +248,7 @@ void isk_check_deadlock(isk_system *sys);
 void isk_engine_main(void *sys);   /* the clock loop as the body of an engine stack */
 isk_stack isk_take_stack(isk_system *sys);
 void isk_launch_cache_clear(isk_inst *a);   /* every entry empty */
+void isk_commands_free(isk_system *sys);    /* isk_prepare's */
 extern const struct isk_engine_ops isk_engine_ops;
 /* The same, with the ops->read of an instance whose reads are watched (isk_watch_reads). */
 extern const struct isk_engine_ops isk_engine_ops_reads;

@@ -37,7 +37,10 @@ static uint64_t fingerprint(void)
         S(struct isk_hdr), O(struct isk_hdr, trap), O(struct isk_hdr, checking), O(struct isk_hdr, clock),
         O(struct isk_hdr, pc), O(struct isk_hdr, next_pc), O(struct isk_hdr, context), O(struct isk_hdr, ncontexts),
         O(struct isk_hdr, contexts), O(struct isk_hdr, ops), O(struct isk_hdr, engine), O(struct isk_hdr, user),
-        O(struct isk_hdr, attention), O(struct isk_hdr, lines), O(struct isk_hdr, issued),
+        O(struct isk_hdr, attention), O(struct isk_hdr, lines), O(struct isk_hdr, issued), O(struct isk_hdr, wlog),
+        S(isk_write_entry), O(isk_write_entry, cell), O(isk_write_entry, value), O(isk_write_entry, inst),
+        O(isk_write_entry, slot), O(isk_write_entry, how), S(isk_write_log), O(isk_write_log, data),
+        O(isk_write_log, len), O(isk_write_log, cap),
         S(isk_behaviour_info), O(isk_behaviour_info, name), O(isk_behaviour_info, params),
         O(isk_behaviour_info, nparams), O(isk_behaviour_info, fn),
         S(isk_storage_decl), O(isk_storage_decl, name), O(isk_storage_decl, title), O(isk_storage_decl, kind),
@@ -120,6 +123,7 @@ static const struct { int version; uint64_t layout; } versions[] = {
     { 13, 0xf6600377a087a57bull },    /* GDB_TARGET: isk_gdb_decl, the builder's gdb */
     { 14, 0x075d7a6867400333ull },    /* ops->read, ISK_TRAP_READS: reads the engine sees (isk_watch_reads) */
     { 15, 0xbcee037b56308bdbull },    /* PROCESSOR .burst: a model's own fast loop over isk_decoded entries */
+    { 16, 0x3e0accbd9390d267ull }, /* isk_hdr.wlog: SET appends a command's first latency-1 write itself */
 };
 
 STATE_BEGIN
