@@ -102,8 +102,10 @@ static uint64_t dpu_follow_issue(struct isk_state *S, uint32_t id, uint64_t pc, 
     return follow_issue(S, id, pc, clock);
 }
 
-/* The live context ready in `clock` that the round robin comes to first, or -1. */
-ISK_INLINE int detailed_next_ready(const isk_sched *q, uint64_t clock)
+/* The live context ready in `clock` that the round robin comes to first, or -1: from the
+ * contexts' states, which an instruction that asked for attention may have changed since the
+ * engine renewed q->running. */
+static int detailed_next_live(const isk_sched *q, uint64_t clock)
 {
     uint32_t id = q->cursor < q->ncontexts ? q->cursor : 0;
     for (uint32_t k = 0; k < q->ncontexts; k++, id = id + 1 < q->ncontexts ? id + 1 : 0) {
@@ -115,10 +117,35 @@ ISK_INLINE int detailed_next_ready(const isk_sched *q, uint64_t clock)
     return -1;
 }
 
+/* The same while q->running is up to date (the live contexts, RUNNING or BLOCKED): only their
+ * bits are visited, from the cursor on, then from 0. */
+ISK_INLINE int detailed_next_ready(const isk_sched *q, uint64_t clock)
+{
+    const uint32_t from = q->cursor < q->ncontexts ? q->cursor : 0;
+    const isk_context *const ctx = q->contexts;
+    for (uint64_t m = q->running & (~UINT64_C(0) << from); m; m &= m - 1)
+        if (ctx[__builtin_ctzll(m)].ready_at <= clock) return __builtin_ctzll(m);
+    for (uint64_t m = q->running & ((UINT64_C(1) << from) - 1); m; m &= m - 1)
+        if (ctx[__builtin_ctzll(m)].ready_at <= clock) return __builtin_ctzll(m);
+    return -1;
+}
+
+/* The pick of the next cycle the pipeline lets issue, found by the after-issue hook (which
+ * needs the round-robin search anyway) and kept in the scheduler's free words until the engine
+ * says the contexts changed (DETAILED_NONE: nothing kept). */
+#define DETAILED_AT word[0]             /* the cycle the kept pick is for */
+#define DETAILED_ID word[1]             /* the context, or -1 (as uint64_t) */
+#define DETAILED_NONE UINT64_MAX        /* (no pick is asked for the last cycle) */
+
 /* The revolver (a thread issues at most every 11 cycles, round robin) behind the pipeline and
  * its register-file stage (dram.h): while they block, no thread issues. */
 static int detailed_pick(isk_sched *q, uint64_t clock)
 {
+    if (clock == q->DETAILED_AT) {
+        const int id = (int)q->DETAILED_ID;
+        if (id >= 0) q->cursor = (uint32_t)id + 1;
+        return id;
+    }
     const struct isk_state *S = (const struct isk_state *)(void *)q->h;
     if (clock != S->pipe.open_at && pipe_blocked(&S->pipe, clock)) return -1;
     const int id = detailed_next_ready(q, clock);
@@ -128,7 +155,9 @@ static int detailed_pick(isk_sched *q, uint64_t clock)
 
 /* After an issue, the next cycle the pipeline lets anything issue. When a thread is ready
  * before that, the cycles in between are register-file stalls and the engine need not look at
- * them; otherwise the engine looks at each cycle (detailed_next) and counts why it is idle. */
+ * them; otherwise the engine looks at each cycle (detailed_next) and counts why it is idle.
+ * Unless the instruction asked for attention (the engine then renews its view of the
+ * contexts), the pick of the cycle returned is kept for detailed_pick. */
 static uint64_t detailed_issued(isk_sched *q, uint32_t id, uint64_t clock)
 {
     struct isk_state *S = (struct isk_state *)(void *)q->h;
@@ -136,9 +165,29 @@ static uint64_t detailed_issued(isk_sched *q, uint32_t id, uint64_t clock)
     isk_context *me = &q->contexts[id];
     if (me->ready_at < clock + DPU_REVOLVER) me->ready_at = clock + DPU_REVOLVER;
     const uint64_t at = S->pipe.open_at = pipe_unblocked(&S->pipe, clock + 1);
-    if (at == clock + 1 || detailed_next_ready(q, clock + 1) < 0) return clock + 1;
+    q->DETAILED_AT = DETAILED_NONE;
+    if (ISK_UNLIKELY(S->isk.attention)) {
+        if (at == clock + 1 || detailed_next_live(q, clock + 1) < 0) return clock + 1;
+        S->rf_stall_cycles += at - (clock + 1);
+        return at;
+    }
+    const int next = detailed_next_ready(q, at);
+    if (at != clock + 1 && (next < 0 || q->contexts[next].ready_at > clock + 1) &&
+        detailed_next_ready(q, clock + 1) < 0) {
+        q->DETAILED_AT = clock + 1;         /* blocked (pipe_unblocked): nothing issues */
+        q->DETAILED_ID = (uint64_t)-1;
+        return clock + 1;
+    }
     S->rf_stall_cycles += at - (clock + 1);
+    q->DETAILED_AT = at;
+    q->DETAILED_ID = (uint64_t)(int64_t)next;
     return at;
+}
+
+/* The contexts changed: the kept pick may be stale. */
+static void detailed_changed(isk_sched *q)
+{
+    q->DETAILED_AT = DETAILED_NONE;
 }
 
 /* The first cycle after `clock` in which a thread is ready and the pipeline lets it issue. The
@@ -164,7 +213,7 @@ static uint64_t detailed_next(isk_sched *q, uint64_t clock)
 }
 
 static const isk_scheduler dpu_detailed = { "revolver with the register-file stage", detailed_pick,
-                                            detailed_issued, detailed_next, NULL, 1 };
+                                            detailed_issued, detailed_next, detailed_changed, 1 };
 
 /* ---- reset --------------------------------------------------------------------------------- */
 

@@ -122,17 +122,20 @@ static uint64_t dram_gpr(int64_t r, bool pair)
     return pair ? UINT64_C(3) << (r & ~1) : UINT64_C(1) << r;
 }
 
-/* A register mask with the even registers' bits kept in place (bits 0, 2, .., 22) and the odd
- * ones moved to the even bits 32, 34, .., 54: the two banks' counts then come from one sum. */
-ISK_INLINE uint64_t dram_banks(uint64_t mask)
+/* A register mask with the banks side by side: the even registers r0, r2, .., r22 in bits
+ * 0..11, the odd ones in bits 12..23, so that each bank's count is one table look-up. */
+static uint64_t dram_banks(uint64_t mask)
 {
-    return (mask & 0x555555u) | (mask & 0xaaaaaau) << 31;
+    uint64_t banks = 0;
+    for (int r = 0; r < DPU_GPRS; r++)
+        if (mask >> r & 1) banks |= UINT64_C(1) << (r / 2 + (r & 1) * 12);
+    return banks;
 }
 
-/* The reads and writes as dram_banks packs them, the writes shifted to the odd bits (so that
- * one word holds both; bit 63 stays free). The row with the most fixed bits wins, as in the
- * engine's decoder: a general form (e.g. add rrici without a destination's bits) also matches
- * the words of its specific ones, and taking it would lose their registers. */
+/* The reads and writes as dram_banks packs them, the writes in bits 24..47 (bit 63 stays
+ * free). The row with the most fixed bits wins, as in the engine's decoder: a general form
+ * (e.g. add rrici without a destination's bits) also matches the words of its specific ones,
+ * and taking it would lose their registers. */
 static uint64_t dram_decode_regs(const dram_isa_row *rows, size_t nrows, uint64_t w)
 {
     size_t best = nrows;
@@ -148,22 +151,27 @@ static uint64_t dram_decode_regs(const dram_isa_row *rows, size_t nrows, uint64_
                            dram_gpr(dram_field(f, "db", w), true);
     const uint64_t writes = dram_gpr(dram_field(f, "rc", w), false) | dram_gpr(dram_field(f, "sc", w), false) |
                             dram_gpr(dram_field(f, "dc", w), true);
-    return dram_banks(reads) | dram_banks(writes) << 1;
+    return dram_banks(reads) | dram_banks(writes) << 24;
 }
 
 /* The reads of a decode_regs word, and the writes brought down to where the reads are. */
-#define DRAM_READS(regs) ((regs) & UINT64_C(0x0055555500555555))
-#define DRAM_WRITES(regs) ((regs) >> 1 & UINT64_C(0x0055555500555555))
+#define DRAM_READS(regs) ((regs) & UINT64_C(0xffffff))
+#define DRAM_WRITES(regs) ((regs) >> 24 & UINT64_C(0xffffff))
 
-/* floor(E/2) + floor(O/2) over the registers of a dram_banks mask: each 2-bit field holds 0 or
- * 1, summed into bytes, then the low and the high word's bytes (without the population-count
- * instruction, which x86-64's baseline lacks: the builtin would call a library function). */
+/* floor(n / 2) for n the number of bits set in 0..4095 (a table: x86-64's baseline lacks the
+ * population-count instruction, and the builtin would call a library function). */
+#define DRAM_H1(n) (n) / 2
+#define DRAM_H2(n) DRAM_H1(n), DRAM_H1(n + 1), DRAM_H1(n + 1), DRAM_H1(n + 2)
+#define DRAM_H4(n) DRAM_H2(n), DRAM_H2(n + 1), DRAM_H2(n + 1), DRAM_H2(n + 2)
+#define DRAM_H6(n) DRAM_H4(n), DRAM_H4(n + 1), DRAM_H4(n + 1), DRAM_H4(n + 2)
+#define DRAM_H8(n) DRAM_H6(n), DRAM_H6(n + 1), DRAM_H6(n + 1), DRAM_H6(n + 2)
+#define DRAM_H10(n) DRAM_H8(n), DRAM_H8(n + 1), DRAM_H8(n + 1), DRAM_H8(n + 2)
+static const uint8_t dram_half_count[4096] = { DRAM_H10(0), DRAM_H10(1), DRAM_H10(1), DRAM_H10(2) };
+
+/* floor(E/2) + floor(O/2) over the registers of a dram_banks mask. */
 ISK_INLINE uint32_t dram_rf_extra(uint64_t banks)
 {
-    uint64_t x = (banks & UINT64_C(0x3333333333333333)) + (banks >> 2 & UINT64_C(0x3333333333333333));
-    x = (x + (x >> 4)) & UINT64_C(0x0f0f0f0f0f0f0f0f);
-    x *= UINT64_C(0x01010101);                  /* byte 3: the even bank's count, byte 7: the odd's */
-    return (uint32_t)(x >> 25 & 0x7f) + (uint32_t)(x >> 57);
+    return (uint32_t)dram_half_count[banks & 0xfff] + dram_half_count[banks >> 12 & 0xfff];
 }
 
 /* ---- the pipeline and the register-file stage ------------------------------------------------ */
