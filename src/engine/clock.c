@@ -506,7 +506,10 @@ const isk_command *isk_prepare(isk_system *sys, isk_inst *a, uint64_t word)
     return NULL;
 decoded:
     c.d.fn = a->model->patterns.data[c.d.pattern].beh->fn;
-    isk_command *own = isk_xcalloc(1, sizeof *own);
+    /* a cache line of its own: with calloc's 16-byte alignment bench_example's prepared stream
+     * ran at 70 M clocks/s, at 81 M with this (its word launches: 89 M) */
+    isk_command *own = aligned_alloc(64, (sizeof *own + 63) / 64 * 64);
+    if (!own) isk_out_of_memory(sizeof *own, "a prepared command");
     *own = c;
     VEC_PUSH(&sys->commands, own);
     return own;
