@@ -297,10 +297,11 @@ ISK_INLINE void commit_writes(isk_system *sys)
     const size_t m = log->len;
     sys->crew.len = 0;
     if (m) {   /* latency-1 cells: never code (those stay in the ring) */
+        const size_t uncounted = isk_log_uncounted(log);   /* read before the cells are written */
         for (const isk_write_entry *e = log->data, *end = e + m; e != end; e++)
             isk_cell_write_raw(e->cell, (int)(e->how >> 8) & 0xff, e->value);
         sys->stats.writes += m;
-        sys->pending -= m - ((log->data[0].how & ISK_WRITE_INLINE) != 0);   /* SET's own append: uncounted */
+        sys->pending -= m - uncounted;
         log->len = 0;
     }
     if (!n) return;
@@ -490,21 +491,19 @@ isk_status isk_launch(isk_system *sys, isk_inst *a, uint64_t word)
 
 const isk_command *isk_prepare(isk_system *sys, isk_inst *a, uint64_t word)
 {
-    /* an error is reported, but neither stops the system nor becomes its last error */
-    const isk_status status = sys->status;
-    const bool had_error = sys->last_error[0] != 0;
-    isk_command c = { .acc = a, .word = word };
-    if (!a || a->sys != sys) {
-        isk_report(sys, ISK_ERROR, "isk_prepare: %s is not an instance of this system", a ? a->name : "(null)");
-    } else {
-        c.d.pattern = a->nslots ? isk_model_decode(a->model, word, c.d.op) : -1;
-        if (a->nslots && c.d.pattern >= 0) goto decoded;
-        launch_error(sys, a, word, c.d.pattern);   /* its message: not an accelerator, no format */
+    const bool ours = a && a->sys == sys;
+    isk_command c = { .acc = a, .word = word, .d.pattern = -1 };
+    if (ours && a->nslots) c.d.pattern = isk_model_decode(a->model, word, c.d.op);
+    if (c.d.pattern < 0) {
+        /* reported, but neither stops the system nor becomes its last error */
+        const isk_status status = sys->status;
+        const bool had_error = sys->last_error[0] != 0;
+        if (!ours) isk_report(sys, ISK_ERROR, "isk_prepare: %s is not an instance of this system", a ? a->name : "(null)");
+        else launch_error(sys, a, word, c.d.pattern);   /* its message: not an accelerator, no format */
+        sys->status = status;
+        if (!had_error) sys->last_error[0] = 0;
+        return NULL;
     }
-    sys->status = status;
-    if (!had_error) sys->last_error[0] = 0;
-    return NULL;
-decoded:
     c.d.fn = a->model->patterns.data[c.d.pattern].beh->fn;
     /* a cache line of its own: with calloc's 16-byte alignment bench_example's prepared stream
      * ran at 70 M clocks/s, at 81 M with this (its word launches: 89 M) */

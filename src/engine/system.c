@@ -587,8 +587,9 @@ int isk_describe_activity(const isk_system *sys, char *buf, size_t cap)
             }
         }
     }
-    if (sys->pending) {
-        add_line(&o, "%zu write%s pending", sys->pending, sys->pending == 1 ? "" : "s");
+    const size_t pending = sys->pending + isk_log_uncounted(&sys->wlog);
+    if (pending) {
+        add_line(&o, "%zu write%s pending", pending, pending == 1 ? "" : "s");
         active++;
     }
     if (sys->interrupts)

@@ -249,6 +249,12 @@ void isk_engine_main(void *sys);   /* the clock loop as the body of an engine st
 isk_stack isk_take_stack(isk_system *sys);
 void isk_launch_cache_clear(isk_inst *a);   /* every entry empty */
 void isk_commands_free(isk_system *sys);    /* isk_prepare's */
+/* The log entries sys->pending leaves out: the one SET appends itself (model.h isk_store), which
+ * has no way to count it; always the log's first. */
+ISK_INLINE size_t isk_log_uncounted(const isk_write_log *log)
+{
+    return log->len && (log->data[0].how & ISK_WRITE_INLINE);
+}
 extern const struct isk_engine_ops isk_engine_ops;
 /* The same, with the ops->read of an instance whose reads are watched (isk_watch_reads). */
 extern const struct isk_engine_ops isk_engine_ops_reads;

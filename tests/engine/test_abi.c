@@ -123,7 +123,7 @@ static const struct { int version; uint64_t layout; } versions[] = {
     { 13, 0xf6600377a087a57bull },    /* GDB_TARGET: isk_gdb_decl, the builder's gdb */
     { 14, 0x075d7a6867400333ull },    /* ops->read, ISK_TRAP_READS: reads the engine sees (isk_watch_reads) */
     { 15, 0xbcee037b56308bdbull },    /* PROCESSOR .burst: a model's own fast loop over isk_decoded entries */
-    { 16, 0x3e0accbd9390d267ull }, /* isk_hdr.wlog: SET appends a command's first latency-1 write itself */
+    { 16, 0x3e0accbd9390d267ull },    /* isk_hdr.wlog: SET appends a command's first latency-1 write itself */
 };
 
 STATE_BEGIN

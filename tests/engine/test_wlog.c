@@ -135,6 +135,9 @@ static void test_conflict_inline_first(void)
     CHECK_CONTAINS(isk_last_error(r.sys), "clock 0: CREW conflict: a.M[3] written twice in one clock, by a slot 0 (Put");
     CHECK_CONTAINS(isk_last_error(r.sys), "and by a slot 1 (Put");
     CHECK_EQ(cell(&r, "M", 3), 0);                              /* the run stopped inside the clock */
+    char why[512];
+    isk_describe_activity(r.sys, why, sizeof why);   /* the first command's write, which SET appended itself */
+    CHECK_CONTAINS(why, "1 write pending");
     close_rig(&r);
 }
 
