@@ -147,7 +147,6 @@ static void take_boundary(isk_hdr *h)
 {
     isk_inst *inst = h->engine;
     isk_system *sys = inst->sys;
-    if (sys->queue.acc) settle_slotless(sys, true);   /* a queued command: from here, a slot */
     if (sys->cur_inst != inst || sys->cur_slot < 0) {
         h->trap = inst->trap_rest;
         isk_op_fault(h, 0, "FinishCycle() inside a processor instruction: processor instructions take one issue; "
@@ -156,6 +155,7 @@ static void take_boundary(isk_hdr *h)
     isk_slot *slot = &inst->slots[sys->cur_slot];
     if (slot->state == SLOT_ON_ENGINE) {
         /* The command keeps this stack; the engine carries on from a fresh one. */
+        if (sys->queue.acc) settle_slotless(sys, true);   /* a queued command: from here, a slot */
         slot->stack = sys->cur_stack;
         slot->ctx.stack_lo = slot->stack.lo;
         slot->ctx.stack_size = slot->stack.size;
