@@ -205,6 +205,16 @@ struct isk_system {
     isk_stack cur_stack;
     VEC(isk_stack) spare_stacks;
     VEC(isk_command *) commands;     /* isk_prepare's, freed with the system */
+    /* isk_queue_commands: the caller's array of commands, its length, the next to launch; while
+     * the slotless loop runs (clock.c run_slotless), the accelerator it serves and the clock it
+     * began at, from which its counts and the queue's position are brought up to date when it
+     * leaves */
+    struct {
+        const isk_command *const *cmds;
+        size_t len, next;
+        isk_inst *acc;
+        uint64_t start;
+    } queue;
     isk_stack recycle;               /* a finished command's stack, to put back */
     bool caller_ready;
     pthread_t caller_thread;
