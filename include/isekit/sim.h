@@ -249,8 +249,10 @@ isk_status isk_launch_prepared(isk_system *sys, const isk_command *cmd);
  * isk_launch's error (ISK_CONFLICT). While the accelerator would run only the queue's one-clock
  * commands (one accelerator, no processor, no event subscriber, no port handler, no watched
  * reads), the engine calls each command's behaviour directly and counts once per run (see
- * docs/engine.md). Errors, with nothing queued: a stopped system (its status), a NULL command
- * or one prepared for another system (ISK_FAILED, reported; the system is not stopped). */
+ * docs/engine.md). Refused at once, with nothing queued: a stopped system (its status), a NULL
+ * array of n > 0 commands (ISK_FAILED, reported; the system is not stopped). A NULL command or
+ * one prepared for another system is reported in the clock it is due, with its index, and stops
+ * the run with ISK_FAILED (checking each when queued would cost more than the loop's test). */
 isk_status isk_queue_commands(isk_system *sys, const isk_command *const *commands, size_t n);
 
 /* A driver runs at the start of every clock, before the processors and accelerators: it plays
