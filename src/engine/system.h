@@ -187,10 +187,12 @@ struct isk_system {
         uint64_t start, issued_before;
         isk_context *sticky;          /* a sticky scheduler's context: insns = sticky_base + issued */
         uint64_t sticky_base;
-        /* the revolver's steady round (circle_steady) runs: its contexts' ready clocks are
-         * brought up to date when it ends (steady_gap 0: none runs) */
+        /* the revolver's steady round (circle_steady) runs: its contexts' counts, last issues
+         * and ready clocks are brought up to date from the clocks since steady_since, where
+         * steady_first issued, round the circle of steady_live (steady_gap 0: none runs) */
         uint64_t steady_since, steady_gap;
         uint64_t steady_live;
+        uint32_t steady_first;
     } fast;
     /* A resumable stop (a breakpoint instruction, the before-issue hook): the run ends with
      * ISK_BREAK at the loop's position; resume_issue: the first issue of the next run is the
