@@ -164,7 +164,7 @@ static uint64_t detailed_issued(isk_sched *q, uint32_t id, uint64_t clock)
     if (S->pipe.issued_at != clock + 1) follow_issue(S, id, S->isk.pc, clock);   /* unless a DMA did */
     isk_context *me = &q->contexts[id];
     if (me->ready_at < clock + DPU_REVOLVER) me->ready_at = clock + DPU_REVOLVER;
-    const uint64_t at = S->pipe.open_at = pipe_unblocked(&S->pipe, clock + 1);
+    const uint64_t at = S->pipe.open_at = pipe_open_after(&S->pipe, clock);
     q->DETAILED_AT = DETAILED_NONE;
     if (ISK_UNLIKELY(S->isk.attention)) {
         if (at == clock + 1 || detailed_next_live(q, clock + 1) < 0) return clock + 1;

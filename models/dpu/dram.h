@@ -219,6 +219,15 @@ ISK_INLINE uint64_t pipe_unblocked(const dpu_pipe *p, uint64_t v)
     }
 }
 
+/* pipe_unblocked(u + 1) just after the issue in cycle u (pipe_enter): the intervals kept begin
+ * after u, and one from another by a cycle at least (pipe_enter), so one look. */
+ISK_INLINE uint64_t pipe_open_after(const dpu_pipe *p, uint64_t u)
+{
+    const uint64_t v = u + 1 + p->entered_late;
+    const uint32_t k = p->tail;
+    return k != p->head && p->from[PIPE_SLOT(k)] <= v ? p->to[PIPE_SLOT(k)] : v;
+}
+
 /* The instruction issued in cycle u with `extra` register-file cycles: the cycle in which it
  * leaves the stage (when a DMA reaches the memory controller). It enters the pipeline in u, or
  * u + 1 if u - 1 was frozen, and reaches the stage's input in the `pipeline`-th cycle from
