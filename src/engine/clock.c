@@ -980,10 +980,15 @@ static __attribute__((noinline)) void run_slotless(isk_system *sys)
     h->trap = 0;   /* trap_rest: no watched reads */
     slot->state = SLOT_ON_ENGINE;
     isk_write_log *const log = &sys->wlog;
-    while (sys->clock < end) {
+    /* The clock and the log's first entry are kept in registers: nothing a behaviour calls moves
+     * the clock, and the log grows (moves) only through ops->write, which counts in sys->pending
+     * and so sends the clock to commit_writes, after which the entry is looked up again. */
+    uint64_t clock = sys->clock;
+    isk_write_entry *first = log->data;
+    while (clock < end) {
         const isk_command *const c = *next++;
         if (ISK_UNLIKELY(!c || c->acc != a)) break;   /* queue_drive reports it */
-        h->clock = sys->clock;
+        h->clock = clock;
         c->d.fn(h, c->d.op);
         h->trap = 0;
         if (ISK_UNLIKELY(slot->stack.lo || a->norder != 1 || sys->status != ISK_OK || sys->stop_now)) {
@@ -993,15 +998,16 @@ static __attribute__((noinline)) void run_slotless(isk_system *sys)
         if (ISK_LIKELY(!sys->pending)) {
             /* nothing in the ring, and in the log at most SET's own entry (counted apart) */
             if (log->len) {
-                isk_cell_write_raw(log->data[0].cell, (int)(log->data[0].how >> 8) & 0xff, log->data[0].value);
+                isk_cell_write_raw(first->cell, (int)(first->how >> 8) & 0xff, first->value);
                 log->len = 0;
                 sys->stats.writes++;
             }
             sys->crew.len = 0;
         } else {
             commit_writes(sys);
+            first = log->data;
         }
-        sys->clock++;
+        sys->clock = ++clock;
     }
     settle_slotless(sys, false);
     slot->state = SLOT_FREE;
