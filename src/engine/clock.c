@@ -961,9 +961,8 @@ static __attribute__((noinline)) void run_slotless(isk_system *sys)
     isk_inst *const a = sys->accelerators.data[0];
     isk_hdr *const h = a->hdr;
     isk_slot *const slot = &a->slots[0];
-    const uint64_t left = sys->queue.len - sys->queue.next;
-    const uint64_t end = sys->run_until - sys->clock < left ? sys->run_until : sys->clock + left;
     const isk_command *const *next = sys->queue.cmds + sys->queue.next;
+    const isk_command *const *const last = sys->queue.cmds + sys->queue.len;
     a->norder = 1;
     a->order[0] = 0;
     sys->busy_slots = 1;
@@ -985,7 +984,8 @@ static __attribute__((noinline)) void run_slotless(isk_system *sys)
      * and so sends the clock to commit_writes, after which the entry is looked up again. */
     uint64_t clock = sys->clock;
     isk_write_entry *first = log->data;
-    while (clock < end) {
+    /* the limit is read every clock: isk_request_stop (a signal handler) lowers it meanwhile */
+    while (next < last && clock < sys->run_until) {
         const isk_command *const c = *next++;
         if (ISK_UNLIKELY(!c || c->acc != a)) break;   /* queue_drive reports it */
         h->clock = clock;

@@ -3,6 +3,10 @@
  * message equal at every clock a run split at any limit stops at. The queue of one-clock
  * commands runs in the engine's slotless loop, the driver in run_stream: a slip in the loop's
  * counts, commits or hand-over to a slot shows as a difference here. */
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "example_harness.h"
@@ -189,11 +193,53 @@ static void test_bad_commands(void)
     harness_close(&h);
 }
 
+typedef struct stopper { isk_system *sys; atomic_int done; } stopper;
+
+static void *stop_until_done(void *arg)
+{
+    stopper *s = arg;
+    while (!atomic_load(&s->done)) {
+        isk_request_stop(s->sys);
+        sched_yield();
+    }
+    return NULL;
+}
+
+/* isk_request_stop from another thread ends a run of a long queue at the end of a clock, not at
+ * the end of the queue: the slotless loop reads the run's limit every clock. Each run a request
+ * ends stops short of the queue's end; a loop that read the limit once would run it whole. */
+static void test_request_stop(void)
+{
+    enum { LONG = 1 << 21 };
+    harness h;
+    harness_open(&h, 0);
+    const isk_command *one = isk_prepare(h.sys, h.acc, word_of(&h, "ldi lr1, 3"));
+    const isk_command **cmds = malloc(LONG * sizeof *cmds);
+    CHECK(one != NULL && cmds != NULL);
+    for (size_t i = 0; i < LONG; i++) cmds[i] = one;
+    CHECK_EQ(isk_queue_commands(h.sys, cmds, LONG), ISK_OK);
+    stopper s = { h.sys, 0 };
+    pthread_t t;
+    CHECK_EQ(pthread_create(&t, NULL, stop_until_done, &s), 0);
+    int runs = 0;
+    while (isk_clock(h.sys) == 0 && runs++ < 1000000) CHECK_EQ(isk_run(h.sys, 0), ISK_OK);
+    atomic_store(&s.done, 1);
+    pthread_join(t, NULL);
+    CHECK(isk_clock(h.sys) > 0);
+    CHECK(isk_clock(h.sys) < LONG);            /* stopped by a request, inside the queue */
+    CHECK_EQ(value(&h, "LR1"), 3);
+    CHECK_EQ(isk_run(h.sys, 0), ISK_STOPPED);  /* no request now: the rest of the queue, to its end */
+    CHECK_EQ(isk_clock(h.sys), LONG);
+    free(cmds);
+    harness_close(&h);
+}
+
 int main(void)
 {
     test_same_as_driver();
     test_fault();
     test_conflicts();
     test_bad_commands();
+    test_request_stop();
     return CHECK_DONE();
 }
