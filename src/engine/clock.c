@@ -371,6 +371,8 @@ static void op_interrupt(isk_hdr *h, int line)
 {
     isk_inst *inst = h->engine;
     isk_system *sys = inst->sys;
+    if (sys->cur_inst == inst && sys->cur_slot >= 0 && isk_command_inert(inst, sys->cur_slot))
+        isk_op_fault(h, 0, "an interrupt from a command declared inert (INSTRUCTION .inert)");
     sys->stats.interrupts++;
     inst->stats.interrupts++;
     if (isk_listening(sys, ISK_EV_INTERRUPT)) emit_interrupt(sys, inst, line);
@@ -670,12 +672,23 @@ __attribute__((noinline)) void isk_check_deadlock(isk_system *sys)
 /* The common case of a processor model running alone (no driver, no busy accelerator, no
  * write waiting for its latency, no before-issue hook nor subscriber to instructions or context
  * changes, one instruction set, no issue groups): its scheduler's fast loop (issue.c). */
-static bool runs_alone(const isk_system *sys)
+static bool fast_loop_fits(const isk_system *sys)
 {
-    return !sys->busy_slots && !sys->pending && sys->processors.len == 1 && !(sys->driver && !sys->driver_done) &&
+    return !sys->pending && sys->processors.len == 1 && !(sys->driver && !sys->driver_done) &&
            !sys->opt.before_issue &&
            !(sys->listening & (ISK_EV_BIT(ISK_EV_ISSUE) | ISK_EV_BIT(ISK_EV_CONTEXT) | ISK_EV_BIT(ISK_EV_STORE))) &&
            sys->processors.data[0]->model->isets == 1 && sys->processors.data[0]->model->proc.group_bit == 0;
+}
+
+static bool runs_alone(const isk_system *sys) { return !sys->busy_slots && fast_loop_fits(sys); }
+
+/* The processor may run ahead of the busy accelerators (ahead.c): its fast loop fits, their
+ * commands are inert and their storages private, and nobody listens to anything (a subscriber
+ * would see the accelerators' events out of order with the processor's). */
+static int runs_ahead(const isk_system *sys)
+{
+    if (!fast_loop_fits(sys) || sys->listening || sys->processors.data[0]->hdr->ops != &isk_engine_ops) return 0;
+    return isk_accelerators_inert(sys);
 }
 
 /* ---- the loop ---------------------------------------------------------------------------- */
@@ -779,6 +792,49 @@ ISK_INLINE bool run_slots(isk_system *sys)
     }
     sys->phase = PHASE_END;
     return true;
+}
+
+/* The accelerators run, alone, the clocks the processor ran ahead of them: each clock's slots
+ * and end, as clock_loop would run them after the processor's issue. Inside the processor's
+ * instruction (the interaction that called it) a breach of the inert promise (a fault or a
+ * conflict, which stop the run) abandons that instruction, which a per-clock run never issued. */
+void isk_catch_up(isk_system *sys)
+{
+    isk_inst *const p = sys->ahead.proc;
+    if (!p) return;
+    p->hdr->ops = sys->ahead.ops;
+    sys->ahead.proc = NULL;
+    const uint64_t to = sys->clock, clocks = sys->stats.clocks;
+    isk_inst *const inst = sys->cur_inst;
+    const int slot = sys->cur_slot, phase = sys->phase;
+    const size_t acc = sys->cur_acc;
+    const int order = sys->cur_order;
+    for (sys->clock = sys->ahead.from; sys->clock < to;) {
+        if (!sys->busy_slots && !sys->pending) {
+            sys->clock = to;
+            break;
+        }
+        sys->phase = PHASE_SLOTS;
+        sys->cur_acc = 0;
+        sys->cur_order = 0;
+        if (ISK_UNLIKELY(!run_slots(sys))) {
+            isk_report(sys, ISK_ERROR, "clock %llu: %s had run ahead to clock %llu beside commands declared inert: "
+                       "its state is not that of a run stopped at clock %llu", (unsigned long long)sys->clock,
+                       p->name, (unsigned long long)to, (unsigned long long)sys->clock);
+            sys->stats.clocks = clocks;
+            sys->cur_inst = inst;
+            sys->cur_slot = slot;
+            if (inst == p) isk_abandon_behaviour(sys);
+            return;
+        }
+        end_clock(sys);
+    }
+    sys->stats.clocks = clocks;   /* the processor's loop counted these clocks */
+    sys->cur_inst = inst;
+    sys->cur_slot = slot;
+    sys->phase = phase;
+    sys->cur_acc = acc;
+    sys->cur_order = order;
 }
 
 /* Busy slots or a driver (a stream of commands) beside at most one processor: the clocks of the
@@ -885,7 +941,13 @@ static __attribute__((noinline)) void clock_loop(isk_system *sys)
                     run_stream(sys);
                     continue;
                 }
-                if (runs_beside(sys)) {
+                const int ahead = sys->busy_slots ? runs_ahead(sys) : 0;
+                if (ahead == 1) {
+                    uint64_t before = sys->clock;
+                    isk_run_ahead(sys);
+                    if (sys->status != ISK_OK || sys->phase != PHASE_BEGIN || sys->clock != before) continue;
+                }
+                if (ahead != 2 && runs_beside(sys)) {   /* 2: one general clock, then ahead */
                     run_beside(sys);
                     continue;
                 }
@@ -932,6 +994,15 @@ void isk_clock_run(isk_system *sys)
     }
     if (setjmp(on_fault) == 0) clock_loop(sys);
     else if (sys->fast.proc) isk_settle_fast_loop_after_fault(sys);
+    if (ISK_UNLIKELY(sys->ahead.proc != NULL)) {
+        /* the processor's instruction faulted without a call through its ops (an illegal word,
+         * a crash): the accelerators run the clocks before it, as a per-clock run had */
+        const isk_status status = sys->status;
+        sys->status = ISK_OK;
+        if (setjmp(on_fault) == 0) isk_catch_up(sys);
+        if (sys->status == ISK_OK) sys->status = status;
+        sys->ahead.proc = NULL;
+    }
     if (ISK_UNLIKELY(sys->crashed)) isk_guard_report(sys);
     /* A behaviour on this stack stopped the run: a command (its slot was marked done) or an
      * instruction of a fast loop (settled just above). */

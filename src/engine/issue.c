@@ -452,7 +452,10 @@ static void leave_fast_loop(isk_system *sys, isk_inst *p, uint64_t clock, uint64
 /* Anything an instruction did that the fast loop cannot go on with. */
 static bool fast_loop_must_leave(const isk_system *sys, const isk_inst *p)
 {
-    return sys->pending || sys->busy_slots || sys->status != ISK_OK || sys->stop_now || p->sched_dirty;
+    /* busy slots while the processor runs ahead of inert commands (ahead.c) are not a reason:
+     * an interaction caught them up first (sys->ahead.proc NULL) */
+    return sys->pending || (sys->busy_slots && !sys->ahead.proc) || sys->status != ISK_OK || sys->stop_now ||
+           p->sched_dirty;
 }
 
 /* A sticky scheduler's run of instructions (CPI): the same context issues one instruction every
@@ -916,6 +919,8 @@ void isk_break(isk_system *sys, const char *message)
 void isk_op_breakpoint(isk_hdr *h, const char *message)
 {
     isk_inst *p = h->engine;
+    if (p->sys->cur_inst == p && p->sys->cur_slot >= 0 && isk_command_inert(p, p->sys->cur_slot))
+        isk_op_fault(h, 0, "a breakpoint (a stop of the run) in a command declared inert (INSTRUCTION .inert)");
     char at[200], reason[480];
     isk_describe_where(p->sys, p, at, sizeof at);
     snprintf(reason, sizeof reason, "%s: breakpoint%s%s", at, *message ? ": " : "", message);

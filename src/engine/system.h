@@ -192,6 +192,14 @@ struct isk_system {
         uint64_t steady_since, steady_gap;
         uint64_t steady_live;
     } fast;
+    /* A processor runs ahead of busy accelerators whose commands are inert (ahead.c): while
+     * `proc` is set, the accelerators have run the clocks before `from` only, and proc's ops are
+     * isk_engine_ops_ahead (its own were `ops`); isk_catch_up runs them up to the clock. */
+    struct {
+        isk_inst *proc;
+        const struct isk_engine_ops *ops;
+        uint64_t from;
+    } ahead;
     /* A resumable stop (a breakpoint instruction, the before-issue hook): the run ends with
      * ISK_BREAK at the loop's position; resume_issue: the first issue of the next run is the
      * instruction the hook stopped before (resume_context), not asked about again. */
@@ -227,6 +235,15 @@ void isk_sched_select(isk_inst *p, int issue, uint64_t gap, const isk_scheduler 
 enum { ISK_ISSUE_ON, ISK_ISSUE_STOP_AFTER, ISK_ISSUE_STOP_BEFORE };
 int isk_issue_clock(isk_system *sys, isk_inst *p);
 void isk_run_alone(isk_system *sys, isk_inst *p);
+/* ahead.c: whether the busy accelerators' commands are all inert and use only storage private
+ * in the system: 1 if all are suspended, 2 if some have yet to run their first clock (on the
+ * engine's stack, in the general loop), else 0; the processor's fast loop ahead of them. */
+int isk_accelerators_inert(const isk_system *sys);
+bool isk_command_inert(const isk_inst *a, int slot);
+void isk_run_ahead(isk_system *sys);
+/* clock.c: the accelerators run the clocks from sys->ahead.from to the current clock (nothing
+ * if they are not behind); the processor's ops are its own again. */
+void isk_catch_up(isk_system *sys);
 void isk_settle_fast_loop_after_fault(isk_system *sys);
 /* Bring the counts a fast loop keeps in registers up to date (host code asks for them). */
 void isk_sync_fast_counts(isk_system *sys);
