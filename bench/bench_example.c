@@ -46,6 +46,33 @@ static double stream_rate(isk_model *m, uint64_t clocks, isk_driver_fn driver)
     return st == ISK_OK ? (double)clocks / dt : 0;
 }
 
+/* ...or queued (isk_queue_commands), a block of them per isk_step: no call per clock. */
+enum { QUEUE_BLOCK = 4096 };
+static double queue_rate(isk_model *m, uint64_t clocks)
+{
+    isk_system *sys = isk_system_new(NULL);
+    isk_inst *acc = isk_system_add(sys, m, "acc");
+    isk_attach(sys, acc, 0);
+    const char *text[4] = { "move gr0, lr1", "ldi lr2, -7", "move gr1, lr2", "flag shm[4], 9" };
+    static const isk_command *block[QUEUE_BLOCK];
+    for (int i = 0; i < 4; i++)
+        if (!(block[i] = isk_prepare(sys, acc, bench_encode(m, text[i])))) {
+            isk_system_free(sys);
+            return 0;
+        }
+    for (int i = 4; i < QUEUE_BLOCK; i++) block[i] = block[i & 3];
+    isk_status st = ISK_OK;
+    double t0 = bench_now();
+    for (uint64_t done = 0; done < clocks && st == ISK_OK; done += QUEUE_BLOCK) {
+        const uint64_t n = clocks - done < QUEUE_BLOCK ? clocks - done : QUEUE_BLOCK;
+        st = isk_queue_commands(sys, block, n);
+        if (st == ISK_OK) st = isk_step(sys, n);
+    }
+    double dt = bench_now() - t0;
+    isk_system_free(sys);
+    return st == ISK_OK ? (double)clocks / dt : 0;
+}
+
 static double one_clock_rate(isk_model *m, uint64_t clocks) { return stream_rate(m, clocks, launch_every_clock); }
 static double word_rate(isk_model *m, uint64_t clocks) { return stream_rate(m, clocks, launch_words); }
 
@@ -88,8 +115,8 @@ static double best_of_3(double (*rate)(isk_model *, uint64_t), isk_model *m, uin
 
 int main(int argc, char **argv)
 {
-    /* bench_example [clocks [case]]: case 1 (prepared commands), 2 (CONV) or 3 (command words)
-     * runs one figure only (for profiling) */
+    /* bench_example [clocks [case]]: case 1 (prepared commands), 2 (CONV), 3 (command words) or
+     * 4 (queued commands) runs one figure only (for profiling) */
     uint64_t clocks = argc > 1 ? strtoull(argv[1], NULL, 0) : 10000000;
     int only = argc > 2 ? atoi(argv[2]) : 0;
     isk_model *m = isk_model_load("example", NULL);
@@ -97,7 +124,8 @@ int main(int argc, char **argv)
     double one = only && only != 1 ? 1 : best_of_3(one_clock_rate, m, clocks);
     double conv = only && only != 2 ? 1 : best_of_3(conv_rate, m, clocks);
     double words = only && only != 3 ? 1 : best_of_3(word_rate, m, clocks);
-    if (one == 0 || conv == 0 || words == 0) {
+    double queued = only && only != 4 ? 1 : best_of_3(queue_rate, m, clocks);
+    if (one == 0 || conv == 0 || words == 0 || queued == 0) {
         fprintf(stderr, "bench_example: a run stopped early\n");
         return 1;
     }
@@ -105,6 +133,9 @@ int main(int argc, char **argv)
         printf("example one-clock commands (prepared): %.1f M clocks/s; goal: under 50 host instructions per "
                "clock (make callgrind)\n", one / 1e6);
     if (!only || only == 3) printf("example one-clock commands (words): %.1f M clocks/s\n", words / 1e6);
+    if (!only || only == 4)
+        printf("example one-clock commands (queued): %.1f M clocks/s; goal: under 50 host instructions per clock "
+               "(make callgrind)\n", queued / 1e6);
     if (!only || only == 2) printf("example CONV (multi-clock command): %.1f M clocks/s\n", conv / 1e6);
     isk_model_release(m);
     return 0;

@@ -56,11 +56,13 @@ done
 # bench_rv32 INSTRUCTIONS CASE: best of 3 runs (case 1 alone, 2 beside a busy accelerator)
 figure "rv32 compute loop" instruction 3000000 6000000 "$b/bench_rv32" 1000000 1 -- "$b/bench_rv32" 2000000 1
 figure "rv32 compute loop, accelerator busy" clock 3000000 6000000 "$b/bench_rv32" 1000000 2 -- "$b/bench_rv32" 2000000 2
-# bench_example CLOCKS CASE: best of 3 runs of CLOCKS clocks (case 1 prepared commands, 3 words)
+# bench_example CLOCKS CASE: best of 3 runs of CLOCKS clocks (case 1 prepared commands, 3 words, 4 queued)
 figure "example one-clock command stream" clock 300000 600000 \
     "$b/bench_example" 100000 1 -- "$b/bench_example" 200000 1
 figure "example one-clock stream, word launch" clock 300000 600000 \
     "$b/bench_example" 100000 3 -- "$b/bench_example" 200000 3
+figure "example one-clock stream, queued" clock 300000 600000 \
+    "$b/bench_example" 100000 4 -- "$b/bench_example" 200000 4
 figure "example CONV" clock 1200600 2401200 \
     "$b/bench_example" 400200 2 -- "$b/bench_example" 800400 2
 # bench_edkdsp OPERATIONS: best of 3 runs; clocks per run printed

@@ -52,6 +52,10 @@ enum isk_context_state {
 };
 typedef struct isk_context {
     uint64_t pc;
+    /* ready_at, last_issue and insns are exact between runs and through isk_context_of (also
+     * from a handler); a fast loop brings them up to date when it stops (the revolver's steady
+     * round derives them from its clocks), so a behaviour must not read them through
+     * CONTEXT_OF (no model does): it reads the live isk_hdr.issued, clock, pc and context. */
     uint64_t ready_at;     /* first clock at which it may issue again */
     uint64_t last_issue;   /* clock of its last issue */
     uint64_t insns;        /* instructions issued (both of a group) */

@@ -238,6 +238,23 @@ const isk_command *isk_prepare(isk_system *sys, isk_inst *acc, uint64_t word);
  * slot, a stopped system), the same clocks and counts. */
 isk_status isk_launch_prepared(isk_system *sys, const isk_command *cmd);
 
+/* A queue of prepared commands, launched one per clock with no call to the host: commands[i]
+ * at the start of clock isk_clock(sys) + i, exactly as a driver calling
+ * isk_launch_prepared(sys, commands[i]) in that clock and returning 1 (finished) with the last
+ * would: the same clocks, counts, messages and events. The queue is the system's driver (it
+ * replaces one set by isk_set_driver, and isk_set_driver or another isk_queue_commands replaces
+ * it). The array is not copied: it must stay unchanged until the queue is done or replaced (a
+ * long stream can be queued in blocks, e.g. one per isk_step). It does not wait: a command still running when the next is due
+ * keeps its slot, the next takes another, and one that finds no free slot stops the run with
+ * isk_launch's error (ISK_CONFLICT). While the accelerator would run only the queue's one-clock
+ * commands (one accelerator, no processor, no event subscriber, no port handler, no watched
+ * reads), the engine calls each command's behaviour directly and counts once per run (see
+ * docs/engine.md). Refused at once, with nothing queued: a stopped system (its status), a NULL
+ * array of n > 0 commands (ISK_FAILED, reported; the system is not stopped). A NULL command or
+ * one prepared for another system is reported in the clock it is due, with its index, and stops
+ * the run with ISK_FAILED (checking each when queued would cost more than the loop's test). */
+isk_status isk_queue_commands(isk_system *sys, const isk_command *const *commands, size_t n);
+
 /* A driver runs at the start of every clock, before the processors and accelerators: it plays
  * the main processor (e.g. a launch list). It returns 0 to go on, 1 when it has finished
  * (the run then ends once every accelerator is idle), < 0 to stop with an error, or

@@ -164,14 +164,16 @@ static uint64_t detailed_issued(isk_sched *q, uint32_t id, uint64_t clock)
     if (S->pipe.issued_at != clock + 1) follow_issue(S, id, S->isk.pc, clock);   /* unless a DMA did */
     isk_context *me = &q->contexts[id];
     if (me->ready_at < clock + DPU_REVOLVER) me->ready_at = clock + DPU_REVOLVER;
-    const uint64_t at = S->pipe.open_at = pipe_unblocked(&S->pipe, clock + 1);
+    const uint64_t at = S->pipe.open_at = pipe_open_after(&S->pipe, clock);
     q->DETAILED_AT = DETAILED_NONE;
     if (ISK_UNLIKELY(S->isk.attention)) {
         if (at == clock + 1 || detailed_next_live(q, clock + 1) < 0) return clock + 1;
         S->rf_stall_cycles += at - (clock + 1);
         return at;
     }
-    const int next = detailed_next_ready(q, at);
+    /* mostly the live thread after it in the round robin (detailed_changed) */
+    const uint32_t after = S->rr_after[id];
+    const int next = q->contexts[after].ready_at <= at ? (int)after : detailed_next_ready(q, at);
     if (at != clock + 1 && (next < 0 || q->contexts[next].ready_at > clock + 1) &&
         detailed_next_ready(q, clock + 1) < 0) {
         q->DETAILED_AT = clock + 1;         /* blocked (pipe_unblocked): nothing issues */
@@ -184,10 +186,17 @@ static uint64_t detailed_issued(isk_sched *q, uint32_t id, uint64_t clock)
     return at;
 }
 
-/* The contexts changed: the kept pick may be stale. */
+/* The contexts changed: the kept pick may be stale, and the round robin's order of the live
+ * threads is renewed. */
 static void detailed_changed(isk_sched *q)
 {
+    struct isk_state *S = (struct isk_state *)(void *)q->h;
     q->DETAILED_AT = DETAILED_NONE;
+    for (uint64_t m = q->running; m; m &= m - 1) {
+        const int i = __builtin_ctzll(m);
+        const uint64_t later = q->running & ~((UINT64_C(2) << i) - 1);
+        S->rr_after[i] = (uint8_t)__builtin_ctzll(later ? later : q->running);
+    }
 }
 
 /* The first cycle after `clock` in which a thread is ready and the pipeline lets it issue. The

@@ -56,16 +56,14 @@ typedef struct dpu_dram {
 } dpu_dram;
 
 /* The pipeline and register-file stage of the detailed timing (dram.h): the cycles [from, to)
- * in which the stage's input is held, oldest first, for the instructions still in flight. */
+ * in which the stage's input is held ("frozen"), oldest first, for the instructions still in
+ * flight, in a ring indexed by two running counts. */
 #define DPU_FREEZES 64                 /* more than pipeline_stages' largest value (60) + 2 */
 typedef struct dpu_pipe {
     uint64_t from[DPU_FREEZES], to[DPU_FREEZES];
-    uint64_t before[DPU_FREEZES];      /* the frozen cycles of all intervals before this one */
-    uint32_t tail, n;                  /* the oldest interval's slot, the number kept */
-    uint64_t frozen;                   /* the frozen cycles of all intervals ever kept */
+    uint32_t tail, head;               /* the oldest interval kept, one past the newest (mod 64) */
+    uint64_t ahead;                    /* the frozen cycles of the intervals kept */
     uint64_t stage_free;               /* the first cycle the stage takes the next instruction */
-    uint64_t last_entry, last_enter;   /* the last instruction's entries into pipeline and stage */
-    uint64_t last_frozen;              /* the frozen cycles before last_entry */
     uint64_t issued_at;                /* 1 + the cycle of the last issue (0: none yet) */
     uint64_t open_at;                  /* the first cycle after it that the pipeline lets issue */
     bool entered_late;                 /* it entered the pipeline a cycle late (blocking the next) */
@@ -112,6 +110,7 @@ STATE_BEGIN
     uint64_t rf_stall_cycles;          /* issue cycles lost to the register-file stage */
     uint64_t rf_stall_in_dma_wait;     /* of those, cycles the engine counts as DMA wait too */
     uint64_t prev_writes[DPU_THREADS]; /* GPRs each thread's previous instruction wrote (dram_banks) */
+    uint8_t rr_after[DPU_THREADS];     /* the live thread after each in the round robin (detailed) */
 STATE_END
 
 #endif

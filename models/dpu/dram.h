@@ -186,20 +186,15 @@ ISK_INLINE uint32_t dram_rf_extra(uint64_t banks)
  * issued decide when a new one reaches the stage, so each is followed through it at issue:
  * the cycles the stage's input is held ("frozen") are kept as a few intervals. */
 
-/* The k-th interval kept, oldest first. */
-ISK_INLINE uint32_t pipe_slot(const dpu_pipe *p, uint32_t k)
-{
-    return (p->tail + k) % DPU_FREEZES;
-}
+/* The ring's slot of running count k. */
+#define PIPE_SLOT(k) ((k) & (DPU_FREEZES - 1))
 
-/* The end of the frozen cycles v is in: the first cycle from v on that is not frozen (v no
- * earlier than the last issue's cycle - 1, before which the intervals are dropped). */
+/* The end of the frozen cycles v is in: the first cycle from v on that is not frozen (v after
+ * the last issue's cycle: the intervals kept end later). */
 ISK_INLINE uint64_t pipe_thaw(const dpu_pipe *p, uint64_t v)
 {
-    for (uint32_t k = 0; k < p->n; k++) {
-        const uint32_t i = pipe_slot(p, k);
-        if (p->to[i] > v) return p->from[i] <= v ? p->to[i] : v;
-    }
+    for (uint32_t k = p->tail; k != p->head; k++)
+        if (p->to[PIPE_SLOT(k)] > v) return p->from[PIPE_SLOT(k)] <= v ? p->to[PIPE_SLOT(k)] : v;
     return v;
 }
 
@@ -214,66 +209,63 @@ ISK_INLINE bool pipe_blocked(const dpu_pipe *p, uint64_t v)
  * intervals, as v only grows. */
 ISK_INLINE uint64_t pipe_unblocked(const dpu_pipe *p, uint64_t v)
 {
-    uint32_t k = 0;
+    const uint32_t head = p->head;
+    uint32_t k = p->tail;
     for (;;) {
-        while (k < p->n && p->to[pipe_slot(p, k)] <= v) k++;
-        if (k < p->n && p->from[pipe_slot(p, k)] <= v) v = p->to[pipe_slot(p, k)];
+        while (k != head && p->to[PIPE_SLOT(k)] <= v) k++;
+        if (k != head && p->from[PIPE_SLOT(k)] <= v) v = p->to[PIPE_SLOT(k)];
         else if (p->issued_at == v && p->entered_late) v++;
         else return v;
     }
 }
 
-/* The frozen cycles before cycle t (t no earlier than the last issue's cycle - 1), counted
- * over every interval ever kept: an interval's `before` is the count before it. */
-ISK_INLINE uint64_t pipe_frozen_before(const dpu_pipe *p, uint64_t t)
+/* pipe_unblocked(u + 1) just after the issue in cycle u (pipe_enter): the intervals kept begin
+ * after u, and one from another by a cycle at least (pipe_enter), so one look. */
+ISK_INLINE uint64_t pipe_open_after(const dpu_pipe *p, uint64_t u)
 {
-    for (uint32_t k = 0; k < p->n; k++) {
-        const uint32_t i = pipe_slot(p, k);
-        if (p->to[i] > t) return p->before[i] + (t > p->from[i] ? t - p->from[i] : 0);
-    }
-    return p->frozen;
+    const uint64_t v = u + 1 + p->entered_late;
+    const uint32_t k = p->tail;
+    return k != p->head && p->from[PIPE_SLOT(k)] <= v ? p->to[PIPE_SLOT(k)] : v;
 }
 
 /* The instruction issued in cycle u with `extra` register-file cycles: the cycle in which it
  * leaves the stage (when a DMA reaches the memory controller). It enters the pipeline in u, or
  * u + 1 if u - 1 was frozen, and reaches the stage's input in the `pipeline`-th cycle from
- * there that is not frozen. The instruction before it did so `pipeline` such cycles after its
- * own entry; after that only its own wait was frozen. So this one arrives as many cycles
- * after the previous one entered the stage as there are cycles not frozen between the two
- * entries: the frozen ones are a difference of two running counts (an instruction reaches
- * the stage after it enters the pipeline, so the intervals kept later all begin after the
- * earlier entry and leave its count as it was). */
+ * there that is not frozen: pipeline - 1 cycles after its entry plus the frozen cycles between.
+ * Those are the cycles kept in the ring: the instructions ahead of it freeze the pipeline only
+ * before they enter the stage, so before it arrives, and no frozen cycle kept lies before its
+ * entry. Nothing issues in a frozen cycle, so u is not frozen and the intervals that end by u
+ * are past (one that ends in u held u - 1: the entry is late); each new wait in the stage's
+ * input begins after the previous one ended and a cycle in which the pipeline moved. */
 ISK_INLINE uint64_t pipe_enter(struct isk_state *S, uint64_t u, uint32_t extra)
 {
     dpu_pipe *p = &S->pipe;
-    uint32_t tail = p->tail, n = p->n;
-    while (n && p->to[tail] < u) {              /* later questions start at u - 1 */
-        tail = (tail + 1) % DPU_FREEZES;
-        n--;
+    const uint32_t head = p->head;
+    uint32_t tail = p->tail;
+    uint64_t ahead = p->ahead;
+    bool late = false;
+    while (tail != head && p->to[PIPE_SLOT(tail)] <= u) {
+        late = p->to[PIPE_SLOT(tail)] == u;
+        ahead -= p->to[PIPE_SLOT(tail)] - p->from[PIPE_SLOT(tail)];
+        tail++;
     }
-    p->tail = tail;
-    p->n = n;
-    p->entered_late = n && p->from[tail] < u;   /* u - 1 frozen (from >= 1: u >= 1) */
-    const uint64_t entry = u + p->entered_late;
-    const uint64_t frozen = pipe_frozen_before(p, entry);
-    const uint64_t arrive = p->issued_at == 0 ? entry + S->tm.pipeline - 1
-                                              : p->last_enter + (entry - p->last_entry) - (frozen - p->last_frozen);
+    const uint64_t entry = u + late;
+    const uint64_t arrive = entry + S->tm.pipeline - 1 + ahead;
     const uint64_t enter = arrive > p->stage_free ? arrive : p->stage_free;
     if (enter > arrive) {                       /* held in the input: frozen until it enters */
-        if (p->n == DPU_FREEZES) {              /* (pipeline_stages keeps fewer in flight) */
-            p->tail = (p->tail + 1) % DPU_FREEZES;
-            p->n--;
+        if (head - tail == DPU_FREEZES) {       /* (pipeline_stages keeps fewer in flight) */
+            ahead -= p->to[PIPE_SLOT(tail)] - p->from[PIPE_SLOT(tail)];
+            tail++;
         }
-        const uint32_t i = pipe_slot(p, p->n++);
-        p->from[i] = arrive + 1;
-        p->to[i] = enter + 1;
-        p->before[i] = p->frozen;
-        p->frozen += enter - arrive;
+        p->from[PIPE_SLOT(head)] = arrive + 1;
+        p->to[PIPE_SLOT(head)] = enter + 1;
+        p->head = head + 1;
+        ahead += enter - arrive;
     }
+    p->tail = tail;
+    p->ahead = ahead;
+    p->entered_late = late;
     p->stage_free = enter + extra + 1;
-    p->last_entry = entry;
-    p->last_enter = enter;
-    p->last_frozen = frozen;
     p->issued_at = u + 1;
     return enter + extra + 1;
 }

@@ -73,10 +73,42 @@ static ISK_NORETURN void stop_with(isk_system *sys, isk_status status, const cha
     isk_abandon_behaviour(sys);
 }
 
+/* The slotless loop (run_slotless) keeps slot 0 of its accelerator busy for the whole run but
+ * does not write the running command into it per clock: what reports name (the command, its
+ * word, its launch clock) is filled in here, from the queue, when asked. */
+static void describe_queued(isk_system *sys)
+{
+    if (!sys->queue.acc) return;
+    const isk_command *const c = sys->queue.cmds[sys->queue.next + (sys->clock - sys->queue.start)];
+    isk_slot *const slot = &sys->queue.acc->slots[0];
+    slot->word = c->word;
+    slot->started = sys->clock;
+    slot->d = &c->d;
+}
+
+/* The slotless loop (run_slotless) counts nothing per clock: what the clocks it ran since
+ * queue.start did (each one command launched, run for its one clock and ended) is added when it
+ * leaves, also by a command that takes a stack of its own or faults (in_command: the command
+ * running now was launched, not ended), so the counts are exact whenever anyone can read them. */
+static __attribute__((noinline)) void settle_slotless(isk_system *sys, bool in_command)
+{
+    isk_inst *const a = sys->queue.acc;
+    const uint64_t done = sys->clock - sys->queue.start;
+    if (in_command) describe_queued(sys);
+    a->stats.launches += done + in_command;
+    a->stats.commands_done += done;
+    a->stats.slot_clocks += done;
+    sys->stats.clocks += done;
+    sys->queue.next += done + in_command;
+    sys->queue.acc = NULL;
+    if (sys->queue.next == sys->queue.len) sys->driver_done = true;   /* as its driver says */
+}
+
 /* "clock 12, acc0 slot 1 (MAC_LREG_GREG)" or "clock 12, dpu thread 3, pc 0x1a" */
 void isk_describe_where(isk_system *sys, isk_inst *inst, char *out, size_t cap)
 {
     char who[160];
+    describe_queued(sys);
     isk_describe_actor(inst, inst == sys->cur_inst ? sys->cur_slot : -1, who, sizeof who);
     snprintf(out, cap, "clock %llu, %s", (unsigned long long)sys->clock, who);
 }
@@ -123,6 +155,7 @@ static void take_boundary(isk_hdr *h)
     isk_slot *slot = &inst->slots[sys->cur_slot];
     if (slot->state == SLOT_ON_ENGINE) {
         /* The command keeps this stack; the engine carries on from a fresh one. */
+        if (sys->queue.acc) settle_slotless(sys, true);   /* a queued command: from here, a slot */
         slot->stack = sys->cur_stack;
         slot->ctx.stack_lo = slot->stack.lo;
         slot->ctx.stack_size = slot->stack.size;
@@ -151,6 +184,7 @@ static void crew_conflict(isk_system *sys, isk_inst *first, int first_slot, isk_
     uint64_t index;
     if (isk_cell_location(inst, cell, &s, &index))
         isk_describe_cell(inst, inst->model->storages.data[s].info.name, index, true, cellname, sizeof cellname);
+    describe_queued(sys);
     isk_describe_actor(first, first_slot, one, sizeof one);
     isk_describe_actor(inst, inst == sys->cur_inst ? sys->cur_slot : -1, two, sizeof two);
     snprintf(msg, sizeof msg, "clock %llu: CREW conflict: %s written twice in one clock, by %s and by %s",
@@ -342,6 +376,7 @@ static void op_use_resources(isk_hdr *h, uint64_t mask)
         uint64_t bit = clash & -clash;
         const char *rname = resource_name(inst->model, bit);
         char first[160], second[160], msg[700];
+        describe_queued(sys);
         isk_describe_actor(inst, inst->resource_slot[__builtin_ctzll(bit)], first, sizeof first);
         isk_describe_actor(inst, slot, second, sizeof second);
         snprintf(msg, sizeof msg, "clock %llu: resource clash in %s: %s uses resource bits 0x%llx%s%s%s, already used "
@@ -541,6 +576,37 @@ isk_status isk_launch_prepared(isk_system *sys, const isk_command *c)
     return start_command(sys, c->acc, c->word, &c->d);
 }
 
+/* The queue's driver (isk_queue_commands): one launch per clock, finished with the last. */
+static int queue_drive(void *user, isk_system *sys)
+{
+    (void)user;
+    if (sys->queue.next == sys->queue.len) return 1;
+    const isk_command *const c = sys->queue.cmds[sys->queue.next++];
+    if (ISK_UNLIKELY(!c || c->acc->sys != sys)) {
+        isk_report(sys, ISK_ERROR, "clock %llu: isk_queue_commands: command %zu of the queue: %s",
+                   (unsigned long long)sys->clock, sys->queue.next - 1,
+                   c ? "prepared for another system" : "no command (isk_prepare failed)");
+        sys->status = ISK_FAILED;
+        return -1;
+    }
+    if (isk_launch_prepared(sys, c) != ISK_OK) return -1;
+    return sys->queue.next == sys->queue.len;
+}
+
+isk_status isk_queue_commands(isk_system *sys, const isk_command *const *cmds, size_t n)
+{
+    if (sys->status != ISK_OK) return sys->status;
+    if (!cmds && n) {
+        isk_report(sys, ISK_ERROR, "clock %llu: isk_queue_commands: no array of commands", (unsigned long long)sys->clock);
+        return ISK_FAILED;
+    }
+    sys->queue.cmds = cmds;
+    sys->queue.len = n;
+    sys->queue.next = 0;
+    isk_set_driver(sys, queue_drive, NULL);
+    return ISK_OK;
+}
+
 static void op_launch(isk_hdr *h, int number, uint64_t word)
 {
     isk_inst *inst = h->engine;
@@ -568,6 +634,18 @@ ISK_INLINE void end_command(isk_system *sys, isk_inst *a, isk_slot *slot)
     if (isk_listening(sys, ISK_EV_END)) emit_command(sys, a, slot, ISK_EV_END, clocks);
 }
 
+/* A command that kept its stack returned into the engine frame that first called it, on that
+ * stack: the live engine resumed it in this clock and waits for it (run_slot's branch for a
+ * suspended command). */
+static ISK_NORETURN __attribute__((noinline)) void end_on_own_stack(isk_system *sys, isk_inst *a, isk_slot *slot)
+{
+    end_command(sys, a, slot);
+    sys->recycle = slot->stack;
+    memset(&slot->stack, 0, sizeof slot->stack);
+    a->hdr->checking = 0;
+    isk_coro_jump(&sys->engine);
+}
+
 ISK_INLINE void run_slot(isk_system *sys, isk_inst *a, int s)
 {
     isk_slot *slot = &a->slots[s];
@@ -581,15 +659,7 @@ ISK_INLINE void run_slot(isk_system *sys, isk_inst *a, int s)
         slot->state = SLOT_ON_ENGINE;
         slot->d->fn(h, slot->d->op);
         h->trap = a->trap_rest;
-        if (slot->stack.lo) {
-            /* This frame lives on the stack the command took: the live engine resumed the
-             * command in this clock and waits for it in the branch below. */
-            end_command(sys, a, slot);
-            sys->recycle = slot->stack;
-            memset(&slot->stack, 0, sizeof slot->stack);
-            h->checking = 0;
-            isk_coro_jump(&sys->engine);
-        }
+        if (slot->stack.lo) end_on_own_stack(sys, a, slot);   /* this frame is on the command's stack */
         end_command(sys, a, slot);
     } else if (slot->state == SLOT_SUSPENDED) {
         sys->engine.stack_lo = sys->cur_stack.lo;
@@ -917,6 +987,101 @@ static bool runs_stream(const isk_system *sys)
            sys->driver_wait <= sys->clock;
 }
 
+/* The clock that ends the slotless loop by something other than its limit or the queue's end:
+ * as run_stream would end it (the command's end, the slots it launched, the end of the clock),
+ * or, for a command that kept its stack and returned here on it, as run_slot does. */
+static __attribute__((noinline)) void leave_slotless(isk_system *sys, isk_inst *a, isk_slot *slot)
+{
+    if (slot->stack.lo) end_on_own_stack(sys, a, slot);   /* settled when it took the stack */
+    settle_slotless(sys, true);
+    end_command(sys, a, slot);
+    a->hdr->checking = 0;
+    sys->cur_inst = NULL;
+    sys->cur_slot = -1;
+    if (sys->status != ISK_OK) return;
+    if (a->norder != 1 && !run_slots(sys)) return;   /* it launched another */
+    sys->phase = PHASE_END;
+    end_clock(sys);
+    sys->phase = PHASE_BEGIN;
+}
+
+/* A queue of one-clock commands (isk_queue_commands) into the one idle accelerator of a system
+ * without processors or observers: per clock, the next command's behaviour called directly, its
+ * writes committed, the clock advanced. Slot 0 (the one each launch would take) is the queue's
+ * for the whole run, with the loop's position set once as run_stream sets it per clock, so that
+ * a command taking a stack of its own (take_boundary), faulting or stopping leaves the general
+ * loop where it would have been; the counts are added when the loop leaves (settle_slotless).
+ * Returns at the run's limit, at the queue's end, or after a clock that needed more than this. */
+static __attribute__((noinline)) void run_slotless(isk_system *sys)
+{
+    isk_inst *const a = sys->accelerators.data[0];
+    isk_hdr *const h = a->hdr;
+    isk_slot *const slot = &a->slots[0];
+    const uint64_t left = sys->queue.len - sys->queue.next;
+    const uint64_t end = sys->run_until - sys->clock < left ? sys->run_until : sys->clock + left;
+    const isk_command *const *next = sys->queue.cmds + sys->queue.next;
+    a->norder = 1;
+    a->order[0] = 0;
+    sys->busy_slots = 1;
+    if (!a->stats.max_busy_slots) a->stats.max_busy_slots = 1;
+    if (!sys->stats.max_busy_slots) sys->stats.max_busy_slots = 1;
+    sys->queue.acc = a;
+    sys->queue.start = sys->clock;
+    sys->phase = PHASE_SLOTS;
+    sys->cur_acc = 0;
+    sys->cur_order = 1;
+    sys->cur_inst = a;
+    sys->cur_slot = 0;
+    h->checking = ISK_CHECKING_SLOT;
+    h->trap = 0;   /* trap_rest: no watched reads */
+    slot->state = SLOT_ON_ENGINE;
+    isk_write_log *const log = &sys->wlog;
+    while (sys->clock < end) {
+        const isk_command *const c = *next++;
+        if (ISK_UNLIKELY(!c || c->acc != a)) break;   /* queue_drive reports it */
+        h->clock = sys->clock;
+        c->d.fn(h, c->d.op);
+        h->trap = 0;
+        if (ISK_UNLIKELY(slot->stack.lo || a->norder != 1 || sys->status != ISK_OK || sys->stop_now)) {
+            leave_slotless(sys, a, slot);
+            return;
+        }
+        if (ISK_LIKELY(!sys->pending)) {
+            /* nothing in the ring, and in the log at most SET's own entry (counted apart) */
+            if (log->len) {
+                isk_cell_write_raw(log->data[0].cell, (int)(log->data[0].how >> 8) & 0xff, log->data[0].value);
+                log->len = 0;
+                sys->stats.writes++;
+            }
+            sys->crew.len = 0;
+        } else {
+            commit_writes(sys);
+        }
+        sys->clock++;
+    }
+    settle_slotless(sys, false);
+    slot->state = SLOT_FREE;
+    a->norder = 0;
+    sys->busy_slots = 0;
+    h->checking = 0;
+    sys->cur_inst = NULL;
+    sys->cur_slot = -1;
+    sys->phase = PHASE_BEGIN;
+}
+
+static bool runs_slotless(const isk_system *sys)
+{
+    if (sys->driver != queue_drive || sys->driver_done || sys->busy_slots || sys->processors.len ||
+        sys->accelerators.len != 1 || sys->listening || sys->driver_wait > sys->clock ||
+        sys->queue.next == sys->queue.len)
+        return false;
+    const isk_inst *const a = sys->accelerators.data[0];
+    const isk_command *const c = sys->queue.cmds[sys->queue.next];   /* a bad one: queue_drive reports it */
+    /* the guard's crash report reads the running command from its slot (describe_queued) */
+    return c && c->acc == a && !a->port_read && !a->port_write && !a->trap_rest && !sys->opt.catch_crashes &&
+           !sys->opt.watchdog_ms;
+}
+
 /* The loop proper, kept out of isk_clock_run so that setjmp's restrictions on register use
  * do not slow it down. Each phase continues from the position kept in the system, so that a
  * run stopped inside a clock (ISK_BREAK) resumes exactly there. */
@@ -937,6 +1102,10 @@ static __attribute__((noinline)) void clock_loop(isk_system *sys)
                 if (sys->status != ISK_OK || sys->phase != PHASE_BEGIN || sys->clock != before) continue;
             }
             if (sys->busy_slots || driver_active(sys)) {
+                if (runs_slotless(sys)) {
+                    run_slotless(sys);
+                    continue;
+                }
                 if (runs_stream(sys)) {
                     run_stream(sys);
                     continue;
@@ -994,6 +1163,7 @@ void isk_clock_run(isk_system *sys)
     }
     if (setjmp(on_fault) == 0) clock_loop(sys);
     else if (sys->fast.proc) isk_settle_fast_loop_after_fault(sys);
+    else if (sys->queue.acc) settle_slotless(sys, true);
     if (ISK_UNLIKELY(sys->ahead.proc != NULL)) {
         /* the processor's instruction faulted without a call through its ops (an illegal word,
          * a crash): the accelerators run the clocks before it, as a per-clock run had */

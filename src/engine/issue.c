@@ -198,9 +198,14 @@ ISK_INLINE void sync_sticky(isk_system *sys)
     c->last_issue = sys->fast.proc->hdr->clock;
 }
 
+static void steady_count(isk_system *sys, isk_context *ctx, uint64_t end);
+
 void isk_sync_fast_counts(isk_system *sys)
 {
-    if (sys->fast.proc) sync_sticky(sys);
+    if (!sys->fast.proc) return;
+    sync_sticky(sys);
+    /* a handler inside a steady round's instruction (at the system's clock): the issues before */
+    if (sys->fast.steady_gap) steady_count(sys, sys->fast.proc->contexts, sys->clock);
 }
 
 /* Whether the issuing context continues at NEXT_PC: unless the instruction stopped it (it keeps
@@ -541,26 +546,53 @@ ISK_INLINE void circle_issue(isk_system *sys, isk_hdr *h, const isk_decoded *dca
     count_issue(h, c, clock);
 }
 
-/* The end of a steady round (or a fault in it): each live context that issued in it is busy
- * until `gap` clocks after its last issue, as isk_revolver_issued would have recorded at each
- * issue (a larger ready clock, from BLOCK_FOR say, stays). */
-static void steady_settle(isk_system *sys, isk_context *ctx)
+/* The live context after `id` round the circle of `live`. */
+ISK_INLINE uint32_t circle_after(uint64_t live, uint64_t id)
 {
-    const uint64_t gap = sys->fast.steady_gap, since = sys->fast.steady_since;
-    for (uint64_t m = sys->fast.steady_live; m; m &= m - 1) {
-        isk_context *c = &ctx[__builtin_ctzll(m)];
-        if (c->last_issue >= since && c->ready_at < c->last_issue + gap) c->ready_at = c->last_issue + gap;
+    const uint64_t later = live & ~((UINT64_C(2) << id) - 1);
+    return (uint32_t)__builtin_ctzll(later ? later : live);
+}
+
+/* The counts of the steady round's clocks [steady_since, end): in each clock the next live
+ * context round the circle from steady_first issued one instruction (counted: a fault's is not),
+ * so its instruction count, last issue and, with a gap above 1, the ready clock its cost gives
+ * (as isk_revolver_issued would have recorded at each issue; a larger one, from BLOCK_FOR say,
+ * stays) follow from its place in the circle. The round may go on: it counts from `end` on. */
+static void steady_count(isk_system *sys, isk_context *ctx, uint64_t end)
+{
+    const uint64_t live = sys->fast.steady_live, n = (uint64_t)__builtin_popcountll(live);
+    const uint64_t gap = sys->fast.steady_gap, since = sys->fast.steady_since, k = end - since;
+    uint64_t id = sys->fast.steady_first, next = id;
+    for (uint64_t j = 0; j < n; j++, id = circle_after(live, id)) {
+        if (j == k % n) next = id;                   /* the one to issue at `end` */
+        if (j >= k) continue;
+        isk_context *c = &ctx[id];
+        const uint64_t m = (k - 1 - j) / n + 1;      /* its issues: at since + j, + n, ... */
+        c->insns += m;
+        c->last_issue = since + j + n * (m - 1);
+        if (gap > 1 && c->ready_at < c->last_issue + gap) c->ready_at = c->last_issue + gap;
     }
+    sys->fast.steady_since = end;
+    sys->fast.steady_first = (uint32_t)next;
+}
+
+/* The end of a steady round (or a fault in it) at clock `end`. */
+static void steady_settle(isk_system *sys, isk_context *ctx, uint64_t end)
+{
+    steady_count(sys, ctx, end);
     sys->fast.steady_gap = 0;
 }
 
 /* The steady round: at least `gap` live contexts, each running and ready at its turn, and no
  * instruction asks for attention; then each context issues every n >= gap clocks and is ready
  * again by its next turn, so the round issues the next live context at every clock with no test
- * of its state or ready clock and no record of its cost: steady_settle records the costs when
- * it ends. It ends like circle_burst, at the first attention (nothing else changes a context's
- * state or ready clock), the limit or a PC outside the code memory. `rest`: the live contexts
- * still to issue in this turn of the circle. */
+ * of its state or ready clock and no record of its cost or count: one clock is one issue, and
+ * steady_settle derives each context's count, last issue and ready clock from the clocks the
+ * round ran (isk_sync_fast_counts too, for a handler that reads them meanwhile). Per issue it
+ * stores what a behaviour may read (isk_hdr's context, pc, next_pc, clock, issued; the
+ * system's clock) and the context's next PC. It ends like circle_burst, at the first attention
+ * (nothing else changes a context's state or ready clock), the limit or a PC outside the code
+ * memory. `rest`: the live contexts still to issue in this turn of the circle. */
 ISK_INLINE uint64_t circle_steady(isk_system *sys, isk_inst *p, isk_sched *q, uint64_t clock, uint64_t limit,
                                   uint64_t rest, int *issuer, const uint64_t GAP)
 {
@@ -568,34 +600,53 @@ ISK_INLINE uint64_t circle_steady(isk_system *sys, isk_inst *p, isk_sched *q, ui
     const isk_decoded *const dcache = p->dcache;
     isk_context *const ctx = q->contexts;
     const uint64_t ncode = p->ncode, running = q->running;
-    isk_context *c = NULL;
-    if (GAP != 1) {                                  /* a gap of 1 records no cost */
-        sys->fast.steady_since = clock;
-        sys->fast.steady_live = running;
-        sys->fast.steady_gap = GAP ? GAP : q->gap;
-    }
-    /* the live context after each one round the circle: one load per issue finds the next */
-    uint8_t after[64];
+    /* the live context after each one round the circle, its id and its address: two loads per
+     * issue find the next, with no arithmetic between them and the call */
+    uint64_t after[64];
+    isk_context *after_ctx[64];
     for (uint64_t m = running; m; m &= m - 1) {
-        const uint64_t i = (uint64_t)__builtin_ctzll(m), later = running & ~((UINT64_C(2) << i) - 1);
-        after[i] = (uint8_t)__builtin_ctzll(later ? later : running);
+        const uint64_t i = (uint64_t)__builtin_ctzll(m);
+        after[i] = circle_after(running, i);
+        after_ctx[i] = &ctx[after[i]];
     }
     uint64_t id = (uint64_t)__builtin_ctzll(rest ? rest : running);
+    isk_context *c = &ctx[id];
+    sys->fast.steady_since = clock;
+    sys->fast.steady_first = (uint32_t)id;
+    sys->fast.steady_live = running;
+    sys->fast.steady_gap = GAP ? GAP : q->gap;
+    bool stopped = false;                            /* at `id`: attention or a PC outside */
     while (clock < limit) {
-        c = &ctx[id];
         const uint64_t pc = c->pc;
-        if (ISK_UNLIKELY(pc >= ncode)) break;        /* the general path raises the exception */
-        circle_issue(sys, h, dcache, c, (uint32_t)id, pc, clock);
+        if (ISK_UNLIKELY(pc >= ncode)) {             /* the general path raises the exception */
+            stopped = true;
+            break;
+        }
+        h->context = (uint32_t)id;
+        h->pc = pc;
+        h->next_pc = pc + 1;
+        h->clock = sys->clock = clock;               /* the engine's services read the system's clock */
+        dcache[pc].fn(h, dcache[pc].op);
+        h->issued++;
         clock++;
         if (ISK_UNLIKELY(h->attention)) {
-            *issuer = (int)id;
+            *issuer = (int)(c - ctx);
+            stopped = true;
             break;
         }
         c->pc = h->next_pc;
+        c = after_ctx[id];
         id = after[id];
     }
-    if (GAP != 1) steady_settle(sys, ctx);
-    if (c) q->cursor = (uint32_t)(c - ctx) + 1;
+    steady_settle(sys, ctx, clock);
+    /* the general pick starts after the last context that issued (the round issued at least
+     * once: circle_burst enters it below the limit), or at one whose PC is outside */
+    id = (uint64_t)(c - ctx);
+    if (!stopped) {
+        const uint64_t before = running & ((UINT64_C(1) << id) - 1);
+        id = (uint64_t)(63 - __builtin_clzll(before ? before : running));
+    }
+    q->cursor = (uint32_t)id + (*issuer >= 0 || !stopped);
     return clock;
 }
 
@@ -654,7 +705,10 @@ ISK_INLINE uint64_t circle_burst(isk_system *sys, isk_inst *p, isk_sched *q, uin
             rest = running & ~((UINT64_C(2) << id) - 1);
         }
         const uint64_t pc = c->pc;
-        if (ISK_UNLIKELY(pc >= ncode)) break;        /* the general path raises the exception */
+        if (ISK_UNLIKELY(pc >= ncode)) {             /* the general path raises the exception, */
+            q->cursor = id;                          /* its pick starting at this context */
+            return clock;
+        }
         circle_issue(sys, h, dcache, c, id, pc, clock);
         /* isk_revolver_issued (GAP 0: the caller saw a gap above 1) */
         if (GAP != 1 && c->ready_at < clock + gap) c->ready_at = clock + gap;
@@ -861,7 +915,7 @@ void isk_settle_fast_loop_after_fault(isk_system *sys)
 {
     isk_inst *p = sys->fast.proc;
     if (sys->fast.sticky) sys->fast.sticky->pc = p->hdr->pc;   /* its PC was in a register */
-    if (sys->fast.steady_gap) steady_settle(sys, p->contexts);
+    if (sys->fast.steady_gap) steady_settle(sys, p->contexts, sys->clock);   /* the fault's issue uncounted */
     sync_sticky(sys);
     sys->fast.sticky = NULL;
     const uint64_t issued = p->hdr->issued - sys->fast.issued_before;

@@ -187,10 +187,12 @@ struct isk_system {
         uint64_t start, issued_before;
         isk_context *sticky;          /* a sticky scheduler's context: insns = sticky_base + issued */
         uint64_t sticky_base;
-        /* the revolver's steady round (circle_steady) runs: its contexts' ready clocks are
-         * brought up to date when it ends (steady_gap 0: none runs) */
+        /* the revolver's steady round (circle_steady) runs: its contexts' counts, last issues
+         * and ready clocks are brought up to date from the clocks since steady_since, where
+         * steady_first issued, round the circle of steady_live (steady_gap 0: none runs) */
         uint64_t steady_since, steady_gap;
         uint64_t steady_live;
+        uint32_t steady_first;
     } fast;
     /* A processor runs ahead of busy accelerators whose commands are inert (ahead.c): while
      * `proc` is set, the accelerators have run the clocks before `from` only, and proc's ops are
@@ -213,6 +215,16 @@ struct isk_system {
     isk_stack cur_stack;
     VEC(isk_stack) spare_stacks;
     VEC(isk_command *) commands;     /* isk_prepare's, freed with the system */
+    /* isk_queue_commands: the caller's array of commands, its length, the next to launch; while
+     * the slotless loop runs (clock.c run_slotless), the accelerator it serves and the clock it
+     * began at, from which its counts and the queue's position are brought up to date when it
+     * leaves */
+    struct {
+        const isk_command *const *cmds;
+        size_t len, next;
+        isk_inst *acc;
+        uint64_t start;
+    } queue;
     isk_stack recycle;               /* a finished command's stack, to put back */
     bool caller_ready;
     pthread_t caller_thread;
