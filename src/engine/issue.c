@@ -797,6 +797,8 @@ ISK_INLINE void issue_loop(isk_system *sys, isk_inst *p, int (*pick)(isk_sched *
                 if (sticky) {
                     sys->fast.sticky = &q.contexts[id];
                     sys->fast.sticky_base = q.contexts[id].insns - h->issued;
+                    sys->fast.sticky_issued = h->issued;
+                    sys->fast.sticky_gap = q.gap;
                 }
             }
             c = &q.contexts[id];
@@ -914,10 +916,20 @@ void isk_run_alone(isk_system *sys, isk_inst *p)
 void isk_settle_fast_loop_after_fault(isk_system *sys)
 {
     isk_inst *p = sys->fast.proc;
-    if (sys->fast.sticky) sys->fast.sticky->pc = p->hdr->pc;   /* its PC was in a register */
+    isk_context *c = sys->fast.sticky;
+    if (c) {
+        /* as the general path leaves it: the fault's instruction is neither counted nor its
+         * context's last issue; the one before it in this run (sticky_gap clocks earlier) made
+         * the context ready at the fault's clock */
+        c->pc = p->hdr->pc;                              /* its PC was in a register */
+        c->insns = sys->fast.sticky_base + p->hdr->issued;
+        if (p->hdr->issued != sys->fast.sticky_issued) {
+            c->last_issue = sys->clock - sys->fast.sticky_gap;
+            if (c->ready_at < sys->clock) c->ready_at = sys->clock;
+        }
+        sys->fast.sticky = NULL;
+    }
     if (sys->fast.steady_gap) steady_settle(sys, p->contexts, sys->clock);   /* the fault's issue uncounted */
-    sync_sticky(sys);
-    sys->fast.sticky = NULL;
     const uint64_t issued = p->hdr->issued - sys->fast.issued_before;
     p->stats.instructions += issued;
     sys->stats.instructions += issued;

@@ -187,6 +187,9 @@ struct isk_system {
         uint64_t start, issued_before;
         isk_context *sticky;          /* a sticky scheduler's context: insns = sticky_base + issued */
         uint64_t sticky_base;
+        /* h->issued when the sticky context was picked, and its gap: a fault's instruction
+         * (uncounted) had an issue of the context before it in the run if issued moved since */
+        uint64_t sticky_issued, sticky_gap;
         /* the revolver's steady round (circle_steady) runs: its contexts' counts, last issues
          * and ready clocks are brought up to date from the clocks since steady_since, where
          * steady_first issued, round the circle of steady_live (steady_gap 0: none runs) */

@@ -301,6 +301,11 @@ static const char *const cpu_fault_program[] = {
     "launch 0x114", "ldi 4", "dec", "jnz 2", "ldi 1", "jnz 7", "halt", "word 0", NULL,
 };
 
+/* The processor alone (its fast loop on the engine's path) fetches a word no format accepts. */
+static const char *const alone_fault_program[] = {
+    "ldi 4", "dec", "jnz 1", "ldi 1", "jnz 6", "halt", "word 0", NULL,
+};
+
 /* A third launch while both slots are busy. */
 static const char *const no_slot_program[] = {
     "launch 0x108", "ldi 2", "dec", "jnz 2", "launch 0x108", "launch 0x108", "halt", NULL,
@@ -377,6 +382,7 @@ int main(void)
     check_program(acc_fault_program, ISK_FAULT, "index 99 is outside R", __LINE__);
     /* "word 0" is the word 0, which no format accepts */
     check_program(cpu_fault_program, ISK_FAULT, "illegal instruction", __LINE__);
+    check_program(alone_fault_program, ISK_FAULT, "illegal instruction", __LINE__);
     check_program(no_slot_program, ISK_CONFLICT, "no free slot", __LINE__);
 
     /* Inert commands: the processor runs ahead of them and they catch up at each interaction
@@ -394,8 +400,8 @@ int main(void)
     check_breach(inert_clash_program, ISK_CONFLICT, "clock 1: CREW conflict");
     check_breach(inert_stop_program, ISK_FAULT, "launched at clock 0): a breakpoint (a stop of the run) "
                                                 "in a command declared inert");
-    /* Not compared here yet: the processor's own fault ahead of them (an illegal word, a launch
-     * with no free slot) leaves the faulting context's ready_at and last_issue one issue apart
-     * from the per-clock path's (the fast loop's fault settling, issue.c); the rest agrees. */
+    /* the processor's own fault while ahead of them: an illegal word, a launch with no free slot */
+    check_program(cpu_fault_program, ISK_FAULT, "illegal instruction", __LINE__);
+    check_program(no_slot_program, ISK_CONFLICT, "no free slot", __LINE__);
     return CHECK_DONE();
 }
