@@ -50,36 +50,25 @@ static int a_bus_write(isk_hdr *h, uint64_t addr, int bytes, uint64_t value)
 }
 static void a_read(isk_hdr *h, size_t storage, int64_t first, uint64_t n) { wake(h); h->ops->read(h, storage, first, n); }
 
-/* The engine's own entries, through its table (they are static in clock.c). */
-static void f_use_resources(isk_hdr *h, uint64_t mask) { isk_engine_ops.use_resources(h, mask); }
-static void f_invalidate(isk_hdr *h, uint64_t address) { isk_engine_ops.invalidate_code(h, address); }
-static void f_trace(isk_hdr *h, const char *message) { isk_engine_ops.trace(h, message); }
-static const char *f_param(isk_hdr *h, const char *key) { return isk_engine_ops.param(h, key); }
-static int64_t f_param_number(isk_hdr *h, const char *key) { return isk_engine_ops.param_number(h, key); }
-static void f_dma(isk_hdr *h, const char *what, uint64_t from, uint64_t to, uint64_t bytes)
-{
-    isk_engine_ops.dma(h, what, from, to, bytes);
-}
-
 static const struct isk_engine_ops ahead_ops = {
     .boundary = a_boundary,
     .write = a_write,
-    .use_resources = f_use_resources,
+    .use_resources = isk_op_use_resources,
     .interrupt = a_interrupt,
     .fault = a_fault,
     .index_fault = a_index_fault,
     .launch = a_launch,
-    .invalidate_code = f_invalidate,
+    .invalidate_code = isk_op_invalidate_code,
     .port_write = a_port_write,
     .port_read = a_port_read,
-    .trace = f_trace,
-    .param = f_param,
-    .param_number = f_param_number,
+    .trace = isk_op_trace,
+    .param = isk_op_param,
+    .param_number = isk_op_param_number,
     .schedule = isk_op_schedule,
     .exception = a_exception,
     .exit_context = isk_op_exit_context,
     .breakpoint = isk_op_breakpoint,
-    .dma = f_dma,
+    .dma = isk_op_dma,
     .bus_read = a_bus_read,
     .bus_write = a_bus_write,
     .read = a_read,

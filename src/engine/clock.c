@@ -362,7 +362,7 @@ static __attribute__((noinline)) void emit_resources(isk_system *sys, isk_inst *
     isk_emit(sys, &(isk_event){ .kind = ISK_EV_RESOURCE, .inst = inst, .slot = slot, .mask = mask });
 }
 
-static void op_use_resources(isk_hdr *h, uint64_t mask)
+void isk_op_use_resources(isk_hdr *h, uint64_t mask)
 {
     isk_inst *inst = h->engine;
     isk_system *sys = inst->sys;
@@ -742,7 +742,7 @@ __attribute__((noinline)) void isk_check_deadlock(isk_system *sys)
 /* The common case of a processor model running alone (no driver, no busy accelerator, no
  * write waiting for its latency, no before-issue hook nor subscriber to instructions or context
  * changes, one instruction set, no issue groups): its scheduler's fast loop (issue.c). */
-static bool fast_loop_fits(const isk_system *sys)
+ISK_INLINE bool fast_loop_fits(const isk_system *sys)
 {
     return !sys->pending && sys->processors.len == 1 && !(sys->driver && !sys->driver_done) &&
            !sys->opt.before_issue &&
@@ -1110,7 +1110,7 @@ static __attribute__((noinline)) void clock_loop(isk_system *sys)
                     run_stream(sys);
                     continue;
                 }
-                const int ahead = sys->busy_slots ? runs_ahead(sys) : 0;
+                const int ahead = sys->busy_slots && sys->ahead.declared ? runs_ahead(sys) : 0;
                 if (ahead == 1) {
                     uint64_t before = sys->clock;
                     isk_run_ahead(sys);
@@ -1181,7 +1181,7 @@ void isk_clock_run(isk_system *sys)
     sys->fault_jmp = NULL;
 }
 
-static void op_invalidate(isk_hdr *h, uint64_t address) { isk_invalidate_code(h->engine, address); }
+void isk_op_invalidate_code(isk_hdr *h, uint64_t address) { isk_invalidate_code(h->engine, address); }
 
 static __attribute__((noinline)) void emit_port(isk_inst *inst, isk_event_kind kind, uint64_t port, uint64_t value)
 {
@@ -1208,7 +1208,7 @@ static uint64_t op_port_read(isk_hdr *h, uint64_t port)
     return value;
 }
 
-static void op_trace(isk_hdr *h, const char *message)
+void isk_op_trace(isk_hdr *h, const char *message)
 {
     isk_inst *inst = h->engine;
     isk_system *sys = inst->sys;
@@ -1217,7 +1217,7 @@ static void op_trace(isk_hdr *h, const char *message)
                                     .context = h->context, .pc = h->pc, .text = message });
 }
 
-static void op_dma(isk_hdr *h, const char *what, uint64_t from, uint64_t to, uint64_t bytes)
+void isk_op_dma(isk_hdr *h, const char *what, uint64_t from, uint64_t to, uint64_t bytes)
 {
     isk_inst *inst = h->engine;
     isk_system *sys = inst->sys;
@@ -1243,28 +1243,28 @@ static void read_boundary(isk_hdr *h, size_t storage, int64_t first, uint64_t n)
     take_boundary(h);
 }
 
-static const char *op_param(isk_hdr *h, const char *key) { return isk_read_param(h->engine, key); }
-static int64_t op_param_number(isk_hdr *h, const char *key) { return isk_read_param_number(h->engine, key); }
+const char *isk_op_param(isk_hdr *h, const char *key) { return isk_read_param(h->engine, key); }
+int64_t isk_op_param_number(isk_hdr *h, const char *key) { return isk_read_param_number(h->engine, key); }
 
 #define ENGINE_OPS(read_fn) { \
     .boundary = op_boundary, \
     .write = op_write, \
-    .use_resources = op_use_resources, \
+    .use_resources = isk_op_use_resources, \
     .interrupt = op_interrupt, \
     .fault = isk_op_fault, \
     .index_fault = op_index_fault, \
     .launch = op_launch, \
-    .invalidate_code = op_invalidate, \
+    .invalidate_code = isk_op_invalidate_code, \
     .port_write = op_port_write, \
     .port_read = op_port_read, \
-    .trace = op_trace, \
-    .param = op_param, \
-    .param_number = op_param_number, \
+    .trace = isk_op_trace, \
+    .param = isk_op_param, \
+    .param_number = isk_op_param_number, \
     .schedule = isk_op_schedule, \
     .exception = isk_op_exception, \
     .exit_context = isk_op_exit_context, \
     .breakpoint = isk_op_breakpoint, \
-    .dma = op_dma, \
+    .dma = isk_op_dma, \
     .bus_read = isk_op_bus_read, \
     .bus_write = isk_op_bus_write, \
     .read = read_fn, \

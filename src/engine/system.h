@@ -204,6 +204,7 @@ struct isk_system {
         isk_inst *proc;
         const struct isk_engine_ops *ops;
         uint64_t from;
+        bool declared;   /* an accelerator declares inert commands: else the clock loop never asks */
     } ahead;
     /* A resumable stop (a breakpoint instruction, the before-issue hook): the run ends with
      * ISK_BREAK at the loop's position; resume_issue: the first issue of the next run is the
@@ -276,6 +277,13 @@ void isk_op_breakpoint(isk_hdr *h, const char *message);
 /* clock.c */
 void isk_clock_run(isk_system *sys);
 ISK_NORETURN void isk_op_fault(isk_hdr *h, int code, const char *message);
+/* engine ops that ahead.c's table shares with isk_engine_ops (they touch only the caller) */
+void isk_op_use_resources(isk_hdr *h, uint64_t mask);
+void isk_op_invalidate_code(isk_hdr *h, uint64_t address);
+void isk_op_trace(isk_hdr *h, const char *message);
+const char *isk_op_param(isk_hdr *h, const char *key);
+int64_t isk_op_param_number(isk_hdr *h, const char *key);
+void isk_op_dma(isk_hdr *h, const char *what, uint64_t from, uint64_t to, uint64_t bytes);
 void isk_check_deadlock(isk_system *sys);
 void isk_engine_main(void *sys);   /* the clock loop as the body of an engine stack */
 isk_stack isk_take_stack(isk_system *sys);
