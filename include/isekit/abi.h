@@ -16,7 +16,7 @@ extern "C" {
 /* Bumped whenever the layout of isk_hdr, the ops tables or the declaration structs change
  * (tests/engine/test_abi.c records each version's layout and fails on a change without a new
  * version); the engine refuses a model compiled against another version. */
-#define ISK_ABI_VERSION 16
+#define ISK_ABI_VERSION 17
 
 /* Most operands an instruction format may have (fields passed to a behaviour). */
 #define ISK_MAX_OPS 6
@@ -221,6 +221,10 @@ typedef struct isk_storage_decl {
     int seq;                 /* the declaration's rank in STATE_BEGIN..STATE_END (1, 2, ...), 0 = unknown */
     int line;                /* the declaration's line in the state's file, 0 = unknown */
     int display;             /* enum isk_display: how tools show a cell (model.h FLOAT) */
+    /* PRIVATE_MEMORY/_REG/_REGFILE_BEGIN: no processor reads or writes it raw (never shared,
+     * never mapped on a bus: isk_map_storage refuses it), so a processor may run ahead of the
+     * inert commands that use it (docs/model-api.md "Inert commands"). */
+    int private_storage;
 } isk_storage_decl;
 
 /* How operands are written in assembly. Referenced by syntax templates as {FIELD:kind}. */
@@ -286,6 +290,10 @@ typedef struct isk_insn_decl {
      * pipe first, aux second); the assembler refuses it elsewhere in `{ }`. 0: any. */
     int group_slot;
     int flow;                /* enum isk_flow: a call, a return or neither (0) */
+    /* Accelerator commands: the command neither faults, stops the run, conflicts (CREW,
+     * resources) nor interrupts, and touches only PRIVATE storage, so a processor may run ahead
+     * of it (docs/model-api.md "Inert commands"). A breach is a model error. */
+    int inert;
 } isk_insn_decl;
 
 /* Processor models: how instructions are fetched and issued. */

@@ -51,6 +51,7 @@ typedef struct isk_pattern {
     int base;                         /* aliases: the decodable pattern with the same behaviour, or -1 */
     int reloc[ISK_MAX_OPS];           /* per field: index into the model's relocs, or -1 */
     int line;                         /* of the INSTRUCTION in the description (0 = unknown) */
+    bool inert;                       /* INSTRUCTION .inert (abi.h isk_insn_decl) */
 } isk_pattern;
 
 typedef struct isk_name { char *name; int64_t value; } isk_name;
@@ -70,6 +71,7 @@ typedef struct isk_storage {
     char **elements;                  /* per cell names, or NULL */
     int seq, state_line;              /* rank and line of the declaration in the state (0 = unknown) */
     int line;                         /* of the description's MEMORY/REG/REGFILE_BEGIN (0 = unknown) */
+    bool private_storage;             /* PRIVATE_*: never shared nor mapped (abi.h isk_storage_decl) */
 } isk_storage;
 
 /* A declared parameter (param.c): the declaration (strings owned by the model), its listing,

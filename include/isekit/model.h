@@ -541,7 +541,8 @@ ISK_INLINE void INSTRUCTION_FRAME_after(struct isk_state *S, uint64_t before) { 
     .kind = ISK_KIND_OF(struct isk_state, X), .sign = ISK_SIGN_OF(struct isk_state, X), \
     .width = ISK_WIDTH_OF(struct isk_state, X), .latency = ISK_LAT_OF(struct isk_state, X), \
     .frac = ISK_FRAC_OF(struct isk_state, X), .cell_bytes = ISK_CELL_BYTES_OF(struct isk_state, X), \
-    .count = ISK_COUNT_OF(struct isk_state, X), .offset = offsetof(struct isk_state, X), .shared = (shr), \
+    .count = ISK_COUNT_OF(struct isk_state, X), .offset = offsetof(struct isk_state, X), .shared = (shr) == 1, \
+    .private_storage = (shr) == 2, \
     .seq = ISK_SEQ_OF(struct isk_state, X) - isk_state_first, .line = ISK_LINE_OF(struct isk_state, X), \
     .display = ISK_DISPLAY_OF(struct isk_state, X) })
 
@@ -553,6 +554,13 @@ ISK_INLINE void INSTRUCTION_FRAME_after(struct isk_state *S, uint64_t before) { 
 #define SHARED_MEMORY(X, title) (ISK_AT, B->ops->storage(B, ISK_STORAGE_DECL(X, title, 1)))
 #define REG(X, title) (ISK_AT, B->ops->storage(B, ISK_STORAGE_DECL(X, title, 0)))
 #define REGFILE_BEGIN(X, title) ISK_AT; B->ops->storage(B, ISK_STORAGE_DECL(X, title, 0));
+/* PRIVATE_MEMORY, PRIVATE_REG, PRIVATE_REGFILE_BEGIN: as above, and no processor reads or writes
+ * the storage raw: it is never shared, and isk_map_storage refuses to map it. A processor may run
+ * ahead of an accelerator's inert commands only while all its storages are private in the
+ * system (INSTRUCTION .inert; docs/model-api.md "Inert commands"). */
+#define PRIVATE_MEMORY(X, title) (ISK_AT, B->ops->storage(B, ISK_STORAGE_DECL(X, title, 2)))
+#define PRIVATE_REG(X, title) (ISK_AT, B->ops->storage(B, ISK_STORAGE_DECL(X, title, 2)))
+#define PRIVATE_REGFILE_BEGIN(X, title) ISK_AT; B->ops->storage(B, ISK_STORAGE_DECL(X, title, 2));
 #define REGISTER(index, name) (ISK_AT, B->ops->element(B, (index), (name)))
 /* REGISTERS("LR%u"): name every register of the file by its index (one %d, %u, %x or %X,
  * optionally with a width like %02u). */
@@ -569,7 +577,7 @@ ISK_INLINE void INSTRUCTION_FRAME_after(struct isk_state *S, uint64_t before) { 
 #define KIND_PCREL(kname, ...) KIND(.name = (kname), .type = ISK_KIND_PCREL, __VA_ARGS__)
 #define KIND_ABS(kname, ...) KIND(.name = (kname), .type = ISK_KIND_ABS, __VA_ARGS__)
 
-/* INSTRUCTION(format, Behaviour[, "syntax"][, .fields = ..., .priority = ...]) */
+/* INSTRUCTION(format, Behaviour[, "syntax"][, .fields = ..., .priority = ..., .inert = 1]) */
 #define INSTRUCTION(format_string, beh, ...) (ISK_AT, B->ops->instruction(B, &(isk_insn_decl){ \
     .format = (format_string), .behaviour = &beh##_isk_info, __VA_ARGS__ }))
 

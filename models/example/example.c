@@ -65,8 +65,9 @@ ACC_FUNCTION(MAC_LREG_GREG, grs, grt)
 }
 
 /* Convolution of DM0 and TM0 from AR[dreg] and AR[treg]: LOOPREG + 2 clocks; several operations
- * on disjoint resources in one clock. At the end it interrupts the processor (conv) or raises a
- * flag in shared memory (convf). */
+ * on disjoint resources in one clock. At the end it interrupts the processor (conv), raises a
+ * flag in shared memory (convf) or does neither (convq, an inert command: the processor polls
+ * its accelerator instead). */
 static void convolution(STATE, int64_t dreg, int64_t treg, int flag_cell)
 {
     SET(MULRES, SMUL_16_16(S, GET(DM0, GET(AR, dreg)), GET(TM0, GET(AR, treg))));
@@ -82,14 +83,19 @@ static void convolution(STATE, int64_t dreg, int64_t treg, int flag_cell)
         FinishCycle();
     }
     SET(ACC, ADD_36_36(S, GET(ACC), GET(MULRES)));
-    if (flag_cell < 0) InterruptProcessor();
-    else SET(SHM, flag_cell, 1);
+    if (flag_cell == -1) InterruptProcessor();
+    else if (flag_cell >= 0) SET(SHM, flag_cell, 1);
     FinishCycle();
 }
 
 ACC_FUNCTION(CONV_ACC_DM0_TM0, dreg, treg)
 {
     convolution(S, dreg, treg, -1);
+}
+
+ACC_FUNCTION(CONVQ_ACC_DM0_TM0, dreg, treg)
+{
+    convolution(S, dreg, treg, -2);
 }
 
 ACC_FUNCTION(CONVF_ACC_DM0_TM0, f, d, t)
@@ -135,15 +141,17 @@ MODEL_BEGIN(example, "The ISE article's reference accelerator")
         REGISTER(0, "GR0");
         REGISTER(1, "GR1");
     REGFILE_END()
-    REGFILE_BEGIN(LRF, "Local Registers")
+    /* The pipeline's own registers, which no processor reaches: PRIVATE (the memories, GRF and
+     * ACR may be mapped on a processor's bus, e.g. models/rv32/examples/article/article.sys) */
+    PRIVATE_REGFILE_BEGIN(LRF, "Local Registers")
         REGISTERS("LR%u");
     REGFILE_END()
     REG(ACR, "Accumulator");
-    REG(MULRES, "Multiplier result");
-    REGFILE_BEGIN(AR, "Address Registers")
+    PRIVATE_REG(MULRES, "Multiplier result");
+    PRIVATE_REGFILE_BEGIN(AR, "Address Registers")
         REGISTERS("AR%u");
     REGFILE_END()
-    REG(LOOPREG, "Loop counter");
+    PRIVATE_REG(LOOPREG, "Loop counter");
     MEMORY(DM0, "Data memory 0");
     MEMORY(TM0, "Tap memory 0");
     SHARED_MEMORY(SHM, "Shared memory");
@@ -156,9 +164,11 @@ MODEL_BEGIN(example, "The ISE article's reference accelerator")
     KIND_NAMES("lr", "lr0..lr15=0");
     KIND_NAMES("ar", "ar0..ar15=0");
 
-    /* The article's examples */
-    INSTRUCTION("11-**-0000-0000-0001-LREG-GREG", Move_LREG_GREG, "move {GREG:gr}, {LREG:lr}");
-    INSTRUCTION("11-**-0000-0000-0010-ssss-tttt", MAC_LREG_GREG, "mac {s:gr}, {t:gr}");
+    /* The article's examples. Inert (.inert): the commands that neither interrupt nor touch SHM
+     * (their clashes and faults would be a model's error); a processor runs ahead of them while
+     * the storages they use are private in its system (docs/model-api.md "Inert commands"). */
+    INSTRUCTION("11-**-0000-0000-0001-LREG-GREG", Move_LREG_GREG, "move {GREG:gr}, {LREG:lr}", .inert = 1);
+    INSTRUCTION("11-**-0000-0000-0010-ssss-tttt", MAC_LREG_GREG, "mac {s:gr}, {t:gr}", .inert = 1);
     INSTRUCTION("11-**-0000-0000-0011-dddd-tttt", CONV_ACC_DM0_TM0, "conv acc, dm0[{d:ar}], tm0[{t:ar}]");
     /* Set-up and synchronisation */
     INSTRUCTION("11-**-0000-0000-0100-0000-0000", Clear_ACC, "clracc");
@@ -167,12 +177,15 @@ MODEL_BEGIN(example, "The ISE article's reference accelerator")
                 "convf acc, dm0[{d:ar}], tm0[{t:ar}], shm[{f}]");
     INSTRUCTION("11-**-0001-iiiiiiiiiiii-rrrr", Load_LREG_IMM, "ldi {r:lr}, {i}", .fields = "i:s");
     INSTRUCTION("11-**-0010-0000-0000-iiii-rrrr", Load_GREG_IMM, "ldg {r:gr}, {i}", .fields = "i:s");
-    INSTRUCTION("11-**-0011-0000-iiiiiiiiiiii", Set_LOOPREG, "setloop {i}");
-    INSTRUCTION("11-**-0100-00-aaaa-iiiiiiiiii", Set_AR, "setar {a:ar}, {i}");
+    INSTRUCTION("11-**-0011-0000-iiiiiiiiiiii", Set_LOOPREG, "setloop {i}", .inert = 1);
+    INSTRUCTION("11-**-0100-00-aaaa-iiiiiiiiii", Set_AR, "setar {a:ar}, {i}", .inert = 1);
     INSTRUCTION("11-**-0101-aaaaaaaa-vvvvvvvv", Flag_SHM, "flag shm[{a}], {v}");
     INSTRUCTION("11-**-0110-aaaaaaaaaaaa-rrrr", Load_LREG_LDM, "ldm {r:lr}, ldm[{a}]");
     INSTRUCTION("11-**-0111-aaaaaaaaaaaa-rrrr", Store_LDM_LREG, "stm ldm[{a}], {r:lr}");
     INSTRUCTION("11-**-1000-00aaaaaaaaaa-rrrr", Store_DM0_LREG, "stdm dm0[{a}], {r:lr}");
     INSTRUCTION("11-**-1001-00aaaaaaaaaa-rrrr", Store_TM0_LREG, "sttm tm0[{a}], {r:lr}");
-    INSTRUCTION("11-**-1010-0000-nnnnnnnnnnnn", Delay, "delay {n}");
+    INSTRUCTION("11-**-1010-0000-nnnnnnnnnnnn", Delay, "delay {n}", .inert = 1);
+    /* last, so that the commands' numbers in traces stay as they were */
+    INSTRUCTION("11-**-0000-0000-0111-dddd-tttt", CONVQ_ACC_DM0_TM0, "convq acc, dm0[{d:ar}], tm0[{t:ar}]",
+                .inert = 1);
 MODEL_END

@@ -362,7 +362,7 @@ static __attribute__((noinline)) void emit_resources(isk_system *sys, isk_inst *
     isk_emit(sys, &(isk_event){ .kind = ISK_EV_RESOURCE, .inst = inst, .slot = slot, .mask = mask });
 }
 
-static void op_use_resources(isk_hdr *h, uint64_t mask)
+void isk_op_use_resources(isk_hdr *h, uint64_t mask)
 {
     isk_inst *inst = h->engine;
     isk_system *sys = inst->sys;
@@ -406,6 +406,8 @@ static void op_interrupt(isk_hdr *h, int line)
 {
     isk_inst *inst = h->engine;
     isk_system *sys = inst->sys;
+    if (sys->cur_inst == inst && sys->cur_slot >= 0 && isk_command_inert(inst, sys->cur_slot))
+        isk_op_fault(h, 0, "an interrupt from a command declared inert (INSTRUCTION .inert)");
     sys->stats.interrupts++;
     inst->stats.interrupts++;
     if (isk_listening(sys, ISK_EV_INTERRUPT)) emit_interrupt(sys, inst, line);
@@ -740,12 +742,23 @@ __attribute__((noinline)) void isk_check_deadlock(isk_system *sys)
 /* The common case of a processor model running alone (no driver, no busy accelerator, no
  * write waiting for its latency, no before-issue hook nor subscriber to instructions or context
  * changes, one instruction set, no issue groups): its scheduler's fast loop (issue.c). */
-static bool runs_alone(const isk_system *sys)
+ISK_INLINE bool fast_loop_fits(const isk_system *sys)
 {
-    return !sys->busy_slots && !sys->pending && sys->processors.len == 1 && !(sys->driver && !sys->driver_done) &&
+    return !sys->pending && sys->processors.len == 1 && !(sys->driver && !sys->driver_done) &&
            !sys->opt.before_issue &&
            !(sys->listening & (ISK_EV_BIT(ISK_EV_ISSUE) | ISK_EV_BIT(ISK_EV_CONTEXT) | ISK_EV_BIT(ISK_EV_STORE))) &&
            sys->processors.data[0]->model->isets == 1 && sys->processors.data[0]->model->proc.group_bit == 0;
+}
+
+static bool runs_alone(const isk_system *sys) { return !sys->busy_slots && fast_loop_fits(sys); }
+
+/* The processor may run ahead of the busy accelerators (ahead.c): its fast loop fits, their
+ * commands are inert and their storages private, and nobody listens to anything (a subscriber
+ * would see the accelerators' events out of order with the processor's). */
+static int runs_ahead(const isk_system *sys)
+{
+    if (!fast_loop_fits(sys) || sys->listening || sys->processors.data[0]->hdr->ops != &isk_engine_ops) return 0;
+    return isk_accelerators_inert(sys);
 }
 
 /* ---- the loop ---------------------------------------------------------------------------- */
@@ -849,6 +862,49 @@ ISK_INLINE bool run_slots(isk_system *sys)
     }
     sys->phase = PHASE_END;
     return true;
+}
+
+/* The accelerators run, alone, the clocks the processor ran ahead of them: each clock's slots
+ * and end, as clock_loop would run them after the processor's issue. Inside the processor's
+ * instruction (the interaction that called it) a breach of the inert promise (a fault or a
+ * conflict, which stop the run) abandons that instruction, which a per-clock run never issued. */
+void isk_catch_up(isk_system *sys)
+{
+    isk_inst *const p = sys->ahead.proc;
+    if (!p) return;
+    p->hdr->ops = sys->ahead.ops;
+    sys->ahead.proc = NULL;
+    const uint64_t to = sys->clock, clocks = sys->stats.clocks;
+    isk_inst *const inst = sys->cur_inst;
+    const int slot = sys->cur_slot, phase = sys->phase;
+    const size_t acc = sys->cur_acc;
+    const int order = sys->cur_order;
+    for (sys->clock = sys->ahead.from; sys->clock < to;) {
+        if (!sys->busy_slots && !sys->pending) {
+            sys->clock = to;
+            break;
+        }
+        sys->phase = PHASE_SLOTS;
+        sys->cur_acc = 0;
+        sys->cur_order = 0;
+        if (ISK_UNLIKELY(!run_slots(sys))) {
+            isk_report(sys, ISK_ERROR, "clock %llu: %s had run ahead to clock %llu beside commands declared inert: "
+                       "its state is not that of a run stopped at clock %llu", (unsigned long long)sys->clock,
+                       p->name, (unsigned long long)to, (unsigned long long)sys->clock);
+            sys->stats.clocks = clocks;
+            sys->cur_inst = inst;
+            sys->cur_slot = slot;
+            if (inst == p) isk_abandon_behaviour(sys);
+            return;
+        }
+        end_clock(sys);
+    }
+    sys->stats.clocks = clocks;   /* the processor's loop counted these clocks */
+    sys->cur_inst = inst;
+    sys->cur_slot = slot;
+    sys->phase = phase;
+    sys->cur_acc = acc;
+    sys->cur_order = order;
 }
 
 /* Busy slots or a driver (a stream of commands) beside at most one processor: the clocks of the
@@ -1060,7 +1116,13 @@ static __attribute__((noinline)) void clock_loop(isk_system *sys)
                     run_stream(sys);
                     continue;
                 }
-                if (runs_beside(sys)) {
+                const int ahead = sys->busy_slots && sys->ahead.declared ? runs_ahead(sys) : 0;
+                if (ahead == 1) {
+                    uint64_t before = sys->clock;
+                    isk_run_ahead(sys);
+                    if (sys->status != ISK_OK || sys->phase != PHASE_BEGIN || sys->clock != before) continue;
+                }
+                if (ahead != 2 && runs_beside(sys)) {   /* 2: one general clock, then ahead */
                     run_beside(sys);
                     continue;
                 }
@@ -1108,6 +1170,15 @@ void isk_clock_run(isk_system *sys)
     if (setjmp(on_fault) == 0) clock_loop(sys);
     else if (sys->fast.proc) isk_settle_fast_loop_after_fault(sys);
     else if (sys->queue.acc) settle_slotless(sys, true);
+    if (ISK_UNLIKELY(sys->ahead.proc != NULL)) {
+        /* the processor's instruction faulted without a call through its ops (an illegal word,
+         * a crash): the accelerators run the clocks before it, as a per-clock run had */
+        const isk_status status = sys->status;
+        sys->status = ISK_OK;
+        if (setjmp(on_fault) == 0) isk_catch_up(sys);
+        if (sys->status == ISK_OK) sys->status = status;
+        sys->ahead.proc = NULL;
+    }
     if (ISK_UNLIKELY(sys->crashed)) isk_guard_report(sys);
     /* A behaviour on this stack stopped the run: a command (its slot was marked done) or an
      * instruction of a fast loop (settled just above). */
@@ -1116,7 +1187,7 @@ void isk_clock_run(isk_system *sys)
     sys->fault_jmp = NULL;
 }
 
-static void op_invalidate(isk_hdr *h, uint64_t address) { isk_invalidate_code(h->engine, address); }
+void isk_op_invalidate_code(isk_hdr *h, uint64_t address) { isk_invalidate_code(h->engine, address); }
 
 static __attribute__((noinline)) void emit_port(isk_inst *inst, isk_event_kind kind, uint64_t port, uint64_t value)
 {
@@ -1143,7 +1214,7 @@ static uint64_t op_port_read(isk_hdr *h, uint64_t port)
     return value;
 }
 
-static void op_trace(isk_hdr *h, const char *message)
+void isk_op_trace(isk_hdr *h, const char *message)
 {
     isk_inst *inst = h->engine;
     isk_system *sys = inst->sys;
@@ -1152,7 +1223,7 @@ static void op_trace(isk_hdr *h, const char *message)
                                     .context = h->context, .pc = h->pc, .text = message });
 }
 
-static void op_dma(isk_hdr *h, const char *what, uint64_t from, uint64_t to, uint64_t bytes)
+void isk_op_dma(isk_hdr *h, const char *what, uint64_t from, uint64_t to, uint64_t bytes)
 {
     isk_inst *inst = h->engine;
     isk_system *sys = inst->sys;
@@ -1178,28 +1249,28 @@ static void read_boundary(isk_hdr *h, size_t storage, int64_t first, uint64_t n)
     take_boundary(h);
 }
 
-static const char *op_param(isk_hdr *h, const char *key) { return isk_read_param(h->engine, key); }
-static int64_t op_param_number(isk_hdr *h, const char *key) { return isk_read_param_number(h->engine, key); }
+const char *isk_op_param(isk_hdr *h, const char *key) { return isk_read_param(h->engine, key); }
+int64_t isk_op_param_number(isk_hdr *h, const char *key) { return isk_read_param_number(h->engine, key); }
 
 #define ENGINE_OPS(read_fn) { \
     .boundary = op_boundary, \
     .write = op_write, \
-    .use_resources = op_use_resources, \
+    .use_resources = isk_op_use_resources, \
     .interrupt = op_interrupt, \
     .fault = isk_op_fault, \
     .index_fault = op_index_fault, \
     .launch = op_launch, \
-    .invalidate_code = op_invalidate, \
+    .invalidate_code = isk_op_invalidate_code, \
     .port_write = op_port_write, \
     .port_read = op_port_read, \
-    .trace = op_trace, \
-    .param = op_param, \
-    .param_number = op_param_number, \
+    .trace = isk_op_trace, \
+    .param = isk_op_param, \
+    .param_number = isk_op_param_number, \
     .schedule = isk_op_schedule, \
     .exception = isk_op_exception, \
     .exit_context = isk_op_exit_context, \
     .breakpoint = isk_op_breakpoint, \
-    .dma = op_dma, \
+    .dma = isk_op_dma, \
     .bus_read = isk_op_bus_read, \
     .bus_write = isk_op_bus_write, \
     .read = read_fn, \

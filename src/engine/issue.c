@@ -457,7 +457,10 @@ static void leave_fast_loop(isk_system *sys, isk_inst *p, uint64_t clock, uint64
 /* Anything an instruction did that the fast loop cannot go on with. */
 static bool fast_loop_must_leave(const isk_system *sys, const isk_inst *p)
 {
-    return sys->pending || sys->busy_slots || sys->status != ISK_OK || sys->stop_now || p->sched_dirty;
+    /* busy slots while the processor runs ahead of inert commands (ahead.c) are not a reason:
+     * an interaction caught them up first (sys->ahead.proc NULL) */
+    return sys->pending || (sys->busy_slots && !sys->ahead.proc) || sys->status != ISK_OK || sys->stop_now ||
+           p->sched_dirty;
 }
 
 /* A sticky scheduler's run of instructions (CPI): the same context issues one instruction every
@@ -794,6 +797,8 @@ ISK_INLINE void issue_loop(isk_system *sys, isk_inst *p, int (*pick)(isk_sched *
                 if (sticky) {
                     sys->fast.sticky = &q.contexts[id];
                     sys->fast.sticky_base = q.contexts[id].insns - h->issued;
+                    sys->fast.sticky_issued = h->issued;
+                    sys->fast.sticky_gap = q.gap;
                 }
             }
             c = &q.contexts[id];
@@ -911,10 +916,20 @@ void isk_run_alone(isk_system *sys, isk_inst *p)
 void isk_settle_fast_loop_after_fault(isk_system *sys)
 {
     isk_inst *p = sys->fast.proc;
-    if (sys->fast.sticky) sys->fast.sticky->pc = p->hdr->pc;   /* its PC was in a register */
+    isk_context *c = sys->fast.sticky;
+    if (c) {
+        /* as the general path leaves it: the fault's instruction is neither counted nor its
+         * context's last issue; the one before it in this run (sticky_gap clocks earlier) made
+         * the context ready at the fault's clock */
+        c->pc = p->hdr->pc;                              /* its PC was in a register */
+        c->insns = sys->fast.sticky_base + p->hdr->issued;
+        if (p->hdr->issued != sys->fast.sticky_issued) {
+            c->last_issue = sys->clock - sys->fast.sticky_gap;
+            if (c->ready_at < sys->clock) c->ready_at = sys->clock;
+        }
+        sys->fast.sticky = NULL;
+    }
     if (sys->fast.steady_gap) steady_settle(sys, p->contexts, sys->clock);   /* the fault's issue uncounted */
-    sync_sticky(sys);
-    sys->fast.sticky = NULL;
     const uint64_t issued = p->hdr->issued - sys->fast.issued_before;
     p->stats.instructions += issued;
     sys->stats.instructions += issued;
@@ -970,6 +985,8 @@ void isk_break(isk_system *sys, const char *message)
 void isk_op_breakpoint(isk_hdr *h, const char *message)
 {
     isk_inst *p = h->engine;
+    if (p->sys->cur_inst == p && p->sys->cur_slot >= 0 && isk_command_inert(p, p->sys->cur_slot))
+        isk_op_fault(h, 0, "a breakpoint (a stop of the run) in a command declared inert (INSTRUCTION .inert)");
     char at[200], reason[480];
     isk_describe_where(p->sys, p, at, sizeof at);
     snprintf(reason, sizeof reason, "%s: breakpoint%s%s", at, *message ? ": " : "", message);

@@ -211,7 +211,7 @@ static void b_storage(isk_builder *b, const isk_storage_decl *d)
     }
     if (!storage_size_ok(B, d)) return;
     isk_storage s = { .offset = d->offset, .cell_bytes = d->cell_bytes, .seq = d->seq, .state_line = d->line,
-                      .line = B->line };
+                      .line = B->line, .private_storage = d->private_storage };
     s.info = (isk_storage_info){
         .name = isk_xstrdup(d->name), .title = isk_xstrdup(d->title ? d->title : d->name),
         .kind = d->kind, .width = d->width, .sign = d->sign, .latency = d->latency, .frac = d->frac,
@@ -322,7 +322,7 @@ static void b_instruction(isk_builder *b, const isk_insn_decl *d)
         return;
     }
     isk_pattern p = { .beh = d->behaviour, .priority = d->priority, .alias = d->alias, .base = -1,
-                      .line = B->line };
+                      .line = B->line, .inert = d->inert };
     if (!isk_parse_format(m, &p, d, B->diag)) return;
     if (d->flow < ISK_FLOW_NONE || d->flow > ISK_FLOW_RETURN) {
         desc_error(B, "model '%s': INSTRUCTION \"%s\" .flow = %d: a flow is ISK_FLOW_CALL, ISK_FLOW_RETURN or 0",

@@ -99,6 +99,11 @@ isk_status isk_map_storage(isk_inst *proc, uint64_t base, isk_inst *target, cons
     if (!connectable(proc, target, "mapped", msg, cap) || !find_storage(target, storage, &i, msg, cap))
         return ISK_FAILED;
     const isk_storage *st = &target->model->storages.data[i];
+    if (st->private_storage) {
+        fail(msg, cap, "%s.%s is declared PRIVATE (model '%s'): no processor may map it", target->name,
+             st->info.name, target->model->name);
+        return ISK_FAILED;
+    }
     uint64_t size = st->info.count * (uint64_t)st->cell_bytes;
     char range[64], other[64];
     describe_range(range, sizeof range, base, size);

@@ -271,6 +271,7 @@ isk_inst *isk_system_add(isk_system *sys, isk_model *m, const char *name)
         inst->order = isk_xcalloc((size_t)m->slots, sizeof *inst->order);
         isk_launch_cache_clear(inst);
         VEC_PUSH(&sys->accelerators, inst);
+        for (size_t k = 0; k < m->patterns.len; k++) sys->ahead.declared |= m->patterns.data[k].inert;
     }
     if (m->is_processor) {
         inst->hdr->ncontexts = (uint32_t)m->proc.contexts;

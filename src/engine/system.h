@@ -187,6 +187,9 @@ struct isk_system {
         uint64_t start, issued_before;
         isk_context *sticky;          /* a sticky scheduler's context: insns = sticky_base + issued */
         uint64_t sticky_base;
+        /* h->issued when the sticky context was picked, and its gap: a fault's instruction
+         * (uncounted) had an issue of the context before it in the run if issued moved since */
+        uint64_t sticky_issued, sticky_gap;
         /* the revolver's steady round (circle_steady) runs: its contexts' counts, last issues
          * and ready clocks are brought up to date from the clocks since steady_since, where
          * steady_first issued, round the circle of steady_live (steady_gap 0: none runs) */
@@ -194,6 +197,15 @@ struct isk_system {
         uint64_t steady_live;
         uint32_t steady_first;
     } fast;
+    /* A processor runs ahead of busy accelerators whose commands are inert (ahead.c): while
+     * `proc` is set, the accelerators have run the clocks before `from` only, and proc's ops are
+     * isk_engine_ops_ahead (its own were `ops`); isk_catch_up runs them up to the clock. */
+    struct {
+        isk_inst *proc;
+        const struct isk_engine_ops *ops;
+        uint64_t from;
+        bool declared;   /* an accelerator declares inert commands: else the clock loop never asks */
+    } ahead;
     /* A resumable stop (a breakpoint instruction, the before-issue hook): the run ends with
      * ISK_BREAK at the loop's position; resume_issue: the first issue of the next run is the
      * instruction the hook stopped before (resume_context), not asked about again. */
@@ -239,6 +251,15 @@ void isk_sched_select(isk_inst *p, int issue, uint64_t gap, const isk_scheduler 
 enum { ISK_ISSUE_ON, ISK_ISSUE_STOP_AFTER, ISK_ISSUE_STOP_BEFORE };
 int isk_issue_clock(isk_system *sys, isk_inst *p);
 void isk_run_alone(isk_system *sys, isk_inst *p);
+/* ahead.c: whether the busy accelerators' commands are all inert and use only storage private
+ * in the system: 1 if all are suspended, 2 if some have yet to run their first clock (on the
+ * engine's stack, in the general loop), else 0; the processor's fast loop ahead of them. */
+int isk_accelerators_inert(const isk_system *sys);
+bool isk_command_inert(const isk_inst *a, int slot);
+void isk_run_ahead(isk_system *sys);
+/* clock.c: the accelerators run the clocks from sys->ahead.from to the current clock (nothing
+ * if they are not behind); the processor's ops are its own again. */
+void isk_catch_up(isk_system *sys);
 void isk_settle_fast_loop_after_fault(isk_system *sys);
 /* Bring the counts a fast loop keeps in registers up to date (host code asks for them). */
 void isk_sync_fast_counts(isk_system *sys);
@@ -256,6 +277,13 @@ void isk_op_breakpoint(isk_hdr *h, const char *message);
 /* clock.c */
 void isk_clock_run(isk_system *sys);
 ISK_NORETURN void isk_op_fault(isk_hdr *h, int code, const char *message);
+/* engine ops that ahead.c's table shares with isk_engine_ops (they touch only the caller) */
+void isk_op_use_resources(isk_hdr *h, uint64_t mask);
+void isk_op_invalidate_code(isk_hdr *h, uint64_t address);
+void isk_op_trace(isk_hdr *h, const char *message);
+const char *isk_op_param(isk_hdr *h, const char *key);
+int64_t isk_op_param_number(isk_hdr *h, const char *key);
+void isk_op_dma(isk_hdr *h, const char *what, uint64_t from, uint64_t to, uint64_t bytes);
 void isk_check_deadlock(isk_system *sys);
 void isk_engine_main(void *sys);   /* the clock loop as the body of an engine stack */
 isk_stack isk_take_stack(isk_system *sys);

@@ -47,13 +47,14 @@ static uint64_t fingerprint(void)
         O(isk_storage_decl, sign), O(isk_storage_decl, width), O(isk_storage_decl, latency),
         O(isk_storage_decl, frac), O(isk_storage_decl, cell_bytes), O(isk_storage_decl, count),
         O(isk_storage_decl, offset), O(isk_storage_decl, shared), O(isk_storage_decl, seq), O(isk_storage_decl, line),
-        O(isk_storage_decl, display),
+        O(isk_storage_decl, display), O(isk_storage_decl, private_storage),
         S(isk_kind_decl), O(isk_kind_decl, name), O(isk_kind_decl, type), O(isk_kind_decl, names),
         O(isk_kind_decl, exact_case), O(isk_kind_decl, scale), O(isk_kind_decl, min), O(isk_kind_decl, max),
         O(isk_kind_decl, hex), O(isk_kind_decl, pc_bias), O(isk_kind_decl, reloc),
         S(isk_insn_decl), O(isk_insn_decl, format), O(isk_insn_decl, behaviour), O(isk_insn_decl, syntax),
         O(isk_insn_decl, fields), O(isk_insn_decl, priority), O(isk_insn_decl, alias), O(isk_insn_decl, iset),
         O(isk_insn_decl, relocs), O(isk_insn_decl, solo), O(isk_insn_decl, group_slot), O(isk_insn_decl, flow),
+        O(isk_insn_decl, inert),
         S(isk_processor_decl), O(isk_processor_decl, code), O(isk_processor_decl, contexts),
         O(isk_processor_decl, issue), O(isk_processor_decl, cpi), O(isk_processor_decl, distance),
         O(isk_processor_decl, reset_pc), O(isk_processor_decl, code_bytes), O(isk_processor_decl, pc_unit_bytes),
@@ -124,6 +125,7 @@ static const struct { int version; uint64_t layout; } versions[] = {
     { 14, 0x075d7a6867400333ull },    /* ops->read, ISK_TRAP_READS: reads the engine sees (isk_watch_reads) */
     { 15, 0xbcee037b56308bdbull },    /* PROCESSOR .burst: a model's own fast loop over isk_decoded entries */
     { 16, 0x3e0accbd9390d267ull },    /* isk_hdr.wlog: SET appends a command's first latency-1 write itself */
+    { 17, 0x7de77728726917b3ull },    /* PRIVATE_* storages, INSTRUCTION .inert: a processor ahead of inert commands */
 };
 
 STATE_BEGIN

@@ -35,6 +35,7 @@ BEHAVIOUR(Halt)         { STOP_CONTEXT(CONTEXT); }
 BEHAVIOUR(Launch, w)    { LAUNCH(0, w); }
 BEHAVIOUR(Wfi)          { WAKE_ON_LINES(CONTEXT, 1); SLEEP_CONTEXT(CONTEXT); }
 BEHAVIOUR(Ack)          { ACK_LINE(0); }
+BEHAVIOUR(In, port)     { SET(A, GET(A) + (int64_t)INPUT(port)); }   /* the host's answer (rig_port) */
 
 MODEL_BEGIN(cofast_cpu, "a CPI-1 processor")
     WORD_BITS(16);
@@ -54,6 +55,7 @@ MODEL_BEGIN(cofast_cpu, "a CPI-1 processor")
     INSTRUCTION("1010-wwwwwwwwwwww", Launch, "launch {w}");
     INSTRUCTION("0111-0000-0000-0000", Wfi, "wfi");
     INSTRUCTION("1000-0000-0000-0000", Ack, "ack");
+    INSTRUCTION("1001-0000-0000-pppp", In, "in {p}");
 MODEL_END
 
 /* The accelerator: n clocks of work, then the result flag in SHM[0]. */
@@ -99,6 +101,42 @@ MODEL_BEGIN(cofast_acc, "an accelerator of multi-clock commands")
     INSTRUCTION("0000-0011-kkkkkkkk", Bad, "bad {k}");
 MODEL_END
 
+/* A clash: R[0] written twice in one clock. */
+ACC_FUNCTION(Twice)
+{
+    SET(R, 0, 1);
+    FinishCycle();
+    SET(R, 1, GET(R, 0));
+    SET(R, 1, 2);
+}
+
+/* A stop of the run in its second clock. */
+ACC_FUNCTION(Halt_run)
+{
+    SET(R, 2, 1);
+    FinishCycle();
+    SET(R, 2, 2);
+    BREAKPOINT("the command stops");
+}
+
+/* The same commands declared inert, and storages no processor reaches: R private, SHM not shared
+ * (a plain memory here), so the processor runs ahead of them. Irq, Bad, Twice and Halt_run break
+ * the promise. */
+MODEL_BEGIN(cofast_inert, "an accelerator of inert multi-clock commands")
+    WORD_BITS(16);
+    SLOTS(2);
+    MEMORY(ROM, "unused code");
+    REG(A, "unused A");
+    MEMORY(D, "unused data");
+    MEMORY(SHM, "results, not shared");
+    PRIVATE_MEMORY(R, "results");
+    INSTRUCTION("0000-0001-nnnnnnnn", Work, "work {n}", .inert = 1);
+    INSTRUCTION("0000-0010-nnnnnnnn", Irq, "irq {n}", .inert = 1);
+    INSTRUCTION("0000-0011-kkkkkkkk", Bad, "bad {k}", .inert = 1);
+    INSTRUCTION("0000-0100-0000-0000", Twice, "twice", .inert = 1);
+    INSTRUCTION("0000-0101-0000-0000", Halt_run, "haltrun", .inert = 1);
+MODEL_END
+
 typedef struct rig {
     isk_diag d;
     isk_diag_buffer out;
@@ -114,14 +152,28 @@ static void count_issue(void *user, const isk_event *e)
     ((rig *)user)->issues++;
 }
 
-/* per_clock: subscribe to instruction events, which keeps the processor on the general path. */
+/* Port 0: the accelerator's busy slots (a status query); port 1: its SHM[0] (a result read). */
+static uint64_t rig_port(void *user, isk_inst *inst, uint64_t port)
+{
+    (void)inst;
+    const rig *r = user;
+    int64_t v = 0;
+    if (port == 0) return (uint64_t)isk_busy_slots(r->a) * 100;
+    CHECK_EQ(isk_read(r->a, "SHM", 0, &v), ISK_OK);
+    return (uint64_t)v;
+}
+
+/* per_clock: subscribe to instruction events, which keeps the processor on the general path.
+ * inert: the accelerator is cofast_inert, which the processor runs ahead of (engine.md). */
+static bool inert_rigs;
+
 static void rig_open(rig *r, const char *const *program, bool per_clock)
 {
     memset(r, 0, sizeof *r);
     isk_diag_init(&r->d);
     isk_diag_capture(&r->d, &r->out);
     r->cpu = isk_model_from_entry(&isk_model_cofast_cpu, "test", &r->d);
-    r->acc = isk_model_from_entry(&isk_model_cofast_acc, "test", &r->d);
+    r->acc = isk_model_from_entry(inert_rigs ? &isk_model_cofast_inert : &isk_model_cofast_acc, "test", &r->d);
     if (!r->cpu || !r->acc) {
         fprintf(stderr, "%s", r->out.text ? r->out.text : "the models do not load\n");
         exit(1);
@@ -132,6 +184,7 @@ static void rig_open(rig *r, const char *const *program, bool per_clock)
     r->a = isk_system_add(r->sys, r->acc, "acc");
     CHECK_EQ(isk_attach(r->sys, r->a, 0), ISK_OK);
     CHECK_EQ(isk_route_interrupt(r->a, 0, r->p, 0), ISK_OK);
+    isk_set_ports(r->p, rig_port, NULL, r);
     for (uint64_t pc = 0; program[pc]; pc++)
         isk_write(r->p, "ROM", pc, strcmp(program[pc], "word 0") ? (int64_t)test_encode(r->cpu, program[pc], pc) : 0);
     if (per_clock) CHECK_EQ(isk_subscribe(r->sys, ISK_EV_BIT(ISK_EV_ISSUE), count_issue, r), ISK_OK);
@@ -248,9 +301,66 @@ static const char *const cpu_fault_program[] = {
     "launch 0x114", "ldi 4", "dec", "jnz 2", "ldi 1", "jnz 7", "halt", "word 0", NULL,
 };
 
+/* The processor alone (its fast loop on the engine's path) fetches a word no format accepts. */
+static const char *const alone_fault_program[] = {
+    "ldi 4", "dec", "jnz 1", "ldi 1", "jnz 6", "halt", "word 0", NULL,
+};
+
 /* A third launch while both slots are busy. */
 static const char *const no_slot_program[] = {
     "launch 0x108", "ldi 2", "dec", "jnz 2", "launch 0x108", "launch 0x108", "halt", NULL,
+};
+
+/* A command declared inert breaks its promise: on both paths the same error at the same clock;
+ * the processor ran ahead on the engine's path, which says so after it. */
+static void check_breach(const char *const *program, isk_status want, const char *error)
+{
+    for (int run = 1; run <= 40; run++) {
+        rig x, y;
+        rig_open(&x, program, false);
+        rig_open(&y, program, true);
+        isk_status sx = ISK_OK, sy = ISK_OK;
+        while (sx == ISK_OK && isk_clock(x.sys) < 400) sx = isk_step(x.sys, (uint64_t)run);
+        while (sy == ISK_OK && isk_clock(y.sys) < 400) sy = isk_step(y.sys, (uint64_t)run);
+        CHECK_EQ(sx, want);
+        CHECK_EQ(sy, want);
+        CHECK_CONTAINS(y.out.text ? y.out.text : "", error);
+        CHECK(x.out.len >= y.out.len && y.out.len && memcmp(x.out.text, y.out.text, y.out.len) == 0);
+        if (x.out.len > y.out.len) CHECK_CONTAINS(x.out.text + y.out.len, "had run ahead to clock");
+        rig_close(&x);
+        rig_close(&y);
+    }
+}
+
+/* Beside inert commands: status queries while busy, a launch while busy, results read through
+ * the host once they end, loops between. */
+static const char *const inert_program[] = {
+    "launch 0x10c",                 /* 0: work 12 */
+    "ldi 5", "dec", "jnz 2",        /* 1..3: 5 loops beside it */
+    "launch 0x106",                 /* 4: work 6, the first still busy */
+    "ldi 1", "in 0",                /* 5, 6: A = 1 + busy (200) */
+    "st d1",
+    "ldi 9", "dec", "jnz 9",        /* 8..10: the second ends meanwhile */
+    "ldi 0", "in 0", "st d3",       /* 11..13: busy again? */
+    "ldi 12", "dec", "jnz 15",      /* 14..16: until the first ends */
+    "ldi 0", "in 1", "st d2",       /* 17..19: the flags: 12 + 6 */
+    "ldi 20", "dec", "jnz 21",      /* 20..22: alone again */
+    "halt", NULL,
+};
+
+/* An "inert" command interrupts. */
+static const char *const inert_irq_program[] = {
+    "launch 0x209", "ldi 30", "dec", "jnz 2", "halt", NULL,
+};
+
+/* An "inert" command writes one cell twice in a clock. */
+static const char *const inert_clash_program[] = {
+    "launch 0x400", "ldi 30", "dec", "jnz 2", "halt", NULL,
+};
+
+/* An "inert" command stops the run. */
+static const char *const inert_stop_program[] = {
+    "launch 0x500", "ldi 30", "dec", "jnz 2", "halt", NULL,
 };
 
 int main(void)
@@ -271,6 +381,26 @@ int main(void)
 
     check_program(acc_fault_program, ISK_FAULT, "index 99 is outside R", __LINE__);
     /* "word 0" is the word 0, which no format accepts */
+    check_program(cpu_fault_program, ISK_FAULT, "illegal instruction", __LINE__);
+    check_program(alone_fault_program, ISK_FAULT, "illegal instruction", __LINE__);
+    check_program(no_slot_program, ISK_CONFLICT, "no free slot", __LINE__);
+
+    /* Inert commands: the processor runs ahead of them and they catch up at each interaction
+     * (a launch, a port read whose handler asks the accelerator's state) and at the run's limit. */
+    inert_rigs = true;
+    check_program(inert_program, ISK_STOPPED, NULL, __LINE__);
+    rig_open(&x, inert_program, false);
+    CHECK_EQ(isk_run(x.sys, 1000), ISK_STOPPED);
+    CHECK_EQ(cell(x.p, "D", 1), 1 + 100);   /* one slot busy when asked: the first had ended */
+    CHECK_EQ(cell(x.p, "D", 2), 18);
+    rig_close(&x);
+    /* breaches of the promise: a model error on both paths, the same message */
+    check_breach(inert_irq_program, ISK_FAULT, "launched at clock 0): an interrupt from a command declared inert");
+    check_breach(acc_fault_program, ISK_FAULT, "index 99 is outside R");
+    check_breach(inert_clash_program, ISK_CONFLICT, "clock 1: CREW conflict");
+    check_breach(inert_stop_program, ISK_FAULT, "launched at clock 0): a breakpoint (a stop of the run) "
+                                                "in a command declared inert");
+    /* the processor's own fault while ahead of them: an illegal word, a launch with no free slot */
     check_program(cpu_fault_program, ISK_FAULT, "illegal instruction", __LINE__);
     check_program(no_slot_program, ISK_CONFLICT, "no free slot", __LINE__);
     return CHECK_DONE();
