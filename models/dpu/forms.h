@@ -15,8 +15,9 @@
  *
  *   DPU_FORM_alu_rrici(add_rrici, add, r, add_nz_cc)
  *   -> BEHAVIOUR(add_rrici, c, a, i, cc, pc)
- *      { dpu_end(S, DPU_END_BRANCH, DPU_DEST_r, c, dpu_alu_value(S, op_add, RV(a), RV(a), i),
- *                             dpu_cc_add_nz_cc, cc, pc); }
+ *      { if (dpu_cc_add_nz_cc[cc & 63] > CC_NC) { add_rrici_cold(S, c, a, i, cc, pc); return; }
+ *        dpu_end(S, DPU_END_BRANCH, DPU_DEST_r, c, dpu_alu_value(S, op_add, RV(a), RV(a), i),
+ *                dpu_cc_add_nz_cc[cc & 63], pc); }
  */
 #ifndef ISEKIT_MODEL_DPU_FORMS_H
 #define ISEKIT_MODEL_DPU_FORMS_H
