@@ -15,8 +15,9 @@
  *
  *   DPU_FORM_alu_rrici(add_rrici, add, r, add_nz_cc)
  *   -> BEHAVIOUR(add_rrici, c, a, i, cc, pc)
- *      { dpu_end(S, DPU_END_BRANCH, DPU_DEST_r, c, dpu_alu_value(S, op_add, RV(a), RV(a), i),
- *                             dpu_cc_add_nz_cc, cc, pc); }
+ *      { if (dpu_cc_add_nz_cc[cc & 63] > CC_NC) { add_rrici_cold(S, c, a, i, cc, pc); return; }
+ *        dpu_end(S, DPU_END_BRANCH, DPU_DEST_r, c, dpu_alu_value(S, op_add, RV(a), RV(a), i),
+ *                dpu_cc_add_nz_cc[cc & 63], pc); }
  */
 #ifndef ISEKIT_MODEL_DPU_FORMS_H
 #define ISEKIT_MODEL_DPU_FORMS_H
@@ -28,12 +29,14 @@
  * the thread is below 24, so GET/SET's bounds check can never fire here, and it cost about a
  * third of the instruction time (bench_dpu). */
 #define TID ((uint32_t)S->isk.context)
-#define RBASE (S->isk.context * DPU_REGS)
+/* The thread's registers: one base address per behaviour, each operand an index from it
+ * (a 32-bit sum of thread and operand cost every operand an instruction more). */
+#define RTHREAD (CELLS(R) + (size_t)S->isk.context * DPU_REGS)
 /* A register operand, encodings 0..31 (r0..r23 and the constant registers). */
-#define RV(i) (CELLS(R)[RBASE + (uint32_t)(i)])
+#define RV(i) (RTHREAD[(i)])
 /* A pair dN: rN holds bits 63:32, rN+1 bits 31:0. */
 #define DV(d) (((uint64_t)RV(d) << 32) | RV((d) + 1))
-#define PUT_R(rc, v) (CELLS(R)[RBASE + (uint32_t)(rc)] = (uint32_t)(v))
+#define PUT_R(rc, v) (RTHREAD[(rc)] = (uint32_t)(v))
 #define PUT_D(dc, v) do { const uint64_t pd_ = (v); PUT_R(dc, pd_ >> 32); PUT_R((dc) + 1, pd_); } while (0)
 #define PUT_S(dc, v) PUT_D(dc, (uint64_t)(int64_t)(int32_t)(uint32_t)(v))
 #define PUT_U(dc, v) PUT_D(dc, (uint64_t)(uint32_t)(v))
@@ -98,8 +101,9 @@ ISK_INLINE dpu_result dpu_status(uint32_t v)
 /* What a condition tests; each class maps its codes to these (isa_conditions.inc, from
  * conditions.tsv). A, B: the operands of a subtraction A - B; C: carry (= no borrow). */
 enum dpu_cc {
-    CC_INVALID, CC_FALSE, CC_TRUE, CC_Z, CC_NZ, CC_XZ, CC_XNZ, CC_PL, CC_MI, CC_SZ, CC_SNZ, CC_SPL, CC_SMI,
-    CC_OV, CC_NOV, CC_C, CC_NC, CC_LTS, CC_GES, CC_LES, CC_GTS, CC_LEU, CC_GTU,
+    /* the common ones first, FALSE..NC: a conditional behaviour tests them itself (dpu_end) */
+    CC_INVALID, CC_FALSE, CC_TRUE, CC_Z, CC_NZ, CC_C, CC_NC, CC_XZ, CC_XNZ, CC_PL, CC_MI, CC_SZ, CC_SNZ, CC_SPL, CC_SMI,
+    CC_OV, CC_NOV, CC_LTS, CC_GES, CC_LES, CC_GTS, CC_LEU, CC_GTU,
     CC_XLES, CC_XGTS, CC_XLEU, CC_XGTU, CC_E, CC_O, CC_SE, CC_SO, CC_SH32, CC_NSH32, CC_MAX, CC_NMAX,
     CC_SMALL, CC_LARGE,
     CC_NC5, CC_NC6, CC_NC7, CC_NC8, CC_NC9, CC_NC10, CC_NC11, CC_NC12, CC_NC13, CC_NC14,
@@ -198,38 +202,40 @@ ISK_INLINE void dpu_finish(struct isk_state *S, enum dpu_end end, enum dpu_dest 
     if (end == DPU_END_BRANCH && taken) JUMP(pc);
 }
 
-/* The end of a condition dpu_end does not test itself. Out of line, whole: the switch of
- * dpu_cond inlined would cost every conditional behaviour a large frame, and a call in its
- * middle the registers saved around it. */
-static __attribute__((noinline, cold)) void dpu_end_other(struct isk_state *S, enum dpu_end end, enum dpu_dest d, int64_t c,
-                                                    dpu_result r, int meaning, int64_t pc)
+/* Any condition, out of line: the switch of dpu_cond inlined would cost every conditional
+ * behaviour a large frame. */
+static __attribute__((noinline, cold)) bool dpu_cond_other(const dpu_alu *x, int meaning, bool zf)
 {
-    dpu_finish(S, end, d, c, &r, dpu_cond(&r.x, meaning, ZF_IN), pc);
+    return dpu_cond(x, meaning, zf);
 }
 
+/* The truth tables of INVALID, FALSE, TRUE, Z, NZ, C, NC at 4 * meaning, indexed by
+ * zero + 2 * carry: never, never, always, zero (0b1010), not zero (0b0101), carry (0b1100),
+ * no carry (0b0011). */
+#define DPU_CC_COMMON 0x03C5AF00u
+_Static_assert(CC_INVALID == 0 && CC_FALSE == 1 && CC_TRUE == 2 && CC_Z == 3 && CC_NZ == 4 && CC_C == 5 && CC_NC == 6,
+               "DPU_CC_COMMON follows the order of enum dpu_cc");
+
+/* meaning: the condition code's meaning in its class (cls[cc & 63]). A behaviour that knows
+ * the meaning is FALSE..NC (DPU_COND_BEHAVIOUR) keeps only the tests of those here. */
 ISK_INLINE void dpu_end(struct isk_state *S, enum dpu_end end, enum dpu_dest d, int64_t c, dpu_result r,
-                        const uint8_t *cls, int64_t cc, int64_t pc)
+                        int meaning, int64_t pc)
 {
     bool taken = false;
     if (end != DPU_END_PLAIN) {
-        /* the common ones here: loop counters (z, nz), unconditional, a compare's carry */
-        const int meaning = cls[cc & 63];
-        if (meaning == CC_NZ) taken = r.x.x != 0;
-        else if (meaning == CC_Z) taken = r.x.x == 0;
-        else if (meaning == CC_TRUE) taken = true;
-        else if (meaning == CC_C) taken = r.x.carry;
-        else if (meaning == CC_NC) taken = !r.x.carry;
-        else {
-            dpu_end_other(S, end, d, c, r, meaning, pc);
-            return;
-        }
+        /* the common ones (loop counters, unconditional, a compare's carry) without a branch:
+         * bit zero + 2 * carry of each one's 4-bit truth table, at 4 * meaning */
+        if (meaning <= CC_NC)
+            taken = (DPU_CC_COMMON >> (4 * meaning + (r.x.x == 0) + 2 * (r.x.carry & 1))) & 1;
+        else
+            taken = dpu_cond_other(&r.x, meaning, ZF_IN);
     }
     dpu_finish(S, end, d, c, &r, taken, pc);
 }
 
-#define DPU_PLAIN(D, c, r) dpu_end(S, DPU_END_PLAIN, DPU_DEST_##D, (c), (r), NULL, 0, 0)
-#define DPU_SET(D, c, K, cc, r) dpu_end(S, DPU_END_SET, DPU_DEST_##D, (c), (r), dpu_cc_##K, (cc), 0)
-#define DPU_BRANCH(D, c, K, cc, pc, r) dpu_end(S, DPU_END_BRANCH, DPU_DEST_##D, (c), (r), dpu_cc_##K, (cc), (pc))
+#define DPU_PLAIN(D, c, r) dpu_end(S, DPU_END_PLAIN, DPU_DEST_##D, (c), (r), CC_FALSE, 0)
+#define DPU_SET(D, c, K, cc, r) dpu_end(S, DPU_END_SET, DPU_DEST_##D, (c), (r), dpu_cc_##K[(cc) & 63], 0)
+#define DPU_BRANCH(D, c, K, cc, pc, r) dpu_end(S, DPU_END_BRANCH, DPU_DEST_##D, (c), (r), dpu_cc_##K[(cc) & 63], (pc))
 
 /* X of an ALU family F: register sources (S = a), and imm - ra (the rir forms: S = ra) */
 #define DPU_ALU(F, A, B) dpu_alu_value(S, op_##F, (A), (A), (uint32_t)(B))
@@ -251,61 +257,70 @@ ISK_INLINE void dpu_end(struct isk_state *S, enum dpu_end end, enum dpu_dest d, 
 #define DPU_UNPAREN(...) __VA_ARGS__
 #define DPU_BEHAVIOUR_(N, ...) BEHAVIOUR(N, __VA_ARGS__)
 #define DPU_BEHAVIOUR(N, params, body) DPU_BEHAVIOUR_(N, DPU_UNPAREN params) { body; }
+/* A conditional behaviour whose value has no side effect: N tests the common conditions
+ * (FALSE..NC) itself and hands any other, before it has changed anything, to its cold twin
+ * N##_cold, which computes the value again. A tail call with the operands alone, at the top:
+ * the common path then needs no saved registers (handing over the computed value cost every
+ * branch three saves and restores). */
+#define DPU_COND_BEHAVIOUR(N, K, params, body) \
+    static __attribute__((noinline, cold)) void N##_cold(struct isk_state *S ISK_PARAMS(DPU_UNPAREN params)) \
+    { body; } \
+    DPU_BEHAVIOUR(N, params, if (dpu_cc_##K[cc & 63] > CC_NC) { N##_cold(S, DPU_UNPAREN params); return; } body)
 
 /* ALU families, register and immediate sources (f forms are plain: the condition is false) */
 #define DPU_FORM_alu_rrr(N, F, D, K)    DPU_BEHAVIOUR(N, (c, a, b), DPU_PLAIN(D, c, DPU_ALU(F, RV(a), RV(b))))
-#define DPU_FORM_alu_rrrc(N, F, D, K)   DPU_BEHAVIOUR(N, (c, a, b, cc), DPU_SET(D, c, K, cc, DPU_ALU(F, RV(a), RV(b))))
-#define DPU_FORM_alu_rrrci(N, F, D, K)  DPU_BEHAVIOUR(N, (c, a, b, cc, pc), \
+#define DPU_FORM_alu_rrrc(N, F, D, K)   DPU_COND_BEHAVIOUR(N, K, (c, a, b, cc), DPU_SET(D, c, K, cc, DPU_ALU(F, RV(a), RV(b))))
+#define DPU_FORM_alu_rrrci(N, F, D, K)  DPU_COND_BEHAVIOUR(N, K, (c, a, b, cc, pc), \
                                                       DPU_BRANCH(D, c, K, cc, pc, DPU_ALU(F, RV(a), RV(b))))
 #define DPU_FORM_alu_zrr(N, F, D, K)    DPU_BEHAVIOUR(N, (a, b), DPU_PLAIN(none, 0, DPU_ALU(F, RV(a), RV(b))))
 /* a set form without destination: only the flags remain */
 #define DPU_FORM_alu_zrrc(N, F, D, K)   DPU_BEHAVIOUR(N, (a, b, cc), DPU_PLAIN(none, 0, DPU_ALU(F, RV(a), RV(b))))
-#define DPU_FORM_alu_zrrci(N, F, D, K)  DPU_BEHAVIOUR(N, (a, b, cc, pc), \
+#define DPU_FORM_alu_zrrci(N, F, D, K)  DPU_COND_BEHAVIOUR(N, K, (a, b, cc, pc), \
                                                       DPU_BRANCH(none, 0, K, cc, pc, DPU_ALU(F, RV(a), RV(b))))
 #define DPU_FORM_alu_rri(N, F, D, K)    DPU_BEHAVIOUR(N, (c, a, i), DPU_PLAIN(D, c, DPU_ALU(F, RV(a), i)))
-#define DPU_FORM_alu_rric(N, F, D, K)   DPU_BEHAVIOUR(N, (c, a, i, cc), DPU_SET(D, c, K, cc, DPU_ALU(F, RV(a), i)))
-#define DPU_FORM_alu_rrici(N, F, D, K)  DPU_BEHAVIOUR(N, (c, a, i, cc, pc), \
+#define DPU_FORM_alu_rric(N, F, D, K)   DPU_COND_BEHAVIOUR(N, K, (c, a, i, cc), DPU_SET(D, c, K, cc, DPU_ALU(F, RV(a), i)))
+#define DPU_FORM_alu_rrici(N, F, D, K)  DPU_COND_BEHAVIOUR(N, K, (c, a, i, cc, pc), \
                                                       DPU_BRANCH(D, c, K, cc, pc, DPU_ALU(F, RV(a), i)))
 #define DPU_FORM_alu_zri(N, F, D, K)    DPU_BEHAVIOUR(N, (a, i), DPU_PLAIN(none, 0, DPU_ALU(F, RV(a), i)))
 #define DPU_FORM_alu_zric(N, F, D, K)   DPU_BEHAVIOUR(N, (a, i, cc), DPU_PLAIN(none, 0, DPU_ALU(F, RV(a), i)))
-#define DPU_FORM_alu_zrici(N, F, D, K)  DPU_BEHAVIOUR(N, (a, i, cc, pc), \
+#define DPU_FORM_alu_zrici(N, F, D, K)  DPU_COND_BEHAVIOUR(N, K, (a, i, cc, pc), \
                                                       DPU_BRANCH(none, 0, K, cc, pc, DPU_ALU(F, RV(a), i)))
 /* X = imm - ra: the s* conditions test the register */
 #define DPU_FORM_alu_rir(N, F, D, K)    DPU_BEHAVIOUR(N, (c, i, a), DPU_PLAIN(D, c, DPU_ALU_S(F, i, RV(a))))
-#define DPU_FORM_alu_rirc(N, F, D, K)   DPU_BEHAVIOUR(N, (c, i, a, cc), DPU_SET(D, c, K, cc, DPU_ALU_S(F, i, RV(a))))
-#define DPU_FORM_alu_rirci(N, F, D, K)  DPU_BEHAVIOUR(N, (c, i, a, cc, pc), \
+#define DPU_FORM_alu_rirc(N, F, D, K)   DPU_COND_BEHAVIOUR(N, K, (c, i, a, cc), DPU_SET(D, c, K, cc, DPU_ALU_S(F, i, RV(a))))
+#define DPU_FORM_alu_rirci(N, F, D, K)  DPU_COND_BEHAVIOUR(N, K, (c, i, a, cc, pc), \
                                                       DPU_BRANCH(D, c, K, cc, pc, DPU_ALU_S(F, i, RV(a))))
 #define DPU_FORM_alu_zir(N, F, D, K)    DPU_BEHAVIOUR(N, (i, a), DPU_PLAIN(none, 0, DPU_ALU_S(F, i, RV(a))))
 #define DPU_FORM_alu_zirc(N, F, D, K)   DPU_BEHAVIOUR(N, (i, a, cc), DPU_PLAIN(none, 0, DPU_ALU_S(F, i, RV(a))))
-#define DPU_FORM_alu_zirci(N, F, D, K)  DPU_BEHAVIOUR(N, (i, a, cc, pc), \
+#define DPU_FORM_alu_zirci(N, F, D, K)  DPU_COND_BEHAVIOUR(N, K, (i, a, cc, pc), \
                                                       DPU_BRANCH(none, 0, K, cc, pc, DPU_ALU_S(F, i, RV(a))))
 /* one source */
 #define DPU_FORM_unary_rr(N, F, D, K)   DPU_BEHAVIOUR(N, (c, a), DPU_PLAIN(D, c, DPU_ALU(F, RV(a), 0)))
-#define DPU_FORM_unary_rrc(N, F, D, K)  DPU_BEHAVIOUR(N, (c, a, cc), DPU_SET(D, c, K, cc, DPU_ALU(F, RV(a), 0)))
-#define DPU_FORM_unary_rrci(N, F, D, K) DPU_BEHAVIOUR(N, (c, a, cc, pc), DPU_BRANCH(D, c, K, cc, pc, DPU_ALU(F, RV(a), 0)))
+#define DPU_FORM_unary_rrc(N, F, D, K)  DPU_COND_BEHAVIOUR(N, K, (c, a, cc), DPU_SET(D, c, K, cc, DPU_ALU(F, RV(a), 0)))
+#define DPU_FORM_unary_rrci(N, F, D, K) DPU_COND_BEHAVIOUR(N, K, (c, a, cc, pc), DPU_BRANCH(D, c, K, cc, pc, DPU_ALU(F, RV(a), 0)))
 #define DPU_FORM_unary_zr(N, F, D, K)   DPU_BEHAVIOUR(N, (a), DPU_PLAIN(none, 0, DPU_ALU(F, RV(a), 0)))
 #define DPU_FORM_unary_zrc(N, F, D, K)  DPU_BEHAVIOUR(N, (a, cc), DPU_PLAIN(none, 0, DPU_ALU(F, RV(a), 0)))
-#define DPU_FORM_unary_zrci(N, F, D, K) DPU_BEHAVIOUR(N, (a, cc, pc), DPU_BRANCH(none, 0, K, cc, pc, DPU_ALU(F, RV(a), 0)))
+#define DPU_FORM_unary_zrci(N, F, D, K) DPU_COND_BEHAVIOUR(N, K, (a, cc, pc), DPU_BRANCH(none, 0, K, cc, pc, DPU_ALU(F, RV(a), 0)))
 /* a value without sources (time) or from rb (time_cfg) */
 #define DPU_FORM_value_r(N, F, D, K)    DPU_BEHAVIOUR(N, (c), DPU_PLAIN(D, c, DPU_ALU(F, 0, 0)))
-#define DPU_FORM_value_rci(N, F, D, K)  DPU_BEHAVIOUR(N, (c, cc, pc), DPU_BRANCH(D, c, K, cc, pc, DPU_ALU(F, 0, 0)))
-#define DPU_FORM_value_zci(N, F, D, K)  DPU_BEHAVIOUR(N, (cc, pc), DPU_BRANCH(none, 0, K, cc, pc, DPU_ALU(F, 0, 0)))
+#define DPU_FORM_value_rci(N, F, D, K)  DPU_COND_BEHAVIOUR(N, K, (c, cc, pc), DPU_BRANCH(D, c, K, cc, pc, DPU_ALU(F, 0, 0)))
+#define DPU_FORM_value_zci(N, F, D, K)  DPU_COND_BEHAVIOUR(N, K, (cc, pc), DPU_BRANCH(none, 0, K, cc, pc, DPU_ALU(F, 0, 0)))
 #define DPU_FORM_value_rr(N, F, D, K)   DPU_BEHAVIOUR(N, (c, b), DPU_PLAIN(D, c, DPU_ALU(F, 0, RV(b))))
-#define DPU_FORM_value_rrci(N, F, D, K) DPU_BEHAVIOUR(N, (c, b, cc, pc), DPU_BRANCH(D, c, K, cc, pc, DPU_ALU(F, 0, RV(b))))
+#define DPU_FORM_value_rrci(N, F, D, K) DPU_COND_BEHAVIOUR(N, K, (c, b, cc, pc), DPU_BRANCH(D, c, K, cc, pc, DPU_ALU(F, 0, RV(b))))
 /* stack-checked add/sub (adds, subs): insns/arith.h */
 #define DPU_FORM_safe_ssi(N, F, D, K)   DPU_BEHAVIOUR(N, (c, a, i), dpu_safe_alu(S, op_##F, DPU_SIGN_##F, c, RV(a), (uint32_t)i))
 #define DPU_FORM_safe_sss(N, F, D, K)   DPU_BEHAVIOUR(N, (c, a, b), dpu_safe_alu(S, op_##F, DPU_SIGN_##F, c, RV(a), RV(b)))
 /* c = rb +- shift(ra, n): insns/shift.h */
 #define DPU_FORM_shadd_rrri(N, F, D, K) DPU_BEHAVIOUR(N, (c, b, a, n), DPU_PLAIN(D, c, op_##F(RV(b), RV(a), n)))
-#define DPU_FORM_shadd_rrrici(N, F, D, K) DPU_BEHAVIOUR(N, (c, b, a, n, cc, pc), \
+#define DPU_FORM_shadd_rrrici(N, F, D, K) DPU_COND_BEHAVIOUR(N, K, (c, b, a, n, cc, pc), \
                                                         DPU_BRANCH(D, c, K, cc, pc, op_##F(RV(b), RV(a), n)))
-#define DPU_FORM_shadd_zrrici(N, F, D, K) DPU_BEHAVIOUR(N, (b, a, n, cc, pc), \
+#define DPU_FORM_shadd_zrrici(N, F, D, K) DPU_COND_BEHAVIOUR(N, K, (b, a, n, cc, pc), \
                                                         DPU_BRANCH(none, 0, K, cc, pc, op_##F(RV(b), RV(a), n)))
 /* mul_step, div_step on a pair: insns/mul.h */
-#define DPU_FORM_step_rrrici(N, F, D, K) DPU_BEHAVIOUR(N, (c, a, b, n, cc, pc), \
+#define DPU_FORM_step_rrrici(N, F, D, K) DPU_COND_BEHAVIOUR(N, K, (c, a, b, n, cc, pc), \
                                                        DPU_BRANCH(D, c, K, cc, pc, op_##F(RV(a), DV(b), n)))
 /* movd, swapd: X = 0 for the condition */
-#define DPU_FORM_pair_rrci(N, F, D, K)  DPU_BEHAVIOUR(N, (c, b, cc, pc), \
+#define DPU_FORM_pair_rrci(N, F, D, K)  DPU_COND_BEHAVIOUR(N, K, (c, b, cc, pc), \
                                                       DPU_BRANCH(D, c, K, cc, pc, dpu_moved(op_##F(DV(b)))))
 /* WRAM loads and stores at ra + off, or stack-checked at sa + off: insns/wram.h */
 #define DPU_FORM_load_erri(N, F, D, K)  DPU_BEHAVIOUR(N, (e, c, a, off), \
@@ -326,10 +341,10 @@ ISK_INLINE void dpu_end(struct isk_state *S, enum dpu_end end, enum dpu_dest d, 
 /* DMA: insns/dma.h */
 #define DPU_FORM_dma_rri(N, F, D, K)    DPU_BEHAVIOUR(N, (a, b, i), op_##F(S, RV(a), RV(b), (uint32_t)i))
 /* atomic bits and thread control on ra + imm, a status X: insns/sync.h */
-#define DPU_FORM_status_rici(N, F, D, K) DPU_BEHAVIOUR(N, (a, i, cc, pc), \
+#define DPU_FORM_status_rici(N, F, D, K) DPU_COND_BEHAVIOUR(N, K, (a, i, cc, pc), \
                                                        DPU_BRANCH(none, 0, K, cc, pc, dpu_status(op_##F(S, RV(a) + i))))
 /* stop: the condition on X = 1 picks the PC a later resume continues at */
-#define DPU_FORM_stop_ci(N, F, D, K)    DPU_BEHAVIOUR(N, (cc, pc), DPU_BRANCH(none, 0, K, cc, pc, dpu_value(1)); op_##F(S))
+#define DPU_FORM_stop_ci(N, F, D, K)    DPU_COND_BEHAVIOUR(N, K, (cc, pc), DPU_BRANCH(none, 0, K, cc, pc, dpu_value(1)); op_##F(S))
 /* calls and jumps (z: no link): insns/control.h */
 #define DPU_FORM_call_rri(N, F, D, K)   DPU_BEHAVIOUR(N, (c, a, off), dpu_put(S, DPU_DEST_##D, c, op_##F(S, RV(a) + off)))
 #define DPU_FORM_call_rrr(N, F, D, K)   DPU_BEHAVIOUR(N, (c, a, b), dpu_put(S, DPU_DEST_##D, c, op_##F(S, RV(a) + RV(b))))
@@ -342,6 +357,6 @@ ISK_INLINE void dpu_end(struct isk_state *S, enum dpu_end end, enum dpu_dest d, 
 #define DPU_FORM_none_r(N, F, D, K)     DPU_BEHAVIOUR(N, (a), (void)a)
 #define DPU_FORM_none_ri(N, F, D, K)    DPU_BEHAVIOUR(N, (a, i), (void)a; (void)i)
 #define DPU_FORM_none_rri(N, F, D, K)   DPU_BEHAVIOUR(N, (b, a, n), (void)b; (void)a; (void)n)
-#define DPU_FORM_branch_zrci(N, F, D, K) DPU_BEHAVIOUR(N, (b, cc, pc), DPU_BRANCH(none, 0, K, cc, pc, dpu_value(0)); (void)b)
+#define DPU_FORM_branch_zrci(N, F, D, K) DPU_COND_BEHAVIOUR(N, K, (b, cc, pc), DPU_BRANCH(none, 0, K, cc, pc, dpu_value(0)); (void)b)
 
 #endif

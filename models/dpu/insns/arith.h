@@ -11,11 +11,22 @@ static inline void dpu_add(dpu_alu *x, uint32_t a, uint32_t b, uint32_t carry_in
     x->writes = W_ZC;
 }
 
-DPU_OP(add)   { dpu_add(x, a, b, 0); }             /* X = a + b */
+/* Without a carry in, the host's carry (or borrow: CF = !borrow) is the flag, with no 64-bit
+ * sum to shift: a + ~b + 1 carries exactly when a >= b. */
+static inline void dpu_sum(dpu_alu *x, uint32_t a, uint32_t b, uint32_t sum, bool carry)
+{
+    x->x = sum;
+    x->a = a;
+    x->b = b;
+    x->carry = carry;
+    x->writes = W_ZC;
+}
+
+DPU_OP(add)   { (void)S; uint32_t s; const bool c = __builtin_add_overflow(a, b, &s); dpu_sum(x, a, b, s, c); }
 DPU_OP(addc)  { dpu_add(x, a, b, CF_IN); }         /* X = a + b + CF */
-DPU_OP(sub)   { dpu_add(x, a, ~b, 1); }            /* X = a - b */
+DPU_OP(sub)   { (void)S; uint32_t s; const bool bw = __builtin_sub_overflow(a, b, &s); dpu_sum(x, a, ~b, s, !bw); }
 DPU_OP(subc)  { dpu_add(x, a, ~b, CF_IN); }        /* X = a + ~b + CF */
-DPU_OP(rsub)  { dpu_add(x, b, ~a, 1); }            /* X = b - a */
+DPU_OP(rsub)  { (void)S; uint32_t s; const bool bw = __builtin_sub_overflow(b, a, &s); dpu_sum(x, b, ~a, s, !bw); }
 DPU_OP(rsubc) { dpu_add(x, b, ~a, CF_IN); }        /* X = b + ~a + CF */
 
 /* Safe add/sub on a stack descriptor (add:ssi, add:sss, sub:ssi, sub:sss; printed adds/subs):

@@ -33,9 +33,24 @@ ISK_INLINE uint64_t dpu_wram_read(struct isk_state *S, uint32_t addr, unsigned s
     return v;
 }
 
-ISK_INLINE void dpu_wram_write(struct isk_state *S, uint32_t addr, unsigned size, uint64_t v, int big)
+/* An access that dpu_wram_check would refuse: misaligned, or past the WRAM's end; tested with
+ * branches, each rarely taken (a sum of flags cost a load or store three instructions more). */
+ISK_INLINE bool dpu_wram_bad(struct isk_state *S, uint32_t addr, unsigned size)
+{
+    return (int64_t)addr > (int64_t)S->wram_bytes - (int64_t)size || (addr & (size - 1));
+}
+
+/* A store's fault (dpu_wram_bad said so), out of line: the fault's call in the behaviour cost
+ * every store a frame. */
+static ISK_NOINLINE ISK_NORETURN void dpu_store_fault(struct isk_state *S, uint32_t addr, unsigned size)
 {
     dpu_wram_check(S, addr, size, "store");
+    __builtin_unreachable();
+}
+
+ISK_INLINE void dpu_wram_write(struct isk_state *S, uint32_t addr, unsigned size, uint64_t v, int big)
+{
+    if (ISK_UNLIKELY(dpu_wram_bad(S, addr, size))) dpu_store_fault(S, addr, size);
     uint8_t *p = CELLS(WRAM) + addr;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     if (!big) {
@@ -117,7 +132,7 @@ static ISK_NOINLINE void dpu_load_cold(struct isk_state *S, dpu_load_op *op, uns
 ISK_INLINE void dpu_load_plain(struct isk_state *S, dpu_load_op *op, unsigned size, enum dpu_dest d, int64_t c,
                                uint32_t addr, int64_t endian)
 {
-    if (ISK_UNLIKELY((addr & (size - 1)) | ((uint64_t)addr + size > S->wram_bytes) | S->isk.trap)) {
+    if (ISK_UNLIKELY(dpu_wram_bad(S, addr, size) || S->isk.trap)) {
         dpu_load_cold(S, op, size, d, c, addr, endian);
         return;
     }
