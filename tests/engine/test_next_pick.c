@@ -127,15 +127,7 @@ static void run(outcome *o, bool leave, uint64_t limit, bool general)
     if (general) isk_set_before_issue(sys, never, NULL);
     struct isk_state *S = (struct isk_state *)(void *)isk_inst_state(p);
     S->leave = leave;
-    uint64_t pc = 0;
-    for (int i = 0; program[i]; i++, pc++) {
-        const char *text = program[i];
-        char *end;
-        unsigned long at = strtoul(text, &end, 10);
-        if (end != text && *end == ':') pc = at, text = end + 1;
-        while (*text == ' ') text++;
-        isk_write(p, "ROM", pc, (int64_t)test_encode(m, text, pc));
-    }
+    test_load_lines(p, m, "ROM", program);
     for (int k = 1; k < 4; k++) CHECK_EQ(isk_start(p, k, (uint64_t)(10 * k)), ISK_OK);
     isk_status st;
     int runs = 0;
