@@ -16,7 +16,7 @@ extern "C" {
 /* Bumped whenever the layout of isk_hdr, the ops tables or the declaration structs change
  * (tests/engine/test_abi.c records each version's layout and fails on a change without a new
  * version); the engine refuses a model compiled against another version. */
-#define ISK_ABI_VERSION 17
+#define ISK_ABI_VERSION 18
 
 /* Most operands an instruction format may have (fields passed to a behaviour). */
 #define ISK_MAX_OPS 6
@@ -105,6 +105,14 @@ struct isk_sched {
     uint64_t gap;          /* CPI: clocks per instruction; REVOLVER: a context's issue distance */
     uint64_t running;      /* [engine] the contexts RUNNING or BLOCKED, renewed before `changed` */
     uint64_t word[4];      /* free for a model's scheduler */
+    /* A model's `issued` may leave the pick of the clock it returns, saving the engine's fast
+     * loop the call of `pick` there: the context its pick would return in that clock, or -1
+     * (none: the engine calls pick). A scheduler that leaves picks sets it in every call of
+     * `issued`; others leave it alone. The run may end before that clock, so a pick's effects
+     * on the scheduler's state (e.g. the cursor) are left to the next `issued`, which knows
+     * who issued. The engine drops it after an instruction that asked for attention and
+     * whenever the contexts change; the general path ignores it (tests/engine/test_next_pick.c). */
+    int32_t next_pick;
 };
 
 /* The engine's services, reached through the instance header so that a model compiled into a

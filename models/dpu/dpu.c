@@ -161,6 +161,8 @@ static int detailed_pick(isk_sched *q, uint64_t clock)
 static uint64_t detailed_issued(isk_sched *q, uint32_t id, uint64_t clock)
 {
     struct isk_state *S = (struct isk_state *)(void *)q->h;
+    q->cursor = id + 1;                     /* as its pick did, which the engine may have skipped */
+    q->next_pick = -1;
     if (S->pipe.issued_at != clock + 1) follow_issue(S, id, S->isk.pc, clock);   /* unless a DMA did */
     isk_context *me = &q->contexts[id];
     if (me->ready_at < clock + DPU_REVOLVER) me->ready_at = clock + DPU_REVOLVER;
@@ -183,6 +185,7 @@ static uint64_t detailed_issued(isk_sched *q, uint32_t id, uint64_t clock)
     S->rf_stall_cycles += at - (clock + 1);
     q->DETAILED_AT = at;
     q->DETAILED_ID = (uint64_t)(int64_t)next;
+    q->next_pick = next;                    /* the engine's fast loop issues it at `at` */
     return at;
 }
 

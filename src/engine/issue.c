@@ -38,6 +38,7 @@ ISK_BUILTIN_SCHEDULER(barrel, 1)
 ISK_INLINE void sched_changed(isk_sched *q, void (*changed)(isk_sched *))
 {
     q->running = isk_live_mask(q->contexts, q->ncontexts);
+    q->next_pick = -1;                       /* a pick left by `issued` may be stale now */
     if (changed) changed(q);
 }
 
@@ -47,6 +48,7 @@ void isk_sched_select(isk_inst *p, int issue, uint64_t gap, const isk_scheduler 
     static const isk_scheduler *const builtin[] = { &cpi_scheduler, &revolver_scheduler, &barrel_scheduler };
     q->policy = issue >= ISK_ISSUE_CPI && issue <= ISK_ISSUE_BARREL ? builtin[issue] : own;
     q->gap = gap ? gap : 1;
+    q->next_pick = -1;
     q->h = p->hdr;
     q->contexts = p->contexts;
     q->ncontexts = p->hdr->ncontexts;
@@ -746,11 +748,12 @@ static uint64_t circle_gap(isk_system *sys, isk_inst *p, isk_sched *q, uint64_t 
 }
 
 /* `burst`: a sticky scheduler's (NULL: pick a context for every issue); `circle`: the
- * revolver's run (NULL: pick through `pick`). */
+ * revolver's run (NULL: pick through `pick`); `takes_pick`: a model's scheduler, whose `issued`
+ * may leave the next pick (isk_sched.next_pick). */
 ISK_INLINE void issue_loop(isk_system *sys, isk_inst *p, int (*pick)(isk_sched *, uint64_t),
                            uint64_t (*issued)(isk_sched *, uint32_t, uint64_t),
                            uint64_t (*next)(isk_sched *, uint64_t), void (*changed)(isk_sched *), burst_fn *burst,
-                           circle_fn *circle, const int idle_counts)
+                           circle_fn *circle, const int idle_counts, const bool takes_pick)
 {
     const bool sticky = burst != NULL;
     isk_hdr *const h = p->hdr;
@@ -783,7 +786,8 @@ ISK_INLINE void issue_loop(isk_system *sys, isk_inst *p, int (*pick)(isk_sched *
             c = &q.contexts[id];
         } else {
             if (!sticky || id < 0) {
-                id = pick(&q, clock);
+                id = takes_pick ? q.next_pick : -1;
+                if (id < 0) id = pick(&q, clock);
                 if (id < 0) {
                     /* nothing can issue now: jump to the first clock at which something may */
                     uint64_t first = next(&q, clock);
@@ -884,21 +888,21 @@ static __attribute__((noinline)) void run_cpi(isk_system *sys, isk_inst *p)
     const uint64_t gap = p->sched.gap;
     burst_fn *burst = p->model->proc.burst && gap == (uint64_t)p->model->proc.cpi ? burst_model
                       : gap == 1 ? burst_gap1 : gap == 2 ? burst_gap2 : burst_gap;
-    issue_loop(sys, p, isk_cpi_pick, isk_cpi_issued, isk_cpi_next, NULL, ISK_CPI_STICKY ? burst : NULL, NULL, 0);
+    issue_loop(sys, p, isk_cpi_pick, isk_cpi_issued, isk_cpi_next, NULL, ISK_CPI_STICKY ? burst : NULL, NULL, 0, false);
 }
 static __attribute__((noinline)) void run_revolver(isk_system *sys, isk_inst *p)
 {
     issue_loop(sys, p, isk_revolver_pick, isk_revolver_issued, isk_revolver_next, NULL, NULL,
-               p->sched.gap == 1 ? circle_gap1 : circle_gap, 1);
+               p->sched.gap == 1 ? circle_gap1 : circle_gap, 1, false);
 }
 static __attribute__((noinline)) void run_barrel(isk_system *sys, isk_inst *p)
 {
-    issue_loop(sys, p, isk_barrel_pick, isk_barrel_issued, isk_barrel_next, NULL, NULL, NULL, 1);
+    issue_loop(sys, p, isk_barrel_pick, isk_barrel_issued, isk_barrel_next, NULL, NULL, NULL, 1, false);
 }
 static __attribute__((noinline)) void run_model_scheduler(isk_system *sys, isk_inst *p)
 {
     const isk_scheduler *s = p->sched.policy;
-    issue_loop(sys, p, s->pick, s->issued, s->next, s->changed, NULL, NULL, s->idle_counts);
+    issue_loop(sys, p, s->pick, s->issued, s->next, s->changed, NULL, NULL, s->idle_counts, true);
 }
 
 void isk_run_alone(isk_system *sys, isk_inst *p)

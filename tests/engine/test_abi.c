@@ -24,6 +24,7 @@ static uint64_t fingerprint(void)
         O(isk_scheduler, next), O(isk_scheduler, changed), O(isk_scheduler, idle_counts),
         S(isk_sched), O(isk_sched, policy), O(isk_sched, h), O(isk_sched, contexts), O(isk_sched, ncontexts),
         O(isk_sched, cursor), O(isk_sched, gap), O(isk_sched, running), O(isk_sched, word),
+        O(isk_sched, next_pick),
         S(struct isk_engine_ops), O(struct isk_engine_ops, boundary), O(struct isk_engine_ops, write),
         O(struct isk_engine_ops, use_resources), O(struct isk_engine_ops, interrupt),
         O(struct isk_engine_ops, fault), O(struct isk_engine_ops, index_fault), O(struct isk_engine_ops, launch),
@@ -126,6 +127,7 @@ static const struct { int version; uint64_t layout; } versions[] = {
     { 15, 0xbcee037b56308bdbull },    /* PROCESSOR .burst: a model's own fast loop over isk_decoded entries */
     { 16, 0x3e0accbd9390d267ull },    /* isk_hdr.wlog: SET appends a command's first latency-1 write itself */
     { 17, 0x7de77728726917b3ull },    /* PRIVATE_* storages, INSTRUCTION .inert: a processor ahead of inert commands */
+    { 18, 0x27276c401abcdc4bull },    /* isk_sched.next_pick: a model scheduler's issued leaves its next pick */
 };
 
 STATE_BEGIN

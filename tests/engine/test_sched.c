@@ -126,16 +126,7 @@ static void tile_open(tile *t, const char *const *program, const isk_system_opti
     t->sys = isk_system_new(&o);
     t->p = isk_system_add(t->sys, t->m, "tile");
     t->S = (struct isk_state *)(void *)isk_inst_state(t->p);
-    uint64_t pc = 0;
-    for (int i = 0; program[i]; i++, pc++) {
-        const char *text = program[i];
-        char *end;
-        unsigned long at = strtoul(text, &end, 10);
-        if (end != text && *end == ':') pc = at, text = end + 1;
-        while (*text == ' ') text++;
-        isk_write(t->p, "ROM", pc, *text == '#' ? (int64_t)strtol(text + 1, NULL, 16)
-                                                : (int64_t)test_encode(t->m, text, pc));
-    }
+    test_load_lines(t->p, t->m, "ROM", program);
 }
 
 static void tile_close(tile *t)
