@@ -137,11 +137,18 @@ extern "C" {
     struct isk_state { isk_hdr isk;
 #define STATE_END }; enum { isk_state_last = __COUNTER__ };
 
-ISK_INLINE uint64_t isk_index(isk_hdr *h, int64_t i, uint64_t n, const char *name)
+/* The cell count is passed by address and read after the trap's cold call, not before: a value
+ * loaded before a call that returns into the behaviour must survive it in a callee-saved
+ * register, which the behaviour's prologue saves on every run. */
+ISK_INLINE uint64_t isk_index_at(isk_hdr *h, int64_t i, const uint64_t *n, const char *name)
 {
     if (ISK_UNLIKELY(h->trap)) h->ops->boundary(h);
-    if (ISK_UNLIKELY((uint64_t)i >= n)) h->ops->index_fault(h, name, i, n);
+    if (ISK_UNLIKELY((uint64_t)i >= *n)) h->ops->index_fault(h, name, i, *n);
     return (uint64_t)i;
+}
+ISK_INLINE uint64_t isk_index(isk_hdr *h, int64_t i, uint64_t n, const char *name)
+{
+    return isk_index_at(h, i, &n, name);
 }
 
 #define ISK_WRITE_BYTES(n) ((unsigned)(n) << 8)
@@ -181,15 +188,18 @@ ISK_INLINE void isk_store(isk_hdr *h, void *cell, int bytes, int64_t v, int lat,
  * this clock for latency >= 1, the latest value for latency 0. Index out of range is a fault. */
 #define GET(...) ISK_OVERLOAD_2(__VA_ARGS__, ISK_GET2, ISK_GET1, ~)(__VA_ARGS__)
 #define ISK_GET1(X) ISK_GET2(X, 0)
-#define ISK_GET2(X, i) (S->X.v[isk_index_read(&S->isk, (int64_t)(i), S->X.n, #X, offsetof(struct isk_state, X))])
+#define ISK_GET2(X, i) (*(__typeof__(S->X.v))isk_index_read(&S->isk, (int64_t)(i), &S->X.n, #X, \
+    offsetof(struct isk_state, X), (void *const *)&S->X.v, sizeof S->X.v[0]))
 /* isk_index for a read: the same single test of h->trap on the fast path, and one cold call
  * (ops->read takes a pending FinishCycle() and, while reads are watched, reports this one), so
- * that a GET adds no call site to a behaviour. */
-ISK_INLINE uint64_t isk_index_read(isk_hdr *h, int64_t i, uint64_t n, const char *name, size_t storage)
+ * that a GET adds no call site to a behaviour. It returns the cell's address, the count and the
+ * cells' base loaded after the cold call (as in isk_index). */
+ISK_INLINE void *isk_index_read(isk_hdr *h, int64_t i, const uint64_t *n, const char *name, size_t storage,
+                                void *const *cells, size_t bytes)
 {
     if (ISK_UNLIKELY(h->trap)) h->ops->read(h, storage, i, 1);
-    if (ISK_UNLIKELY((uint64_t)i >= n)) h->ops->index_fault(h, name, i, n);
-    return (uint64_t)i;
+    if (ISK_UNLIKELY((uint64_t)i >= *n)) h->ops->index_fault(h, name, i, *n);
+    return (char *)*cells + (uint64_t)i * bytes;
 }
 
 /* SET(X, v) / SET(X, i, v): write cell i, visible after the storage's latency. */
@@ -199,7 +209,7 @@ ISK_INLINE uint64_t isk_index_read(isk_hdr *h, int64_t i, uint64_t n, const char
         int64_t isk_i_ = (int64_t)(i); \
         int64_t isk_v_ = isk_wrap((int64_t)(val), ISK_WIDTH_OF(struct isk_state, X), \
                                   ISK_SIGN_OF(struct isk_state, X)); \
-        uint64_t isk_ix_ = isk_index(&S->isk, isk_i_, S->X.n, #X); \
+        uint64_t isk_ix_ = isk_index_at(&S->isk, isk_i_, &S->X.n, #X); \
         isk_store(&S->isk, &S->X.v[isk_ix_], ISK_CELL_BYTES_OF(struct isk_state, X), \
                   isk_v_, ISK_LAT_OF(struct isk_state, X), \
                   ISK_KIND_OF(struct isk_state, X) == ISK_CODE_MEMORY); \
