@@ -53,9 +53,11 @@ for core in kcpsm3 kcpsm6; do
     only=best_seconds figure "picoblaze $core (engine + behaviours)" instruction 500000 1000000 \
         "$b/bench_picoblaze" 1000000 1 $core -- "$b/bench_picoblaze" 2000000 1 $core
 done
-# bench_rv32 INSTRUCTIONS CASE: best of 3 runs (case 1 alone, 2 beside a busy accelerator)
+# bench_rv32 INSTRUCTIONS CASE: best of 3 runs (case 1 alone, 2 beside a busy accelerator, 3 beside
+# one busy with commands declared inert, which the processor runs ahead of)
 figure "rv32 compute loop" instruction 3000000 6000000 "$b/bench_rv32" 1000000 1 -- "$b/bench_rv32" 2000000 1
 figure "rv32 compute loop, accelerator busy" clock 3000000 6000000 "$b/bench_rv32" 1000000 2 -- "$b/bench_rv32" 2000000 2
+figure "rv32 compute loop, inert accelerator busy" clock 3000000 6000000 "$b/bench_rv32" 1000000 3 -- "$b/bench_rv32" 2000000 3
 # bench_example CLOCKS CASE: best of 3 runs of CLOCKS clocks (case 1 prepared commands, 3 words, 4 queued)
 figure "example one-clock command stream" clock 300000 600000 \
     "$b/bench_example" 100000 1 -- "$b/bench_example" 200000 1
