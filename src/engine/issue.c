@@ -188,15 +188,21 @@ ISK_INLINE void count_issue(isk_hdr *h, isk_context *c, uint64_t clock)
 
 /* The context of a sticky fast loop: its instruction count follows h->issued from `base`; its
  * PC is the instruction's (asked for from a handler: the loop takes note at the next issue). */
-ISK_INLINE void sync_sticky(isk_system *sys)
+ISK_INLINE void sync_sticky_count(isk_system *sys, isk_context *c)
 {
-    isk_context *c = sys->fast.sticky;
-    if (!c) return;
     if (c->pc == PC_IN_LOOP) {
         c->pc = sys->fast.proc->hdr->pc;
         sys->fast.proc->hdr->attention = 1;
     }
     c->insns = sys->fast.sticky_base + sys->fast.proc->hdr->issued;
+}
+
+/* ... after an instruction: the last issue is that instruction's. */
+ISK_INLINE void sync_sticky(isk_system *sys)
+{
+    isk_context *c = sys->fast.sticky;
+    if (!c) return;
+    sync_sticky_count(sys, c);
     c->last_issue = sys->fast.proc->hdr->clock;
 }
 
@@ -205,7 +211,17 @@ static void steady_count(isk_system *sys, isk_context *ctx, uint64_t end);
 void isk_sync_fast_counts(isk_system *sys)
 {
     if (!sys->fast.proc) return;
-    sync_sticky(sys);
+    isk_context *c = sys->fast.sticky;
+    if (c) {
+        /* a handler inside the instruction at the system's clock, which the per-clock path has
+         * not counted yet: its last issue is the one before it in this run (sticky_gap clocks
+         * earlier), which made it ready now; with none, what it was when the run began */
+        sync_sticky_count(sys, c);
+        if (sys->fast.proc->hdr->issued != sys->fast.sticky_issued) {
+            c->last_issue = sys->clock - sys->fast.sticky_gap;
+            if (c->ready_at < sys->clock) c->ready_at = sys->clock;
+        }
+    }
     /* a handler inside a steady round's instruction (at the system's clock): the issues before */
     if (sys->fast.steady_gap) steady_count(sys, sys->fast.proc->contexts, sys->clock);
 }

@@ -817,9 +817,19 @@ static uint64_t unfinished_slot_clocks(const isk_inst *a)
 
 /* The commands' counts are kept per accelerator only (one increment per launch and end, not
  * two) and summed here. */
+/* A fast loop counts its instructions and clocks when it leaves: a handler inside one (at the
+ * system's clock, its instruction not yet counted) sees them as the per-clock path counts them. */
+static uint64_t fast_loop_issued(const isk_system *sys, const isk_inst *inst)
+{
+    const isk_inst *p = sys->fast.proc;
+    return p && (!inst || inst == p) ? p->hdr->issued - sys->fast.issued_before : 0;
+}
+
 void isk_get_stats(const isk_system *sys, isk_stats *out)
 {
     *out = sys->stats;
+    out->instructions += fast_loop_issued(sys, NULL);
+    if (sys->fast.proc) out->clocks += sys->clock - sys->fast.start;
     for (size_t i = 0; i < sys->accelerators.len; i++) {
         const isk_inst *a = sys->accelerators.data[i];
         out->launches += a->stats.launches;
@@ -831,5 +841,6 @@ void isk_get_stats(const isk_system *sys, isk_stats *out)
 void isk_inst_stats(const isk_inst *inst, isk_stats *out)
 {
     *out = inst->stats;
+    out->instructions += fast_loop_issued(inst->sys, inst);
     if (inst->nslots) out->slot_clocks += unfinished_slot_clocks(inst);
 }

@@ -144,6 +144,8 @@ typedef struct rig {
     isk_system *sys;
     isk_inst *p, *a;
     unsigned long issues;       /* instruction events (the per-clock rig only) */
+    uint64_t seen[64][7];       /* what port 2's handler saw of the context and the statistics */
+    int nseen;
 } rig;
 
 static void count_issue(void *user, const isk_event *e)
@@ -152,13 +154,25 @@ static void count_issue(void *user, const isk_event *e)
     ((rig *)user)->issues++;
 }
 
-/* Port 0: the accelerator's busy slots (a status query); port 1: its SHM[0] (a result read). */
+/* Port 0: the accelerator's busy slots (a status query); port 1: its SHM[0] (a result read);
+ * port 2: the context's counts and the statistics, as a handler sees them in the middle of the
+ * instruction (noted in the rig, which same_state compares; reads 0). */
 static uint64_t rig_port(void *user, isk_inst *inst, uint64_t port)
 {
-    (void)inst;
-    const rig *r = user;
+    rig *r = user;
     int64_t v = 0;
     if (port == 0) return (uint64_t)isk_busy_slots(r->a) * 100;
+    if (port == 2) {
+        const isk_context *c = isk_context_of(inst, 0);
+        isk_stats s;
+        isk_get_stats(r->sys, &s);
+        if (r->nseen < 64) {
+            uint64_t *e = r->seen[r->nseen++];
+            e[0] = isk_clock(r->sys), e[1] = c->pc, e[2] = c->insns, e[3] = c->last_issue, e[4] = c->ready_at;
+            e[5] = s.instructions, e[6] = s.clocks;
+        }
+        return 0;
+    }
     CHECK_EQ(isk_read(r->a, "SHM", 0, &v), ISK_OK);
     return (uint64_t)v;
 }
@@ -240,6 +254,15 @@ static void same_state(rig *x, rig *y, int run, int line)
     }
     CHECK_EQ(x->out.len, y->out.len);
     if (x->out.len == y->out.len && x->out.len) CHECK(memcmp(x->out.text, y->out.text, x->out.len) == 0);
+    CHECK_EQ(x->nseen, y->nseen);
+    static const char *const what[] = { "clock", "pc", "insns", "last_issue", "ready_at", "instructions", "clocks" };
+    for (int k = 0; k < x->nseen && k < y->nseen; k++)
+        for (int f = 0; f < 7; f++)
+            if (x->seen[k][f] != y->seen[k][f]) {
+                fprintf(stderr, "port 2's read %d: %s %llu, per clock %llu\n", k, what[f],
+                        (unsigned long long)x->seen[k][f], (unsigned long long)y->seen[k][f]);
+                CHECK_EQ(x->seen[k][f], y->seen[k][f]);
+            }
 }
 
 /* Run `program` on both paths in runs of `run` clocks, comparing after each, until the run
@@ -304,6 +327,15 @@ static const char *const cpu_fault_program[] = {
 /* The processor alone (its fast loop on the engine's path) fetches a word no format accepts. */
 static const char *const alone_fault_program[] = {
     "ldi 4", "dec", "jnz 1", "ldi 1", "jnz 6", "halt", "word 0", NULL,
+};
+
+/* A port handler reads the context's counts and the statistics in the middle of instructions:
+ * the first of a run of the fast loop and later ones, alone and beside a busy command. */
+static const char *const probe_program[] = {
+    "in 2", "ldi 3", "in 2", "dec", "jnz 2",
+    "launch 0x108",                 /* 5: work 8 */
+    "in 2", "ldi 4", "in 2", "dec", "jnz 8",
+    "in 2", "halt", NULL,
 };
 
 /* A third launch while both slots are busy. */
@@ -384,6 +416,7 @@ int main(void)
     check_program(cpu_fault_program, ISK_FAULT, "illegal instruction", __LINE__);
     check_program(alone_fault_program, ISK_FAULT, "illegal instruction", __LINE__);
     check_program(no_slot_program, ISK_CONFLICT, "no free slot", __LINE__);
+    check_program(probe_program, ISK_STOPPED, NULL, __LINE__);
 
     /* Inert commands: the processor runs ahead of them and they catch up at each interaction
      * (a launch, a port read whose handler asks the accelerator's state) and at the run's limit. */
@@ -403,5 +436,6 @@ int main(void)
     /* the processor's own fault while ahead of them: an illegal word, a launch with no free slot */
     check_program(cpu_fault_program, ISK_FAULT, "illegal instruction", __LINE__);
     check_program(no_slot_program, ISK_CONFLICT, "no free slot", __LINE__);
+    check_program(probe_program, ISK_STOPPED, NULL, __LINE__);
     return CHECK_DONE();
 }
