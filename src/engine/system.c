@@ -815,8 +815,6 @@ static uint64_t unfinished_slot_clocks(const isk_inst *a)
     return n;
 }
 
-/* The commands' counts are kept per accelerator only (one increment per launch and end, not
- * two) and summed here. */
 /* A fast loop counts its instructions and clocks when it leaves: a handler inside one (at the
  * system's clock, its instruction not yet counted) sees them as the per-clock path counts them. */
 static uint64_t fast_loop_issued(const isk_system *sys, const isk_inst *inst)
@@ -825,6 +823,8 @@ static uint64_t fast_loop_issued(const isk_system *sys, const isk_inst *inst)
     return p && (!inst || inst == p) ? p->hdr->issued - sys->fast.issued_before : 0;
 }
 
+/* The commands' counts are kept per accelerator only (one increment per launch and end, not
+ * two) and summed here. */
 void isk_get_stats(const isk_system *sys, isk_stats *out)
 {
     *out = sys->stats;
