@@ -236,8 +236,14 @@ static uint64_t detailed_next(isk_sched *q, uint64_t clock)
     }
     if (first == UINT64_MAX) return first;
     const uint64_t at = pipe_unblocked(&S->pipe, first);
-    S->rf_stall_cycles += at - first;
-    if (blocked_until > first) S->rf_stall_in_dma_wait += (blocked_until < at ? blocked_until : at) - first;
+    /* the engine asks again for a cycle before `at` when a run ends there or on its general
+     * path (every idle cycle): the stalls it foresaw are counted once */
+    const uint64_t from = first > S->rf_counted_until ? first : S->rf_counted_until;
+    if (at > from) {
+        S->rf_stall_cycles += at - from;
+        if (blocked_until > from) S->rf_stall_in_dma_wait += (blocked_until < at ? blocked_until : at) - from;
+        S->rf_counted_until = at;
+    }
     return at > clock ? at : clock + 1;
 }
 
@@ -270,6 +276,7 @@ static void dpu_reset(isk_hdr *h)
     pipe_sentinel(&S->pipe, 0);
     S->rf_stall_cycles = 0;
     S->rf_stall_in_dma_wait = 0;
+    S->rf_counted_until = 0;
     memset(S->prev_writes, 0, sizeof S->prev_writes);
     S->uncertain_fault = GET_PARAM("uncertain") == 1;
     S->sats_hook = dpu_default_sats;
