@@ -137,6 +137,16 @@ ISK_INLINE int detailed_next_ready(const isk_sched *q, uint64_t clock)
 #define DETAILED_ID word[1]             /* the context, or -1 (as uint64_t) */
 #define DETAILED_NONE UINT64_MAX        /* (no pick is asked for the last cycle) */
 
+static uint64_t detailed_next(isk_sched *q, uint64_t clock);
+
+/* The pipeline blocks the issue in `clock`: the stalls up to its end are counted now (once,
+ * detailed_next), as the engine's general path, unlike its fast loop, does not ask `next`. */
+static ISK_NOINLINE int detailed_blocked(isk_sched *q, uint64_t clock)
+{
+    detailed_next(q, clock);
+    return -1;
+}
+
 /* The revolver (a thread issues at most every 11 cycles, round robin) behind the pipeline and
  * its register-file stage (dram.h): while they block, no thread issues. */
 static int detailed_pick(isk_sched *q, uint64_t clock)
@@ -147,7 +157,7 @@ static int detailed_pick(isk_sched *q, uint64_t clock)
         return id;
     }
     const struct isk_state *S = (const struct isk_state *)(void *)q->h;
-    if (clock != S->pipe.open_at && pipe_blocked(&S->pipe, clock)) return -1;
+    if (clock != S->pipe.open_at && pipe_blocked(&S->pipe, clock)) return detailed_blocked(q, clock);
     const int id = detailed_next_ready(q, clock);
     if (id >= 0) q->cursor = (uint32_t)id + 1;
     return id;

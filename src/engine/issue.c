@@ -424,8 +424,6 @@ ISK_INLINE int issue_clock(isk_system *sys, isk_inst *p, const bool observed)
         /* the clock loop calls here before quiet_until when the contexts changed */
         if (sys->clock < p->quiet_until) return ISK_ISSUE_ON;
         id = p->sched.policy->pick(&p->sched, sys->clock);
-        /* as in the fast loop, which may count there what it foresees (e.g. stall cycles) */
-        if (id < 0) p->sched.policy->next(&p->sched, sys->clock);
     }
     if (id < 0) {
         if (p->sched.policy->idle_counts) count_idle(sys, p, p->sched.running, sys->clock, sys->clock + 1);
