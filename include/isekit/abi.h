@@ -86,7 +86,9 @@ typedef struct isk_scheduler {
     /* The context that issues in `clock`, or -1 if none may. */
     int (*pick)(isk_sched *q, uint64_t clock);
     /* Context `id` issued in `clock`: record what the policy needs (e.g. the context's ready_at)
-     * and return the first clock at which the processor may issue again. */
+     * and return the first clock at which the processor may issue again (binding until the
+     * next reset or SCHEDULE: the engine neither picks nor counts idle clocks before it, in
+     * any run, on any path). */
     uint64_t (*issued)(isk_sched *q, uint32_t id, uint64_t clock);
     /* pick found nothing in `clock`: the first later clock at which it may find a context, or
      * UINT64_MAX if none until a context changes state. */

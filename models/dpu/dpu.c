@@ -137,6 +137,16 @@ ISK_INLINE int detailed_next_ready(const isk_sched *q, uint64_t clock)
 #define DETAILED_ID word[1]             /* the context, or -1 (as uint64_t) */
 #define DETAILED_NONE UINT64_MAX        /* (no pick is asked for the last cycle) */
 
+static uint64_t detailed_next(isk_sched *q, uint64_t clock);
+
+/* The pipeline blocks the issue in `clock`: the stalls up to its end are counted now (once,
+ * detailed_next), as the engine's general path, unlike its fast loop, does not ask `next`. */
+static ISK_NOINLINE int detailed_blocked(isk_sched *q, uint64_t clock)
+{
+    detailed_next(q, clock);
+    return -1;
+}
+
 /* The revolver (a thread issues at most every 11 cycles, round robin) behind the pipeline and
  * its register-file stage (dram.h): while they block, no thread issues. */
 static int detailed_pick(isk_sched *q, uint64_t clock)
@@ -147,7 +157,7 @@ static int detailed_pick(isk_sched *q, uint64_t clock)
         return id;
     }
     const struct isk_state *S = (const struct isk_state *)(void *)q->h;
-    if (clock != S->pipe.open_at && pipe_blocked(&S->pipe, clock)) return -1;
+    if (clock != S->pipe.open_at && pipe_blocked(&S->pipe, clock)) return detailed_blocked(q, clock);
     const int id = detailed_next_ready(q, clock);
     if (id >= 0) q->cursor = (uint32_t)id + 1;
     return id;
@@ -236,8 +246,14 @@ static uint64_t detailed_next(isk_sched *q, uint64_t clock)
     }
     if (first == UINT64_MAX) return first;
     const uint64_t at = pipe_unblocked(&S->pipe, first);
-    S->rf_stall_cycles += at - first;
-    if (blocked_until > first) S->rf_stall_in_dma_wait += (blocked_until < at ? blocked_until : at) - first;
+    /* the engine asks again for a cycle before `at` when a run ends there or on its general
+     * path (every idle cycle): the stalls it foresaw are counted once */
+    const uint64_t from = first > S->rf_counted_until ? first : S->rf_counted_until;
+    if (at > from) {
+        S->rf_stall_cycles += at - from;
+        if (blocked_until > from) S->rf_stall_in_dma_wait += (blocked_until < at ? blocked_until : at) - from;
+        S->rf_counted_until = at;
+    }
     return at > clock ? at : clock + 1;
 }
 
@@ -270,6 +286,7 @@ static void dpu_reset(isk_hdr *h)
     pipe_sentinel(&S->pipe, 0);
     S->rf_stall_cycles = 0;
     S->rf_stall_in_dma_wait = 0;
+    S->rf_counted_until = 0;
     memset(S->prev_writes, 0, sizeof S->prev_writes);
     S->uncertain_fault = GET_PARAM("uncertain") == 1;
     S->sats_hook = dpu_default_sats;

@@ -109,6 +109,7 @@ STATE_BEGIN
     dpu_pipe pipe;
     uint64_t rf_stall_cycles;          /* issue cycles lost to the register-file stage */
     uint64_t rf_stall_in_dma_wait;     /* of those, cycles the engine counts as DMA wait too */
+    uint64_t rf_counted_until;         /* detailed_next counted the stalls before this cycle */
     uint64_t prev_writes[DPU_THREADS]; /* GPRs each thread's previous instruction wrote (dram_banks) */
     uint8_t rr_after[DPU_THREADS];     /* the live thread after each in the round robin (detailed) */
 STATE_END

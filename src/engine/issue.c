@@ -55,6 +55,7 @@ void isk_sched_select(isk_inst *p, int issue, uint64_t gap, const isk_scheduler 
     p->issue = q->policy ? issue : ISK_ISSUE_CPI;
     if (!q->policy) q->policy = &cpi_scheduler;
     p->sched_stale = true;
+    p->quiet_until = 0;                      /* a new policy's first issue is not foreseen */
     p->hdr->attention = 1;
 }
 
@@ -353,6 +354,9 @@ ISK_INLINE void execute(isk_system *sys, isk_inst *p, uint32_t id, const bool ob
     sys->stats.instructions++;
     const uint64_t after = sched_issued(p, id, sys->clock);
     if (c->ready_at < after) c->ready_at = after;
+    /* a model's scheduler: nothing issues before `after`, and those clocks count nothing, as
+     * in its fast loop (issue_loop), so that its statistics do not depend on the path */
+    if (p->issue == ISK_ISSUE_MODEL) p->quiet_until = after;
     if (h->attention) {
         h->attention = 0;
         p->sched_stale = true;
@@ -417,6 +421,8 @@ ISK_INLINE int issue_clock(isk_system *sys, isk_inst *p, const bool observed)
     } else if (p->issue == ISK_ISSUE_BARREL) {
         id = isk_barrel_pick(&p->sched, sys->clock);
     } else {
+        /* the clock loop calls here before quiet_until when the contexts changed */
+        if (sys->clock < p->quiet_until) return ISK_ISSUE_ON;
         id = p->sched.policy->pick(&p->sched, sys->clock);
     }
     if (id < 0) {
@@ -788,6 +794,9 @@ ISK_INLINE void issue_loop(isk_system *sys, isk_inst *p, int (*pick)(isk_sched *
     sys->fast.proc = p;
     sys->fast.start = clock;
     sys->fast.issued_before = issued_before;
+    /* a model's scheduler: a run resumes where the last issue said the next may be (quiet_until,
+     * kept across runs and from the general path), so that how a run is stepped changes nothing */
+    if (takes_pick && clock < p->quiet_until) clock = p->quiet_until < limit ? p->quiet_until : limit;
     bool mid_clock = false;
     int id = -1;
     while (clock < limit) {
@@ -866,6 +875,7 @@ ISK_INLINE void issue_loop(isk_system *sys, isk_inst *p, int (*pick)(isk_sched *
         if (moves_on(c)) c->pc = h->next_pc;
         if (c->ready_at < after) c->ready_at = after;
         if (fast_loop_must_leave(sys, p)) {
+            if (takes_pick) p->quiet_until = after;
             mid_clock = true;
             break;
         }
@@ -884,6 +894,8 @@ ISK_INLINE void issue_loop(isk_system *sys, isk_inst *p, int (*pick)(isk_sched *
         /* A sticky scheduler did not record the last issue's cost: the context is busy until
          * then, which may be past the run's limit (the run still ends at the limit). */
         if (sticky && id >= 0 && q.contexts[id].ready_at < clock) q.contexts[id].ready_at = clock;
+        /* the last issue's `after` (a run that ended before it, or issued nothing, keeps it) */
+        if (takes_pick && p->quiet_until < clock) p->quiet_until = clock;
         if (clock > limit) clock = limit;
     }
     if (!p->sched_dirty) p->sched = q;
