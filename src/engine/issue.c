@@ -355,8 +355,9 @@ ISK_INLINE void execute(isk_system *sys, isk_inst *p, uint32_t id, const bool ob
     const uint64_t after = sched_issued(p, id, sys->clock);
     if (c->ready_at < after) c->ready_at = after;
     /* a model's scheduler: nothing issues before `after`, and those clocks count nothing, as
-     * in its fast loop (issue_loop), so that its statistics do not depend on the path */
-    if (p->issue == ISK_ISSUE_MODEL) p->quiet_until = after;
+     * in its fast loop (issue_loop), so that its statistics do not depend on the path; kept only
+     * when it is past the next clock (an older one is already behind this clock) */
+    if (p->issue == ISK_ISSUE_MODEL && after > sys->clock + 1) p->quiet_until = after;
     if (h->attention) {
         h->attention = 0;
         p->sched_stale = true;
