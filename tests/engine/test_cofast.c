@@ -78,6 +78,24 @@ ACC_FUNCTION(Irq, n)
     InterruptProcessor();
 }
 
+/* The same with its end promised at its first clock (.interrupts_at_end); `late` interrupts one
+ * clock after the promise, a breach. */
+ACC_FUNCTION(Irq_end, n)
+{
+    PromiseEnd(n);
+    for (int64_t t = 1; t < n; t++) FinishCycle();   /* no write: two may run at once */
+    InterruptProcessor();
+}
+ACC_FUNCTION(Irq_late, n)
+{
+    PromiseEnd(n);
+    for (int64_t t = 1; t <= n; t++) {
+        SET(R, 7, t);
+        FinishCycle();
+    }
+    InterruptProcessor();
+}
+
 /* A fault (an index outside R) in its k-th clock. */
 ACC_FUNCTION(Bad, k)
 {
@@ -135,6 +153,8 @@ MODEL_BEGIN(cofast_inert, "an accelerator of inert multi-clock commands")
     INSTRUCTION("0000-0011-kkkkkkkk", Bad, "bad {k}", .inert = 1);
     INSTRUCTION("0000-0100-0000-0000", Twice, "twice", .inert = 1);
     INSTRUCTION("0000-0101-0000-0000", Halt_run, "haltrun", .inert = 1);
+    INSTRUCTION("0000-0110-nnnnnnnn", Irq_end, "irqend {n}", .interrupts_at_end = 1);
+    INSTRUCTION("0000-0111-nnnnnnnn", Irq_late, "irqlate {n}", .interrupts_at_end = 1);
 MODEL_END
 
 typedef struct rig {
@@ -380,6 +400,29 @@ static const char *const inert_program[] = {
     "halt", NULL,
 };
 
+/* Commands that interrupt at their promised end: a loop beside one until its line rises (read
+ * raw: the line wakes the sleep), a launch while one is busy, two promises at once (the
+ * earlier caps the processor), the line while the processor loops, an interrupt not waited for. */
+static const char *const at_end_program[] = {
+    "launch 0x60c",                 /* 0: irqend 12 */
+    "ldi 3", "dec", "jnz 2",        /* 1..3 */
+    "launch 0x102",                 /* 4: work 2 beside it */
+    "wfi", "ack",                   /* 5, 6: woken by the first's line */
+    "launch 0x609",                 /* 7: irqend 9 */
+    "launch 0x605",                 /* 8: irqend 5, ends first */
+    "wfi", "ack",                   /* 9, 10 */
+    "ldi 12", "dec", "jnz 12",      /* 11..13: the second's line rises meanwhile */
+    "ack", "ldi 1", "in 2",         /* 14..16 */
+    "launch 0x603",                 /* 17: irqend 3, its line never waited for */
+    "ldi 9", "dec", "jnz 19",
+    "halt", NULL,
+};
+
+/* A command interrupts a clock after its promised end. */
+static const char *const at_end_late_program[] = {
+    "launch 0x706", "ldi 30", "dec", "jnz 2", "halt", NULL,
+};
+
 /* An "inert" command interrupts. */
 static const char *const inert_irq_program[] = {
     "launch 0x209", "ldi 30", "dec", "jnz 2", "halt", NULL,
@@ -437,5 +480,14 @@ int main(void)
     check_program(cpu_fault_program, ISK_FAULT, "illegal instruction", __LINE__);
     check_program(no_slot_program, ISK_CONFLICT, "no free slot", __LINE__);
     check_program(probe_program, ISK_STOPPED, NULL, __LINE__);
+    /* interrupts at a promised end: exact, and the processor did run ahead of them */
+    check_program(at_end_program, ISK_STOPPED, NULL, __LINE__);
+    rig_open(&x, at_end_program, false);
+    CHECK_EQ(isk_run(x.sys, 1000), ISK_STOPPED);
+    isk_get_stats(x.sys, &st);
+    CHECK_EQ(st.interrupts, 4);
+    CHECK_EQ(st.commands_done, 5);
+    rig_close(&x);
+    check_breach(at_end_late_program, ISK_FAULT, "an interrupt at clock 6 from a command that promised it at clock 5");
     return CHECK_DONE();
 }
