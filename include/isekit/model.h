@@ -175,11 +175,19 @@ ISK_INLINE void isk_store(isk_hdr *h, void *cell, int bytes, int64_t v, int lat,
         e->slot = (int32_t)(h->checking - ISK_CHECKING_SLOT);
         e->how = 1u | ISK_WRITE_BYTES(bytes) | ISK_WRITE_INLINE;
         log->len = 1;
-        h->attention = 1;
+        /* no h->attention: only a command gets here (checking >= ISK_CHECKING_SLOT), and the
+         * clock's end commits its log whatever attention says; attention is read only from a
+         * processor's own header, by the issue loops, for what its instruction did */
     } else {
         h->ops->write(h, cell, v, (unsigned)lat | ISK_WRITE_BYTES(bytes) | (code ? ISK_WRITE_CODE : 0));
     }
 }
+
+#if defined(__GNUC__) || defined(__clang__)
+#define ISK_COLD static __attribute__((noinline, cold, unused))   /* a cold path, out of line */
+#else
+#define ISK_COLD static
+#endif
 
 #define ISK_OVERLOAD_2(_1, _2, name, ...) name
 #define ISK_OVERLOAD_3(_1, _2, _3, name, ...) name
@@ -206,14 +214,37 @@ ISK_INLINE void *isk_index_read(isk_hdr *h, int64_t i, const uint64_t *n, const 
 #define SET(...) ISK_OVERLOAD_3(__VA_ARGS__, ISK_SET3, ISK_SET2, ~)(__VA_ARGS__)
 #define ISK_SET2(X, val) ISK_SET3(X, 0, val)
 #define ISK_SET3(X, i, val) do { \
-        int64_t isk_i_ = (int64_t)(i); \
-        int64_t isk_v_ = isk_wrap((int64_t)(val), ISK_WIDTH_OF(struct isk_state, X), \
-                                  ISK_SIGN_OF(struct isk_state, X)); \
-        uint64_t isk_ix_ = isk_index_at(&S->isk, isk_i_, &S->X.n, #X); \
-        isk_store(&S->isk, &S->X.v[isk_ix_], ISK_CELL_BYTES_OF(struct isk_state, X), \
-                  isk_v_, ISK_LAT_OF(struct isk_state, X), \
-                  ISK_KIND_OF(struct isk_state, X) == ISK_CODE_MEMORY); \
+        _Static_assert(offsetof(__typeof__(S->X), n) == offsetof(isk_storage_head, n), "storage layout"); \
+        isk_set(&S->isk, (int64_t)(i), isk_wrap((int64_t)(val), ISK_WIDTH_OF(struct isk_state, X), \
+                                                ISK_SIGN_OF(struct isk_state, X)), \
+                &S->X, ISK_CELL_BYTES_OF(struct isk_state, X), ISK_LAT_OF(struct isk_state, X), \
+                ISK_KIND_OF(struct isk_state, X) == ISK_CODE_MEMORY, #X); \
     } while (0)
+/* A storage member's first two fields, as SET's cold path reads them. */
+typedef struct isk_storage_head { void *v; uint64_t n; } isk_storage_head;
+/* SET's cold path, out of line: the pending boundary, the index check and the store, all here,
+ * so that the behaviour's only call on it is this one, with the same six arguments as its
+ * inline path has at hand; when the SET is a behaviour's last statement the call is a tail jump
+ * and the behaviour needs no frame. */
+ISK_COLD void isk_set_cold(isk_hdr *h, int64_t i, int64_t v, void *storage, unsigned how,
+                          const char *name)
+{
+    const isk_storage_head *const st = storage;
+    const unsigned bytes = (how >> 8) & 0xff;
+    isk_store(h, (char *)st->v + isk_index_at(h, i, &st->n, name) * bytes, (int)bytes, v,
+              (int)(how & 0xff), (how & ISK_WRITE_CODE) != 0);
+}
+/* The fast path tests the trap and the index once each and stores as isk_store does; a trap or
+ * an index out of range goes to isk_set_cold, which does it all again in order. */
+ISK_INLINE void isk_set(isk_hdr *h, int64_t i, int64_t v, void *storage, int bytes, int lat, int code,
+                        const char *name)
+{
+    isk_storage_head *const st = storage;
+    if (ISK_LIKELY(!h->trap) && ISK_LIKELY((uint64_t)i < st->n))
+        isk_store(h, (char *)st->v + (uint64_t)i * (unsigned)bytes, bytes, v, lat, code);
+    else
+        isk_set_cold(h, i, v, storage, (unsigned)lat | ISK_WRITE_BYTES(bytes) | (code ? ISK_WRITE_CODE : 0), name);
+}
 
 /* CELLS(X): the raw cell array, for hot paths of latency-0 storage that want plain C access.
  * It bypasses width wrapping, latency, CREW checks and bounds checks: use with care. */
@@ -240,10 +271,17 @@ ISK_INLINE void *isk_index_read(isk_hdr *h, int64_t i, const uint64_t *n, const 
  * happen (locals are kept across clocks; a pointer into storage read after FinishCycle() is
  * not intercepted, so always access storage through GET/SET). */
 #define FinishCycle() isk_finish_cycle(&S->isk)
+/* Its cold path out of line too, so that a FinishCycle() that ends a behaviour is a tail jump
+ * there. */
+ISK_COLD void isk_finish_cold(isk_hdr *h)
+{
+    h->ops->boundary(h);
+    h->trap = 1;
+}
 ISK_INLINE void isk_finish_cycle(isk_hdr *h)
 {
-    if (h->trap) h->ops->boundary(h);
-    h->trap = 1;
+    if (ISK_UNLIKELY(h->trap)) isk_finish_cold(h);
+    else h->trap = 1;
 }
 
 /* Functional resources: an enum of powers of two. Operations running in the same clock, in

@@ -157,16 +157,13 @@ static int detailed_pick(isk_sched *q, uint64_t clock)
  * before that, the cycles in between are register-file stalls and the engine need not look at
  * them; otherwise the engine looks at each cycle (detailed_next) and counts why it is idle.
  * Unless the instruction asked for attention (the engine then renews its view of the
- * contexts), the pick of the cycle returned is kept for detailed_pick. */
-static uint64_t detailed_issued(isk_sched *q, uint32_t id, uint64_t clock)
+ * contexts), the pick of the cycle returned is kept for detailed_pick. The issue has been
+ * followed through the pipeline (detailed_issued) and `at` is the first cycle it lets issue:
+ * this is the rare part, apart so that the common one saves few registers. */
+static ISK_NOINLINE uint64_t detailed_issued_rest(isk_sched *q, uint32_t id, uint64_t clock, uint64_t at)
 {
     struct isk_state *S = (struct isk_state *)(void *)q->h;
-    q->cursor = id + 1;                     /* as its pick did, which the engine may have skipped */
     q->next_pick = -1;
-    if (S->pipe.issued_at != clock + 1) follow_issue(S, id, S->isk.pc, clock);   /* unless a DMA did */
-    isk_context *me = &q->contexts[id];
-    if (me->ready_at < clock + DPU_REVOLVER) me->ready_at = clock + DPU_REVOLVER;
-    const uint64_t at = S->pipe.open_at = pipe_open_after(&S->pipe, clock);
     q->DETAILED_AT = DETAILED_NONE;
     if (ISK_UNLIKELY(S->isk.attention)) {
         if (at == clock + 1 || detailed_next_live(q, clock + 1) < 0) return clock + 1;
@@ -186,6 +183,26 @@ static uint64_t detailed_issued(isk_sched *q, uint32_t id, uint64_t clock)
     q->DETAILED_AT = at;
     q->DETAILED_ID = (uint64_t)(int64_t)next;
     q->next_pick = next;                    /* the engine's fast loop issues it at `at` */
+    return at;
+}
+
+/* The common case: no attention, and the live thread after the issuer in the round robin is
+ * ready by the next cycle, so it is the next pick (ready by `at` too) and nothing blocks. */
+static uint64_t detailed_issued(isk_sched *q, uint32_t id, uint64_t clock)
+{
+    struct isk_state *S = (struct isk_state *)(void *)q->h;
+    q->cursor = id + 1;                     /* as its pick did, which the engine may have skipped */
+    if (S->pipe.issued_at != clock + 1) follow_issue(S, id, S->isk.pc, clock);   /* unless a DMA did */
+    isk_context *const ctx = q->contexts;
+    if (ctx[id].ready_at < clock + DPU_REVOLVER) ctx[id].ready_at = clock + DPU_REVOLVER;
+    const uint64_t at = S->pipe.open_at = pipe_open_after(&S->pipe, clock);
+    const uint32_t after = S->rr_after[id];
+    if (ISK_UNLIKELY(S->isk.attention || ctx[after].ready_at > clock + 1))
+        return detailed_issued_rest(q, id, clock, at);
+    S->rf_stall_cycles += at - (clock + 1);
+    q->DETAILED_AT = at;
+    q->DETAILED_ID = after;
+    q->next_pick = (int)after;              /* the engine's fast loop issues it at `at` */
     return at;
 }
 
@@ -250,6 +267,7 @@ static void dpu_reset(isk_hdr *h)
                           .pipeline = (uint64_t)GET_PARAM("pipeline_stages") };
     memset(&S->dram, 0, sizeof S->dram);
     memset(&S->pipe, 0, sizeof S->pipe);
+    pipe_sentinel(&S->pipe, 0);
     S->rf_stall_cycles = 0;
     S->rf_stall_in_dma_wait = 0;
     memset(S->prev_writes, 0, sizeof S->prev_writes);

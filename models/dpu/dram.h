@@ -224,8 +224,15 @@ ISK_INLINE uint64_t pipe_unblocked(const dpu_pipe *p, uint64_t v)
 ISK_INLINE uint64_t pipe_open_after(const dpu_pipe *p, uint64_t u)
 {
     const uint64_t v = u + 1 + p->entered_late;
-    const uint32_t k = p->tail;
-    return k != p->head && p->from[PIPE_SLOT(k)] <= v ? p->to[PIPE_SLOT(k)] : v;
+    const uint32_t k = p->tail;                 /* (the sentinel when none is kept) */
+    return p->from[PIPE_SLOT(k)] <= v ? p->to[PIPE_SLOT(k)] : v;
+}
+
+/* The slot after the newest interval holds a sentinel that never ends nor begins, so that a
+ * walk from the oldest on stops there without comparing the counts (dpu_reset, pipe_enter). */
+ISK_INLINE void pipe_sentinel(dpu_pipe *p, uint32_t head)
+{
+    p->from[PIPE_SLOT(head)] = p->to[PIPE_SLOT(head)] = UINT64_MAX;
 }
 
 /* The instruction issued in cycle u with `extra` register-file cycles: the cycle in which it
@@ -244,7 +251,7 @@ ISK_INLINE uint64_t pipe_enter(struct isk_state *S, uint64_t u, uint32_t extra)
     uint32_t tail = p->tail;
     uint64_t ahead = p->ahead;
     bool late = false;
-    while (tail != head && p->to[PIPE_SLOT(tail)] <= u) {
+    while (p->to[PIPE_SLOT(tail)] <= u) {       /* (the sentinel at head stops it) */
         late = p->to[PIPE_SLOT(tail)] == u;
         ahead -= p->to[PIPE_SLOT(tail)] - p->from[PIPE_SLOT(tail)];
         tail++;
@@ -253,12 +260,13 @@ ISK_INLINE uint64_t pipe_enter(struct isk_state *S, uint64_t u, uint32_t extra)
     const uint64_t arrive = entry + S->tm.pipeline - 1 + ahead;
     const uint64_t enter = arrive > p->stage_free ? arrive : p->stage_free;
     if (enter > arrive) {                       /* held in the input: frozen until it enters */
-        if (head - tail == DPU_FREEZES) {       /* (pipeline_stages keeps fewer in flight) */
+        if (head - tail == DPU_FREEZES - 1) {   /* (pipeline_stages keeps fewer in flight) */
             ahead -= p->to[PIPE_SLOT(tail)] - p->from[PIPE_SLOT(tail)];
             tail++;
         }
         p->from[PIPE_SLOT(head)] = arrive + 1;
         p->to[PIPE_SLOT(head)] = enter + 1;
+        pipe_sentinel(p, head + 1);
         p->head = head + 1;
         ahead += enter - arrive;
     }

@@ -30,8 +30,18 @@
  * third of the instruction time (bench_dpu). */
 #define TID ((uint32_t)S->isk.context)
 /* The thread's registers: one base address per behaviour, each operand an index from it
- * (a 32-bit sum of thread and operand cost every operand an instruction more). */
-#define RTHREAD (CELLS(R) + (size_t)S->isk.context * DPU_REGS)
+ * (a 32-bit sum of thread and operand cost every operand an instruction more). The empty asm
+ * keeps the base a pointer in a register: the compiler would otherwise fold it into each
+ * operand's index, one add per register operand instead of one per behaviour. */
+ISK_INLINE uint32_t *dpu_rthread(struct isk_state *S)
+{
+    uint32_t *r = CELLS(R) + (size_t)S->isk.context * DPU_REGS;
+#if defined(__GNUC__)
+    __asm__("" : "+r"(r));
+#endif
+    return r;
+}
+#define RTHREAD dpu_rthread(S)
 /* A register operand, encodings 0..31 (r0..r23 and the constant registers). */
 #define RV(i) (RTHREAD[(i)])
 /* A pair dN: rN holds bits 63:32, rN+1 bits 31:0. */
