@@ -426,6 +426,7 @@ void isk_op_promise_end(isk_hdr *h, uint64_t clocks)
     isk_system *sys = inst->sys;
     if (sys->cur_inst != inst || sys->cur_slot < 0)
         isk_op_fault(h, 0, "PromiseEnd outside an accelerator's command");
+    describe_queued(sys);   /* the slotless loop fills in slot 0's command only when asked */
     isk_slot *slot = &inst->slots[sys->cur_slot];
     if (slot->d->pattern < 0 || !inst->model->patterns.data[slot->d->pattern].interrupts_at_end)
         isk_op_fault(h, 0, "PromiseEnd in a command not declared .interrupts_at_end");
