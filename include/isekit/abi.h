@@ -16,7 +16,7 @@ extern "C" {
 /* Bumped whenever the layout of isk_hdr, the ops tables or the declaration structs change
  * (tests/engine/test_abi.c records each version's layout and fails on a change without a new
  * version); the engine refuses a model compiled against another version. */
-#define ISK_ABI_VERSION 18
+#define ISK_ABI_VERSION 19
 
 /* Most operands an instruction format may have (fields passed to a behaviour). */
 #define ISK_MAX_OPS 6
@@ -160,6 +160,9 @@ struct isk_engine_ops {
      * (ISK_TRAP_BOUNDARY), then reports a read of cells first..first+n-1 of the storage at
      * `storage` (its offset in the state) if someone watches reads (ISK_TRAP_READS). */
     void (*read)(isk_hdr *h, size_t storage, int64_t first, uint64_t n);
+    /* A command declared .interrupts_at_end, in its first clock: it raises its interrupt in its
+     * `clocks`-th clock, this one being the first (PromiseEnd). */
+    void (*promise_end)(isk_hdr *h, uint64_t clocks);
 };
 /* The bits of isk_hdr.trap. Both make the storage accesses of a behaviour leave their fast path,
  * which tests only that the word is zero. */
@@ -304,6 +307,10 @@ typedef struct isk_insn_decl {
      * resources) nor interrupts, and touches only PRIVATE storage, so a processor may run ahead
      * of it (docs/model-api.md "Inert commands"). A breach is a model error. */
     int inert;
+    /* Accelerator commands: inert except one interrupt, raised in the clock the command promised
+     * in its first (PromiseEnd, model.h): a processor runs ahead of it up to that clock. An
+     * interrupt in any other clock after the promise is a model error. */
+    int interrupts_at_end;
 } isk_insn_decl;
 
 /* Processor models: how instructions are fetched and issued. */

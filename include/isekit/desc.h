@@ -52,6 +52,7 @@ typedef struct isk_pattern {
     int reloc[ISK_MAX_OPS];           /* per field: index into the model's relocs, or -1 */
     int line;                         /* of the INSTRUCTION in the description (0 = unknown) */
     bool inert;                       /* INSTRUCTION .inert (abi.h isk_insn_decl) */
+    bool interrupts_at_end;           /* INSTRUCTION .interrupts_at_end (inert too) */
 } isk_pattern;
 
 typedef struct isk_name { char *name; int64_t value; } isk_name;

@@ -296,6 +296,14 @@ ISK_INLINE void isk_use_resources(isk_hdr *h, uint64_t mask)
 /* Raise the interrupt line of the processor that drives this accelerator (seen next clock). */
 #define InterruptProcessor() isk_interrupt(&S->isk, 0)
 #define InterruptLine(line) isk_interrupt(&S->isk, (line))
+/* In the first clock of a command declared .interrupts_at_end: its interrupt rises in its
+ * `clocks`-th clock, this one the first (docs/model-api.md "Inert commands"). */
+#define PromiseEnd(clocks) isk_promise_end(&S->isk, (clocks))
+ISK_INLINE void isk_promise_end(isk_hdr *h, int64_t clocks)
+{
+    if (ISK_UNLIKELY(h->trap)) h->ops->boundary(h);
+    h->ops->promise_end(h, clocks < 1 ? 1 : (uint64_t)clocks);
+}
 ISK_INLINE void isk_interrupt(isk_hdr *h, int line)
 {
     if (ISK_UNLIKELY(h->trap)) h->ops->boundary(h);
@@ -625,7 +633,8 @@ ISK_INLINE void INSTRUCTION_FRAME_after(struct isk_state *S, uint64_t before) { 
 #define KIND_PCREL(kname, ...) KIND(.name = (kname), .type = ISK_KIND_PCREL, __VA_ARGS__)
 #define KIND_ABS(kname, ...) KIND(.name = (kname), .type = ISK_KIND_ABS, __VA_ARGS__)
 
-/* INSTRUCTION(format, Behaviour[, "syntax"][, .fields = ..., .priority = ..., .inert = 1]) */
+/* INSTRUCTION(format, Behaviour[, "syntax"][, .fields = ..., .priority = ..., .inert = 1,
+ *             .interrupts_at_end = 1]) */
 #define INSTRUCTION(format_string, beh, ...) (ISK_AT, B->ops->instruction(B, &(isk_insn_decl){ \
     .format = (format_string), .behaviour = &beh##_isk_info, __VA_ARGS__ }))
 

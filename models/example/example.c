@@ -65,11 +65,13 @@ ACC_FUNCTION(MAC_LREG_GREG, grs, grt)
 }
 
 /* Convolution of DM0 and TM0 from AR[dreg] and AR[treg]: LOOPREG + 2 clocks; several operations
- * on disjoint resources in one clock. At the end it interrupts the processor (conv), raises a
+ * on disjoint resources in one clock. At the end it interrupts the processor (conv, which
+ * promises that clock in its first, so a processor may run ahead of it up to there), raises a
  * flag in shared memory (convf) or does neither (convq, an inert command: the processor polls
  * its accelerator instead). */
 static void convolution(STATE, int64_t dreg, int64_t treg, int flag_cell)
 {
+    if (flag_cell == -1) PromiseEnd(GET(LOOPREG) + 2);
     SET(MULRES, SMUL_16_16(S, GET(DM0, GET(AR, dreg)), GET(TM0, GET(AR, treg))));
     SET(AR, dreg, GET(AR, dreg) + 1);
     SET(AR, treg, GET(AR, treg) + 1);       /* the article writes AR[dreg] twice: a typo */
@@ -166,10 +168,12 @@ MODEL_BEGIN(example, "The ISE article's reference accelerator")
 
     /* The article's examples. Inert (.inert): the commands that neither interrupt nor touch SHM
      * (their clashes and faults would be a model's error); a processor runs ahead of them while
-     * the storages they use are private in its system (docs/model-api.md "Inert commands"). */
+     * the storages they use are private in its system (docs/model-api.md "Inert commands"), and
+     * of conv up to the clock its interrupt promised (.interrupts_at_end). */
     INSTRUCTION("11-**-0000-0000-0001-LREG-GREG", Move_LREG_GREG, "move {GREG:gr}, {LREG:lr}", .inert = 1);
     INSTRUCTION("11-**-0000-0000-0010-ssss-tttt", MAC_LREG_GREG, "mac {s:gr}, {t:gr}", .inert = 1);
-    INSTRUCTION("11-**-0000-0000-0011-dddd-tttt", CONV_ACC_DM0_TM0, "conv acc, dm0[{d:ar}], tm0[{t:ar}]");
+    INSTRUCTION("11-**-0000-0000-0011-dddd-tttt", CONV_ACC_DM0_TM0, "conv acc, dm0[{d:ar}], tm0[{t:ar}]",
+                .interrupts_at_end = 1);
     /* Set-up and synchronisation */
     INSTRUCTION("11-**-0000-0000-0100-0000-0000", Clear_ACC, "clracc");
     INSTRUCTION("11-**-0000-0000-0101-ssss-tttt", Add_GREG_GREG, "add lr15, {s:gr}, {t:gr}");

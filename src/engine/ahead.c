@@ -72,6 +72,7 @@ static const struct isk_engine_ops ahead_ops = {
     .bus_read = a_bus_read,
     .bus_write = a_bus_write,
     .read = a_read,
+    .promise_end = isk_op_promise_end,   /* a fault: the processor runs no command */
 };
 
 /* Storage i of accelerator a is out of the processor's raw reach: declared PRIVATE, or neither
@@ -93,10 +94,11 @@ bool isk_command_inert(const isk_inst *a, int slot)
     return pattern >= 0 && a->model->patterns.data[pattern].inert;
 }
 
-int isk_accelerators_inert(const isk_system *sys)
+int isk_accelerators_inert(const isk_system *sys, uint64_t *until)
 {
     const isk_inst *p = sys->processors.data[0];
     int fresh = 0;
+    *until = UINT64_MAX;
     for (size_t i = 0; i < sys->accelerators.len; i++) {
         const isk_inst *a = sys->accelerators.data[i];
         if (!a->norder) continue;
@@ -106,6 +108,12 @@ int isk_accelerators_inert(const isk_system *sys)
              * that clock is the general loop's; a suspended one is resumed on its own stack */
             if (!isk_command_inert(a, a->order[k])) return 0;
             if (slot->state != SLOT_SUSPENDED) fresh = 1;
+            /* a command that interrupts at its promised end: the processor issues up to that
+             * clock and sees the line in the next, as per clock (no promise: per clock) */
+            else if (a->model->patterns.data[slot->d->pattern].interrupts_at_end) {
+                if (slot->end_at == UINT64_MAX) return 0;
+                if (slot->end_at + 1 < *until) *until = slot->end_at + 1;
+            }
         }
         for (size_t s = 0; s < a->model->storages.len; s++)
             if (!storage_private(a, (int)s, p)) return 0;
@@ -113,13 +121,21 @@ int isk_accelerators_inert(const isk_system *sys)
     return fresh ? 2 : 1;
 }
 
-void isk_run_ahead(isk_system *sys)
+void isk_run_ahead(isk_system *sys, uint64_t until)
 {
     isk_inst *p = sys->processors.data[0];
     sys->ahead.proc = p;
     sys->ahead.ops = p->hdr->ops;
     sys->ahead.from = sys->clock;
     p->hdr->ops = &ahead_ops;
+    /* a promised interrupt caps the fast loop at its clock (the loop reads the run's limit);
+     * a stop requested meanwhile (isk_request_stop lowers the limit) is kept */
+    const uint64_t limit = sys->run_until;
+    if (until < limit) sys->run_until = until;
     isk_run_alone(sys, p);
+    if (until < limit) {
+        const uint64_t now = sys->run_until;
+        sys->run_until = atomic_load(&sys->stop_requested) && now < limit ? now : limit;
+    }
     isk_catch_up(sys);
 }

@@ -402,12 +402,44 @@ static __attribute__((noinline)) void emit_interrupt(isk_system *sys, isk_inst *
     isk_emit(sys, &(isk_event){ .kind = ISK_EV_INTERRUPT, .inst = inst, .slot = sys->cur_slot, .line = line });
 }
 
+/* An interrupt from an inert command: a breach, unless the command is declared
+ * .interrupts_at_end and this is the clock it promised (or it promised none, so that nothing
+ * ran ahead of it). */
+static __attribute__((noinline)) void inert_interrupt(isk_hdr *h, isk_inst *inst, const isk_slot *slot)
+{
+    const isk_system *sys = inst->sys;
+    if (!inst->model->patterns.data[slot->d->pattern].interrupts_at_end)
+        isk_op_fault(h, 0, "an interrupt from a command declared inert (INSTRUCTION .inert)");
+    if (slot->end_at != UINT64_MAX && slot->end_at != sys->clock) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "an interrupt at clock %llu from a command that promised it at clock %llu "
+                 "(PromiseEnd)", (unsigned long long)sys->clock, (unsigned long long)slot->end_at);
+        isk_op_fault(h, 0, msg);
+    }
+}
+
+/* PromiseEnd: only in the first clock of a command declared .interrupts_at_end, before the
+ * processor may run ahead of it. */
+void isk_op_promise_end(isk_hdr *h, uint64_t clocks)
+{
+    isk_inst *inst = h->engine;
+    isk_system *sys = inst->sys;
+    if (sys->cur_inst != inst || sys->cur_slot < 0)
+        isk_op_fault(h, 0, "PromiseEnd outside an accelerator's command");
+    describe_queued(sys);   /* the slotless loop fills in slot 0's command only when asked */
+    isk_slot *slot = &inst->slots[sys->cur_slot];
+    if (slot->d->pattern < 0 || !inst->model->patterns.data[slot->d->pattern].interrupts_at_end)
+        isk_op_fault(h, 0, "PromiseEnd in a command not declared .interrupts_at_end");
+    if (slot->state != SLOT_ON_ENGINE) isk_op_fault(h, 0, "PromiseEnd after the command's first clock");
+    slot->end_at = sys->clock + clocks - 1;
+}
+
 static void op_interrupt(isk_hdr *h, int line)
 {
     isk_inst *inst = h->engine;
     isk_system *sys = inst->sys;
     if (sys->cur_inst == inst && sys->cur_slot >= 0 && isk_command_inert(inst, sys->cur_slot))
-        isk_op_fault(h, 0, "an interrupt from a command declared inert (INSTRUCTION .inert)");
+        inert_interrupt(h, inst, &inst->slots[sys->cur_slot]);
     sys->stats.interrupts++;
     inst->stats.interrupts++;
     if (isk_listening(sys, ISK_EV_INTERRUPT)) emit_interrupt(sys, inst, line);
@@ -496,6 +528,7 @@ ISK_INLINE isk_status start_command(isk_system *sys, isk_inst *a, uint64_t word,
     slot->state = SLOT_FRESH;
     slot->word = word;
     slot->started = sys->clock;
+    slot->end_at = UINT64_MAX;
     slot->d = d;
     const int busy = ++a->norder;
     a->order[busy - 1] = s;
@@ -755,10 +788,10 @@ static bool runs_alone(const isk_system *sys) { return !sys->busy_slots && fast_
 /* The processor may run ahead of the busy accelerators (ahead.c): its fast loop fits, their
  * commands are inert and their storages private, and nobody listens to anything (a subscriber
  * would see the accelerators' events out of order with the processor's). */
-static int runs_ahead(const isk_system *sys)
+static int runs_ahead(const isk_system *sys, uint64_t *until)
 {
     if (!fast_loop_fits(sys) || sys->listening || sys->processors.data[0]->hdr->ops != &isk_engine_ops) return 0;
-    return isk_accelerators_inert(sys);
+    return isk_accelerators_inert(sys, until);
 }
 
 /* ---- the loop ---------------------------------------------------------------------------- */
@@ -1116,10 +1149,11 @@ static __attribute__((noinline)) void clock_loop(isk_system *sys)
                     run_stream(sys);
                     continue;
                 }
-                const int ahead = sys->busy_slots && sys->ahead.declared ? runs_ahead(sys) : 0;
+                uint64_t until = UINT64_MAX;   /* a promised interrupt's clock + 1 */
+                const int ahead = sys->busy_slots && sys->ahead.declared ? runs_ahead(sys, &until) : 0;
                 if (ahead == 1) {
                     uint64_t before = sys->clock;
-                    isk_run_ahead(sys);
+                    isk_run_ahead(sys, until);
                     if (sys->status != ISK_OK || sys->phase != PHASE_BEGIN || sys->clock != before) continue;
                 }
                 if (ahead != 2 && runs_beside(sys)) {   /* 2: one general clock, then ahead */
@@ -1274,6 +1308,7 @@ int64_t isk_op_param_number(isk_hdr *h, const char *key) { return isk_read_param
     .bus_read = isk_op_bus_read, \
     .bus_write = isk_op_bus_write, \
     .read = read_fn, \
+    .promise_end = isk_op_promise_end, \
 }
 const struct isk_engine_ops isk_engine_ops = ENGINE_OPS(read_boundary);
 const struct isk_engine_ops isk_engine_ops_reads = ENGINE_OPS(read_watched);

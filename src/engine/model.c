@@ -322,7 +322,8 @@ static void b_instruction(isk_builder *b, const isk_insn_decl *d)
         return;
     }
     isk_pattern p = { .beh = d->behaviour, .priority = d->priority, .alias = d->alias, .base = -1,
-                      .line = B->line, .inert = d->inert };
+                      .line = B->line, .inert = d->inert || d->interrupts_at_end,
+                      .interrupts_at_end = d->interrupts_at_end };
     if (!isk_parse_format(m, &p, d, B->diag)) return;
     if (d->flow < ISK_FLOW_NONE || d->flow > ISK_FLOW_RETURN) {
         desc_error(B, "model '%s': INSTRUCTION \"%s\" .flow = %d: a flow is ISK_FLOW_CALL, ISK_FLOW_RETURN or 0",

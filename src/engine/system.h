@@ -23,6 +23,7 @@ enum slot_state {
 typedef struct isk_slot {
     int state;
     uint64_t word, started;
+    uint64_t end_at;         /* the clock of its promised interrupt (PromiseEnd; UINT64_MAX: none) */
     const isk_decoded *d;    /* the launch cache's entry, or `own` once that entry was reused */
     isk_decoded own;
     isk_coro ctx;
@@ -254,9 +255,9 @@ void isk_run_alone(isk_system *sys, isk_inst *p);
 /* ahead.c: whether the busy accelerators' commands are all inert and use only storage private
  * in the system: 1 if all are suspended, 2 if some have yet to run their first clock (on the
  * engine's stack, in the general loop), else 0; the processor's fast loop ahead of them. */
-int isk_accelerators_inert(const isk_system *sys);
+int isk_accelerators_inert(const isk_system *sys, uint64_t *until);
 bool isk_command_inert(const isk_inst *a, int slot);
-void isk_run_ahead(isk_system *sys);
+void isk_run_ahead(isk_system *sys, uint64_t until);
 /* clock.c: the accelerators run the clocks from sys->ahead.from to the current clock (nothing
  * if they are not behind); the processor's ops are its own again. */
 void isk_catch_up(isk_system *sys);
@@ -284,6 +285,7 @@ void isk_op_trace(isk_hdr *h, const char *message);
 const char *isk_op_param(isk_hdr *h, const char *key);
 int64_t isk_op_param_number(isk_hdr *h, const char *key);
 void isk_op_dma(isk_hdr *h, const char *what, uint64_t from, uint64_t to, uint64_t bytes);
+void isk_op_promise_end(isk_hdr *h, uint64_t clocks);
 void isk_check_deadlock(isk_system *sys);
 void isk_engine_main(void *sys);   /* the clock loop as the body of an engine stack */
 isk_stack isk_take_stack(isk_system *sys);

@@ -128,6 +128,7 @@ static const struct { int version; uint64_t layout; } versions[] = {
     { 16, 0x3e0accbd9390d267ull },    /* isk_hdr.wlog: SET appends a command's first latency-1 write itself */
     { 17, 0x7de77728726917b3ull },    /* PRIVATE_* storages, INSTRUCTION .inert: a processor ahead of inert commands */
     { 18, 0x27276c401abcdc4bull },    /* isk_sched.next_pick: a model scheduler's issued leaves its next pick */
+    { 19, 0x3e4614a26e3e824bull },    /* INSTRUCTION .interrupts_at_end, ops->promise_end (PromiseEnd) */
 };
 
 STATE_BEGIN

@@ -13,6 +13,7 @@
 #include "check.h"
 #include "encode.h"
 #include "engine/model_desc.h"
+#include "engine/system.h"
 #include "isekit/model.h"
 #include "isekit/sim.h"
 
@@ -36,6 +37,18 @@ BEHAVIOUR(Launch, w)    { LAUNCH(0, w); }
 BEHAVIOUR(Wfi)          { WAKE_ON_LINES(CONTEXT, 1); SLEEP_CONTEXT(CONTEXT); }
 BEHAVIOUR(Ack)          { ACK_LINE(0); }
 BEHAVIOUR(In, port)     { SET(A, GET(A) + (int64_t)INPUT(port)); }   /* the host's answer (rig_port) */
+/* A one-instruction loop of A clocks that adds the pending lines, read raw, to D[3] in each: a
+ * line seen one clock late or early changes the sum. lines_ahead counts the clocks it ran ahead
+ * of the accelerators (its ops were not the engine's own), which a cap too early lowers. */
+static unsigned long lines_ahead;
+BEHAVIOUR(Pnd, target)
+{
+    SET(D, 3, GET(D, 3) + (int64_t)PENDING_LINES);
+    if (S->isk.ops != &isk_engine_ops) lines_ahead++;
+    const int64_t a = GET(A) - 1;
+    SET(A, a);
+    if (a) JUMP(target);
+}
 
 MODEL_BEGIN(cofast_cpu, "a CPI-1 processor")
     WORD_BITS(16);
@@ -56,6 +69,7 @@ MODEL_BEGIN(cofast_cpu, "a CPI-1 processor")
     INSTRUCTION("0111-0000-0000-0000", Wfi, "wfi");
     INSTRUCTION("1000-0000-0000-0000", Ack, "ack");
     INSTRUCTION("1001-0000-0000-pppp", In, "in {p}");
+    INSTRUCTION("1011-0000-tttttttt", Pnd, "pnd {t}");
 MODEL_END
 
 /* The accelerator: n clocks of work, then the result flag in SHM[0]. */
@@ -72,6 +86,24 @@ ACC_FUNCTION(Work, n)
 ACC_FUNCTION(Irq, n)
 {
     for (int64_t t = 1; t < n; t++) {
+        SET(R, 7, t);
+        FinishCycle();
+    }
+    InterruptProcessor();
+}
+
+/* The same with its end promised at its first clock (.interrupts_at_end); `late` interrupts one
+ * clock after the promise, a breach. */
+ACC_FUNCTION(Irq_end, n)
+{
+    PromiseEnd(n);
+    for (int64_t t = 1; t < n; t++) FinishCycle();   /* no write: two may run at once */
+    InterruptProcessor();
+}
+ACC_FUNCTION(Irq_late, n)
+{
+    PromiseEnd(n);
+    for (int64_t t = 1; t <= n; t++) {
         SET(R, 7, t);
         FinishCycle();
     }
@@ -135,6 +167,8 @@ MODEL_BEGIN(cofast_inert, "an accelerator of inert multi-clock commands")
     INSTRUCTION("0000-0011-kkkkkkkk", Bad, "bad {k}", .inert = 1);
     INSTRUCTION("0000-0100-0000-0000", Twice, "twice", .inert = 1);
     INSTRUCTION("0000-0101-0000-0000", Halt_run, "haltrun", .inert = 1);
+    INSTRUCTION("0000-0110-nnnnnnnn", Irq_end, "irqend {n}", .interrupts_at_end = 1);
+    INSTRUCTION("0000-0111-nnnnnnnn", Irq_late, "irqlate {n}", .interrupts_at_end = 1);
 MODEL_END
 
 typedef struct rig {
@@ -380,6 +414,38 @@ static const char *const inert_program[] = {
     "halt", NULL,
 };
 
+/* Commands that interrupt at their promised end: a loop beside one until its line rises (read
+ * raw: the line wakes the sleep), a launch while one is busy, two promises at once (the
+ * earlier caps the processor), the line while the processor loops, an interrupt not waited for. */
+static const char *const at_end_program[] = {
+    "launch 0x60c",                 /* 0: irqend 12 */
+    "ldi 3", "dec", "jnz 2",        /* 1..3 */
+    "launch 0x102",                 /* 4: work 2 beside it */
+    "wfi", "ack",                   /* 5, 6: woken by the first's line */
+    "launch 0x609",                 /* 7: irqend 9 */
+    "launch 0x605",                 /* 8: irqend 5, ends first */
+    "wfi", "ack",                   /* 9, 10 */
+    "ldi 12", "dec", "jnz 12",      /* 11..13: the second's line rises meanwhile */
+    "ack", "ldi 1", "in 2",         /* 14..16 */
+    "launch 0x603",                 /* 17: irqend 3, its line never waited for */
+    "ldi 9", "dec", "jnz 19",
+    "halt", NULL,
+};
+
+/* The line read raw in every clock across its rise (pnd), after commands of 7 and 2 clocks. */
+static const char *const at_end_lines_program[] = {
+    "launch 0x607",                 /* 0: irqend 7 */
+    "ldi 12", "pnd 2",              /* 1, 2: its line rises meanwhile */
+    "ack", "launch 0x602",          /* 3, 4: irqend 2 */
+    "ldi 5", "pnd 6",               /* 5, 6 */
+    "halt", NULL,
+};
+
+/* A command interrupts a clock after its promised end. */
+static const char *const at_end_late_program[] = {
+    "launch 0x706", "ldi 30", "dec", "jnz 2", "halt", NULL,
+};
+
 /* An "inert" command interrupts. */
 static const char *const inert_irq_program[] = {
     "launch 0x209", "ldi 30", "dec", "jnz 2", "halt", NULL,
@@ -437,5 +503,26 @@ int main(void)
     check_program(cpu_fault_program, ISK_FAULT, "illegal instruction", __LINE__);
     check_program(no_slot_program, ISK_CONFLICT, "no free slot", __LINE__);
     check_program(probe_program, ISK_STOPPED, NULL, __LINE__);
+    /* interrupts at a promised end: exact, and the processor did run ahead of them */
+    check_program(at_end_program, ISK_STOPPED, NULL, __LINE__);
+    rig_open(&x, at_end_program, false);
+    CHECK_EQ(isk_run(x.sys, 1000), ISK_STOPPED);
+    isk_get_stats(x.sys, &st);
+    CHECK_EQ(st.interrupts, 4);
+    CHECK_EQ(st.commands_done, 5);
+    rig_close(&x);
+    /* the line read raw across its rise: exact, and read ahead of the command up to the clock
+     * the line becomes visible (a cap one clock late reads it as not yet raised) */
+    check_program(at_end_lines_program, ISK_STOPPED, NULL, __LINE__);
+    rig_open(&x, at_end_lines_program, false);
+    lines_ahead = 0;
+    CHECK_EQ(isk_run(x.sys, 1000), ISK_STOPPED);
+    /* irqend 7 runs clocks 0..6 (launched at 0): its line is seen from clock 7, by pnd at 7..13
+     * of 2..13; irqend 2 runs 15..16, seen by pnd at 17..21. The processor ran ahead from clock
+     * 1 to 6 (ldi, then pnd at 2..6): a cap at the end itself, not a clock after, loses one. */
+    CHECK_EQ(cell(x.p, "D", 3), 7 + 5);
+    CHECK_EQ(lines_ahead, 5);
+    rig_close(&x);
+    check_breach(at_end_late_program, ISK_FAULT, "an interrupt at clock 6 from a command that promised it at clock 5");
     return CHECK_DONE();
 }
