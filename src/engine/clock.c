@@ -76,11 +76,13 @@ static ISK_NORETURN void stop_with(isk_system *sys, isk_status status, const cha
 /* The slotless loop (run_slotless) keeps slot 0 of its accelerator busy for the whole run but
  * does not write the running command into it per clock: what reports name (the command, its
  * word, its launch clock) is filled in here, from the queue, when asked. */
-static void describe_queued(isk_system *sys)
+void isk_describe_queued(isk_system *sys)
 {
     if (!sys->queue.acc) return;
     const isk_command *const c = sys->queue.cmds[sys->queue.next + (sys->clock - sys->queue.start)];
     isk_slot *const slot = &sys->queue.acc->slots[0];
+    /* a promise (PromiseEnd) is the command's own: an earlier queued command's is void */
+    if (slot->d != &c->d || slot->started != sys->clock) slot->end_at = UINT64_MAX;
     slot->word = c->word;
     slot->started = sys->clock;
     slot->d = &c->d;
@@ -94,7 +96,7 @@ static __attribute__((noinline)) void settle_slotless(isk_system *sys, bool in_c
 {
     isk_inst *const a = sys->queue.acc;
     const uint64_t done = sys->clock - sys->queue.start;
-    if (in_command) describe_queued(sys);
+    if (in_command) isk_describe_queued(sys);
     a->stats.launches += done + in_command;
     a->stats.commands_done += done;
     a->stats.slot_clocks += done;
@@ -108,7 +110,7 @@ static __attribute__((noinline)) void settle_slotless(isk_system *sys, bool in_c
 void isk_describe_where(isk_system *sys, isk_inst *inst, char *out, size_t cap)
 {
     char who[160];
-    describe_queued(sys);
+    isk_describe_queued(sys);
     isk_describe_actor(inst, inst == sys->cur_inst ? sys->cur_slot : -1, who, sizeof who);
     snprintf(out, cap, "clock %llu, %s", (unsigned long long)sys->clock, who);
 }
@@ -184,7 +186,7 @@ static void crew_conflict(isk_system *sys, isk_inst *first, int first_slot, isk_
     uint64_t index;
     if (isk_cell_location(inst, cell, &s, &index))
         isk_describe_cell(inst, inst->model->storages.data[s].info.name, index, true, cellname, sizeof cellname);
-    describe_queued(sys);
+    isk_describe_queued(sys);
     isk_describe_actor(first, first_slot, one, sizeof one);
     isk_describe_actor(inst, inst == sys->cur_inst ? sys->cur_slot : -1, two, sizeof two);
     snprintf(msg, sizeof msg, "clock %llu: CREW conflict: %s written twice in one clock, by %s and by %s",
@@ -376,7 +378,7 @@ void isk_op_use_resources(isk_hdr *h, uint64_t mask)
         uint64_t bit = clash & -clash;
         const char *rname = resource_name(inst->model, bit);
         char first[160], second[160], msg[700];
-        describe_queued(sys);
+        isk_describe_queued(sys);
         isk_describe_actor(inst, inst->resource_slot[__builtin_ctzll(bit)], first, sizeof first);
         isk_describe_actor(inst, slot, second, sizeof second);
         snprintf(msg, sizeof msg, "clock %llu: resource clash in %s: %s uses resource bits 0x%llx%s%s%s, already used "
@@ -426,7 +428,7 @@ void isk_op_promise_end(isk_hdr *h, uint64_t clocks)
     isk_system *sys = inst->sys;
     if (sys->cur_inst != inst || sys->cur_slot < 0)
         isk_op_fault(h, 0, "PromiseEnd outside an accelerator's command");
-    describe_queued(sys);   /* the slotless loop fills in slot 0's command only when asked */
+    isk_describe_queued(sys);   /* the slotless loop fills in slot 0's command only when asked */
     isk_slot *slot = &inst->slots[sys->cur_slot];
     if (slot->d->pattern < 0 || !inst->model->patterns.data[slot->d->pattern].interrupts_at_end)
         isk_op_fault(h, 0, "PromiseEnd in a command not declared .interrupts_at_end");
@@ -438,6 +440,7 @@ static void op_interrupt(isk_hdr *h, int line)
 {
     isk_inst *inst = h->engine;
     isk_system *sys = inst->sys;
+    isk_describe_queued(sys);   /* a queued command's slot names it only when asked */
     if (sys->cur_inst == inst && sys->cur_slot >= 0 && isk_command_inert(inst, sys->cur_slot))
         inert_interrupt(h, inst, &inst->slots[sys->cur_slot]);
     sys->stats.interrupts++;
@@ -1116,7 +1119,7 @@ static bool runs_slotless(const isk_system *sys)
         return false;
     const isk_inst *const a = sys->accelerators.data[0];
     const isk_command *const c = sys->queue.cmds[sys->queue.next];   /* a bad one: queue_drive reports it */
-    /* the guard's crash report reads the running command from its slot (describe_queued) */
+    /* the guard's crash report reads the running command from its slot (isk_describe_queued) */
     return c && c->acc == a && !a->port_read && !a->port_write && !a->trap_rest && !sys->opt.catch_crashes &&
            !sys->opt.watchdog_ms;
 }

@@ -1018,6 +1018,7 @@ void isk_break(isk_system *sys, const char *message)
 void isk_op_breakpoint(isk_hdr *h, const char *message)
 {
     isk_inst *p = h->engine;
+    isk_describe_queued(p->sys);   /* a queued command's slot names it only when asked */
     if (p->sys->cur_inst == p && p->sys->cur_slot >= 0 && isk_command_inert(p, p->sys->cur_slot))
         isk_op_fault(h, 0, "a breakpoint (a stop of the run) in a command declared inert (INSTRUCTION .inert)");
     char at[200], reason[480];

@@ -346,6 +346,9 @@ void isk_describe_actor(const isk_inst *inst, int slot, char *out, size_t cap);
 /* clock.c: "clock 12, acc0 slot 1 (MAC_LREG_GREG)" or "clock 12, dpu thread 3, pc 0x1a": who
  * acts now in inst, for reports. */
 void isk_describe_where(isk_system *sys, isk_inst *inst, char *out, size_t cap);
+/* The slotless loop's running command written into slot 0 (its entry, word, launch clock), for
+ * whatever reads the running slot: a report, an op that asks whether the command is inert. */
+void isk_describe_queued(isk_system *sys);
 static inline uint64_t isk_cell_read_raw(const void *cell, int bytes)
 {
     switch (bytes) {

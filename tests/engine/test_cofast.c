@@ -169,6 +169,7 @@ MODEL_BEGIN(cofast_inert, "an accelerator of inert multi-clock commands")
     INSTRUCTION("0000-0101-0000-0000", Halt_run, "haltrun", .inert = 1);
     INSTRUCTION("0000-0110-nnnnnnnn", Irq_end, "irqend {n}", .interrupts_at_end = 1);
     INSTRUCTION("0000-0111-nnnnnnnn", Irq_late, "irqlate {n}", .interrupts_at_end = 1);
+    INSTRUCTION("0000-1000-nnnnnnnn", Irq, "irqany {n}", .interrupts_at_end = 1);   /* no promise */
 MODEL_END
 
 typedef struct rig {
@@ -461,8 +462,46 @@ static const char *const inert_stop_program[] = {
     "launch 0x500", "ldi 30", "dec", "jnz 2", "halt", NULL,
 };
 
+/* One-clock commands that interrupt in their first clock, queued with no processor (the
+ * engine's slotless loop, which names a command's slot only when asked): counted as a driver's
+ * launches would be; declared inert, a model error naming the command; a promise (PromiseEnd)
+ * binds its own command only, not the next one queued. */
+static void queued_first_clock(const struct isk_model_entry *entry, const uint64_t words[3], isk_status want,
+                               const char *error)
+{
+    isk_diag d;
+    isk_diag_buffer out = { 0 };
+    isk_diag_init(&d);
+    isk_diag_capture(&d, &out);
+    isk_model *m = isk_model_from_entry(entry, "test", &d);
+    isk_system_options o = { .diag = &d };
+    isk_system *sys = isk_system_new(&o);
+    isk_inst *a = isk_system_add(sys, m, "acc");
+    const isk_command *queue[3];
+    for (int i = 0; i < 3; i++) CHECK((queue[i] = isk_prepare(sys, a, words[i])) != NULL);
+    CHECK_EQ(isk_queue_commands(sys, queue, 3), ISK_OK);
+    CHECK_EQ(isk_run(sys, 10), want);
+    isk_stats st;
+    isk_get_stats(sys, &st);
+    if (error) {
+        CHECK_CONTAINS(out.text ? out.text : "", error);
+        CHECK_EQ(isk_clock(sys), 0);
+    } else {
+        CHECK_EQ(st.interrupts, 3);
+        CHECK_EQ(st.commands_done, 3);
+    }
+    isk_system_free(sys);
+    isk_model_release(m);
+    isk_diag_buffer_free(&out);
+}
+
 int main(void)
 {
+    static const uint64_t irq1[3] = { 0x0201, 0x0201, 0x0201 };                /* irq 1 */
+    static const uint64_t promised_then_not[3] = { 0x0601, 0x0801, 0x0601 };   /* irqend 1, irqany 1 */
+    queued_first_clock(&isk_model_cofast_acc, irq1, ISK_STOPPED, NULL);
+    queued_first_clock(&isk_model_cofast_inert, irq1, ISK_FAULT, "an interrupt from a command declared inert");
+    queued_first_clock(&isk_model_cofast_inert, promised_then_not, ISK_STOPPED, NULL);
     check_program(busy_program, ISK_STOPPED, NULL, __LINE__);
     /* the run's figures themselves (the flags, the counts) */
     rig x;
