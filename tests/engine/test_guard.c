@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "guard_rig.h"
+#include "stopper.h"
 #include "engine/model_desc.h"
 #include "isekit/model.h"
 #include "isekit/sim.h"
@@ -210,18 +211,6 @@ static void test_request_stop_from_handler(void)
     CHECK_EQ(isk_clock(r.sys), 12);
     sigaction(SIGUSR1, &old, NULL);
     rig_close(&r);
-}
-
-typedef struct stopper { isk_system *sys; atomic_int done; } stopper;
-
-static void *stop_until_done(void *arg)
-{
-    stopper *s = arg;
-    while (!atomic_load(&s->done)) {
-        isk_request_stop(s->sys);
-        sched_yield();
-    }
-    return NULL;
 }
 
 /* From another thread, while a command runs for ever. */

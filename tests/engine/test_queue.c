@@ -4,12 +4,11 @@
  * commands runs in the engine's slotless loop, the driver in run_stream: a slip in the loop's
  * counts, commits or hand-over to a slot shows as a difference here. */
 #include <pthread.h>
-#include <sched.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "example_harness.h"
+#include "stopper.h"
 
 typedef struct ref { const isk_command *const *cmds; size_t n, next; } ref;
 
@@ -191,18 +190,6 @@ static void test_bad_commands(void)
     CHECK_EQ(isk_queue_commands(h.sys, NULL, 0), ISK_OK);
     CHECK_EQ(isk_run(h.sys, 10), ISK_STOPPED);   /* an empty queue is done at once */
     harness_close(&h);
-}
-
-typedef struct stopper { isk_system *sys; atomic_int done; } stopper;
-
-static void *stop_until_done(void *arg)
-{
-    stopper *s = arg;
-    while (!atomic_load(&s->done)) {
-        isk_request_stop(s->sys);
-        sched_yield();
-    }
-    return NULL;
 }
 
 /* isk_request_stop from another thread ends a run of a long queue at the end of a clock, not at
