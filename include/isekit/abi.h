@@ -161,7 +161,8 @@ struct isk_engine_ops {
      * `storage` (its offset in the state) if someone watches reads (ISK_TRAP_READS). */
     void (*read)(isk_hdr *h, size_t storage, int64_t first, uint64_t n);
     /* A command declared .interrupts_at_end, in its first clock: it raises its interrupt in its
-     * `clocks`-th clock, this one being the first (PromiseEnd). */
+     * `clocks`-th clock, this one being the first (PromiseEnd; 0, from PromiseEnd of less than 1, is
+     * a fault). */
     void (*promise_end)(isk_hdr *h, uint64_t clocks);
 };
 /* The bits of isk_hdr.trap. Both make the storage accesses of a behaviour leave their fast path,

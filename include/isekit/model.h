@@ -302,7 +302,7 @@ ISK_INLINE void isk_use_resources(isk_hdr *h, uint64_t mask)
 ISK_INLINE void isk_promise_end(isk_hdr *h, int64_t clocks)
 {
     if (ISK_UNLIKELY(h->trap)) h->ops->boundary(h);
-    h->ops->promise_end(h, clocks < 1 ? 1 : (uint64_t)clocks);
+    h->ops->promise_end(h, clocks < 1 ? 0 : (uint64_t)clocks);   /* 0: reported */
 }
 ISK_INLINE void isk_interrupt(isk_hdr *h, int line)
 {

@@ -135,7 +135,7 @@ void isk_run_ahead(isk_system *sys, uint64_t until)
     isk_run_alone(sys, p);
     if (until < limit) {
         const uint64_t now = sys->run_until;
-        sys->run_until = atomic_load(&sys->stop_requested) && now < limit ? now : limit;
+        sys->run_until = atomic_load(&sys->stop_requested) ? now : limit;
     }
     isk_catch_up(sys);
 }

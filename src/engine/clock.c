@@ -428,6 +428,7 @@ void isk_op_promise_end(isk_hdr *h, uint64_t clocks)
     isk_system *sys = inst->sys;
     if (sys->cur_inst != inst || sys->cur_slot < 0)
         isk_op_fault(h, 0, "PromiseEnd outside an accelerator's command");
+    if (clocks == 0) isk_op_fault(h, 0, "PromiseEnd(clocks < 1): a command ends in its first clock or later");
     isk_describe_queued(sys);   /* the slotless loop fills in slot 0's command only when asked */
     isk_slot *slot = &inst->slots[sys->cur_slot];
     if (slot->d->pattern < 0 || !inst->model->patterns.data[slot->d->pattern].interrupts_at_end)
@@ -593,12 +594,18 @@ void isk_commands_free(isk_system *sys)
     VEC_FREE(&sys->commands);
 }
 
+/* What makes `c` no command of this system, or NULL. */
+static const char *not_ours(const isk_system *sys, const isk_command *c)
+{
+    return !c ? "no command (isk_prepare failed)" : c->acc->sys != sys ? "prepared for another system" : NULL;
+}
+
 static __attribute__((noinline)) isk_status launch_prepared_slow(isk_system *sys, const isk_command *c)
 {
     if (sys->status != ISK_OK) return sys->status;
-    if (!c || c->acc->sys != sys) {
-        isk_report(sys, ISK_ERROR, "clock %llu: isk_launch_prepared: %s", (unsigned long long)sys->clock,
-                   c ? "the command was prepared for another system" : "no command (isk_prepare failed)");
+    const char *const problem = not_ours(sys, c);
+    if (problem) {
+        isk_report(sys, ISK_ERROR, "clock %llu: isk_launch_prepared: %s", (unsigned long long)sys->clock, problem);
         return sys->status = ISK_FAILED;
     }
     return launch_error(sys, c->acc, c->word, c->d.pattern);   /* no free slot */
@@ -618,10 +625,10 @@ static int queue_drive(void *user, isk_system *sys)
     (void)user;
     if (sys->queue.next == sys->queue.len) return 1;
     const isk_command *const c = sys->queue.cmds[sys->queue.next++];
-    if (ISK_UNLIKELY(!c || c->acc->sys != sys)) {
+    const char *const problem = not_ours(sys, c);
+    if (ISK_UNLIKELY(problem != NULL)) {
         isk_report(sys, ISK_ERROR, "clock %llu: isk_queue_commands: command %zu of the queue: %s",
-                   (unsigned long long)sys->clock, sys->queue.next - 1,
-                   c ? "prepared for another system" : "no command (isk_prepare failed)");
+                   (unsigned long long)sys->clock, sys->queue.next - 1, problem);
         sys->status = ISK_FAILED;
         return -1;
     }

@@ -198,6 +198,17 @@ ISK_INLINE void sync_sticky_count(isk_system *sys, isk_context *c)
     c->insns = sys->fast.sticky_base + sys->fast.proc->hdr->issued;
 }
 
+/* The sticky context seen from inside an instruction at the system's clock (a handler, a
+ * fault), which the per-clock path has not counted: its last issue is the one before it in this
+ * run (sticky_gap clocks earlier), which made it ready now; with none, what it was when the run
+ * began. */
+ISK_INLINE void sync_sticky_before(isk_system *sys, isk_context *c)
+{
+    if (sys->fast.proc->hdr->issued == sys->fast.sticky_issued) return;
+    c->last_issue = sys->clock - sys->fast.sticky_gap;
+    if (c->ready_at < sys->clock) c->ready_at = sys->clock;
+}
+
 /* ... after an instruction: the last issue is that instruction's. */
 ISK_INLINE void sync_sticky(isk_system *sys)
 {
@@ -213,15 +224,9 @@ void isk_sync_fast_counts(isk_system *sys)
 {
     if (!sys->fast.proc) return;
     isk_context *c = sys->fast.sticky;
-    if (c) {
-        /* a handler inside the instruction at the system's clock, which the per-clock path has
-         * not counted yet: its last issue is the one before it in this run (sticky_gap clocks
-         * earlier), which made it ready now; with none, what it was when the run began */
+    if (c) {   /* a handler inside the instruction at the system's clock */
         sync_sticky_count(sys, c);
-        if (sys->fast.proc->hdr->issued != sys->fast.sticky_issued) {
-            c->last_issue = sys->clock - sys->fast.sticky_gap;
-            if (c->ready_at < sys->clock) c->ready_at = sys->clock;
-        }
+        sync_sticky_before(sys, c);
     }
     /* a handler inside a steady round's instruction (at the system's clock): the issues before */
     if (sys->fast.steady_gap) steady_count(sys, sys->fast.proc->contexts, sys->clock);
@@ -950,16 +955,10 @@ void isk_settle_fast_loop_after_fault(isk_system *sys)
 {
     isk_inst *p = sys->fast.proc;
     isk_context *c = sys->fast.sticky;
-    if (c) {
-        /* as the general path leaves it: the fault's instruction is neither counted nor its
-         * context's last issue; the one before it in this run (sticky_gap clocks earlier) made
-         * the context ready at the fault's clock */
+    if (c) {   /* as the general path leaves it: the fault's instruction is not counted */
         c->pc = p->hdr->pc;                              /* its PC was in a register */
         c->insns = sys->fast.sticky_base + p->hdr->issued;
-        if (p->hdr->issued != sys->fast.sticky_issued) {
-            c->last_issue = sys->clock - sys->fast.sticky_gap;
-            if (c->ready_at < sys->clock) c->ready_at = sys->clock;
-        }
+        sync_sticky_before(sys, c);
         sys->fast.sticky = NULL;
     }
     if (sys->fast.steady_gap) steady_settle(sys, p->contexts, sys->clock);   /* the fault's issue uncounted */

@@ -502,6 +502,8 @@ int main(void)
     queued_first_clock(&isk_model_cofast_acc, irq1, ISK_STOPPED, NULL);
     queued_first_clock(&isk_model_cofast_inert, irq1, ISK_FAULT, "an interrupt from a command declared inert");
     queued_first_clock(&isk_model_cofast_inert, promised_then_not, ISK_STOPPED, NULL);
+    static const uint64_t promised_none[3] = { 0x0600, 0x0600, 0x0600 };         /* irqend 0 */
+    queued_first_clock(&isk_model_cofast_inert, promised_none, ISK_FAULT, "PromiseEnd(clocks < 1)");
     check_program(busy_program, ISK_STOPPED, NULL, __LINE__);
     /* the run's figures themselves (the flags, the counts) */
     rig x;

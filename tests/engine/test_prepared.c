@@ -21,7 +21,7 @@ static void test_prepare_errors(void)
     CHECK(foreign != NULL);
     CHECK_EQ(isk_step(h.sys, 1), ISK_OK);                       /* the errors above stopped nothing */
     CHECK_EQ(isk_launch_prepared(h.sys, foreign), ISK_FAILED);
-    CHECK_CONTAINS(isk_last_error(h.sys), "the command was prepared for another system");
+    CHECK_CONTAINS(isk_last_error(h.sys), "isk_launch_prepared: prepared for another system");
     isk_system_free(other);
     harness_close(&h);
 
