@@ -90,10 +90,11 @@ ISK_INLINE uint64_t dpu_regs_at(struct isk_state *S, uint64_t pc)
  * Returns the cycle in which it leaves the register-file stage. */
 ISK_INLINE uint64_t follow_issue(struct isk_state *S, uint32_t id, uint64_t pc, uint64_t clock)
 {
+    const uint64_t enter = pipe_enter(S, clock);
     const uint64_t regs = dpu_regs_at(S, pc);
     const uint32_t extra = dram_rf_extra(S->prev_writes[id] | DRAM_READS(regs));
     S->prev_writes[id] = DRAM_WRITES(regs);
-    return pipe_enter(S, clock, extra);
+    return S->pipe.stage_free = enter + extra + 1;
 }
 
 /* The same for a DMA, which needs the cycle (insns/dma.h). */

@@ -235,8 +235,10 @@ ISK_INLINE void pipe_sentinel(dpu_pipe *p, uint32_t head)
     p->from[PIPE_SLOT(head)] = p->to[PIPE_SLOT(head)] = UINT64_MAX;
 }
 
-/* The instruction issued in cycle u with `extra` register-file cycles: the cycle in which it
- * leaves the stage (when a DMA reaches the memory controller). It enters the pipeline in u, or
+/* The instruction issued in cycle u: the cycle in which it enters the register-file stage
+ * (it leaves 1 + its extra cycles later, follow_issue, which then frees the stage: left to the
+ * caller, so that the register-file rule's look-ups come after this walk and need no register
+ * across it). It enters the pipeline in u, or
  * u + 1 if u - 1 was frozen, and reaches the stage's input in the `pipeline`-th cycle from
  * there that is not frozen: pipeline - 1 cycles after its entry plus the frozen cycles between.
  * Those are the cycles kept in the ring: the instructions ahead of it freeze the pipeline only
@@ -244,7 +246,7 @@ ISK_INLINE void pipe_sentinel(dpu_pipe *p, uint32_t head)
  * entry. Nothing issues in a frozen cycle, so u is not frozen and the intervals that end by u
  * are past (one that ends in u held u - 1: the entry is late); each new wait in the stage's
  * input begins after the previous one ended and a cycle in which the pipeline moved. */
-ISK_INLINE uint64_t pipe_enter(struct isk_state *S, uint64_t u, uint32_t extra)
+ISK_INLINE uint64_t pipe_enter(struct isk_state *S, uint64_t u)
 {
     dpu_pipe *p = &S->pipe;
     const uint32_t head = p->head;
@@ -273,9 +275,8 @@ ISK_INLINE uint64_t pipe_enter(struct isk_state *S, uint64_t u, uint32_t extra)
     p->tail = tail;
     p->ahead = ahead;
     p->entered_late = late;
-    p->stage_free = enter + extra + 1;
     p->issued_at = u + 1;
-    return enter + extra + 1;
+    return enter;
 }
 
 #endif
