@@ -15,6 +15,7 @@
  * command is resumed each clock by an ordinary switch. When it finally returns, it returns into
  * the engine frame that first called it, which hands control back to the live engine.
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -157,7 +158,10 @@ static void take_boundary(isk_hdr *h)
     isk_slot *slot = &inst->slots[sys->cur_slot];
     if (slot->state == SLOT_ON_ENGINE) {
         /* The command keeps this stack; the engine carries on from a fresh one. */
-        if (sys->queue.acc) settle_slotless(sys, true);   /* a queued command: from here, a slot */
+        if (sys->queue.acc) {   /* a queued command: from here, a slot */
+            settle_slotless(sys, true);
+            sys->queue.leave = true;
+        }
         slot->stack = sys->cur_stack;
         slot->ctx.stack_lo = slot->stack.lo;
         slot->ctx.stack_size = slot->stack.size;
@@ -536,6 +540,7 @@ ISK_INLINE isk_status start_command(isk_system *sys, isk_inst *a, uint64_t word,
     slot->d = d;
     const int busy = ++a->norder;
     a->order[busy - 1] = s;
+    sys->queue.leave = true;   /* a command launching another ends the slotless loop's clock */
     sys->busy_slots++;
     if (ISK_UNLIKELY(busy > a->stats.max_busy_slots)) a->stats.max_busy_slots = busy;
     if (ISK_UNLIKELY(sys->busy_slots > sys->stats.max_busy_slots)) sys->stats.max_busy_slots = sys->busy_slots;
@@ -1069,6 +1074,7 @@ static __attribute__((noinline)) void run_slotless(isk_system *sys)
     if (!sys->stats.max_busy_slots) sys->stats.max_busy_slots = 1;
     sys->queue.acc = a;
     sys->queue.start = sys->clock;
+    sys->queue.leave = false;
     sys->phase = PHASE_SLOTS;
     sys->cur_acc = 0;
     sys->cur_order = 1;
@@ -1090,7 +1096,9 @@ static __attribute__((noinline)) void run_slotless(isk_system *sys)
         h->clock = clock;
         c->d.fn(h, c->d.op);
         h->trap = 0;
-        if (ISK_UNLIKELY(slot->stack.lo || a->norder != 1 || sys->status != ISK_OK || sys->stop_now)) {
+        /* one word for all four reasons to leave (see its setters, system.h) */
+        assert(sys->queue.leave || !(slot->stack.lo || a->norder != 1 || sys->status != ISK_OK || sys->stop_now));
+        if (ISK_UNLIKELY(sys->queue.leave)) {
             leave_slotless(sys, a, slot);
             return;
         }

@@ -1011,6 +1011,7 @@ void isk_op_exit_context(isk_hdr *h, uint32_t id, int status, const char *messag
 void isk_break(isk_system *sys, const char *message)
 {
     sys->stop_now = true;
+    sys->queue.leave = true;   /* the slotless loop's one exit test (system.h) */
     snprintf(sys->stop_reason, sizeof sys->stop_reason, "%s", message);
 }
 

@@ -223,12 +223,18 @@ struct isk_system {
     /* isk_queue_commands: the caller's array of commands, its length, the next to launch; while
      * the slotless loop runs (clock.c run_slotless), the accelerator it serves and the clock it
      * began at, from which its counts and the queue's position are brought up to date when it
-     * leaves */
+     * leaves; leave: the one word the slotless loop tests after each command, cleared when the
+     * loop begins and set by all that can end its clock with the command back in the loop: a
+     * launch (start_command), a stop (isk_break), a command taking a stack of its own
+     * (take_boundary). A status set inside a command always unwinds (stop_with,
+     * isk_abandon_behaviour), so none returns; a debug build asserts all four
+     * (tests/engine/test_queue_exits.c) */
     struct {
         const isk_command *const *cmds;
         size_t len, next;
         isk_inst *acc;
         uint64_t start;
+        bool leave;
     } queue;
     isk_stack recycle;               /* a finished command's stack, to put back */
     bool caller_ready;
