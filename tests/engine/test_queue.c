@@ -215,6 +215,11 @@ static void test_request_stop(void)
     CHECK(isk_clock(h.sys) > 0);
     CHECK(isk_clock(h.sys) < LONG);            /* stopped by a request, inside the queue */
     CHECK_EQ(value(&h, "LR1"), 3);
+    /* the thread's last request may have come after the last run ended: such a request ends the
+     * next run before its first clock, so a run of no clocks takes it */
+    const uint64_t stopped_at = isk_clock(h.sys);
+    CHECK_EQ(isk_step(h.sys, 0), ISK_OK);
+    CHECK_EQ(isk_clock(h.sys), stopped_at);
     CHECK_EQ(isk_run(h.sys, 0), ISK_STOPPED);  /* no request now: the rest of the queue, to its end */
     CHECK_EQ(isk_clock(h.sys), LONG);
     free(cmds);
