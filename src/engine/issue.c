@@ -629,7 +629,15 @@ ISK_INLINE uint64_t circle_steady(isk_system *sys, isk_inst *p, isk_sched *q, ui
     isk_hdr *const h = p->hdr;
     const isk_decoded *const dcache = p->dcache;
     isk_context *const ctx = q->contexts;
-    const uint64_t ncode = p->ncode, running = q->running;
+    const uint64_t running = q->running;
+    /* The code's size is compared from memory, as the limit is: a compare takes a memory
+     * operand at no cost, and the register it frees keeps dcache out of the stack (a load per
+     * issue). The empty asm tells the compiler the copy may change, so it does not keep it in
+     * a register. */
+    uint64_t ncode = p->ncode;
+#if defined(__GNUC__)
+    __asm__("" : : "r"(&ncode) : "memory");
+#endif
     /* the live context after each one round the circle, its id and its address: two loads per
      * issue find the next, with no arithmetic between them and the call */
     uint64_t after[64];
@@ -657,13 +665,14 @@ ISK_INLINE uint64_t circle_steady(isk_system *sys, isk_inst *p, isk_sched *q, ui
         h->next_pc = pc + 1;
         h->clock = sys->clock = clock;               /* the engine's services read the system's clock */
         dcache[pc].fn(h, dcache[pc].op);
-        h->issued++;
         clock++;
         if (ISK_UNLIKELY(h->attention)) {
+            h->issued++;
             *issuer = (int)(c - ctx);
             stopped = true;
             break;
         }
+        h->issued++;
         c->pc = h->next_pc;
         c = after_ctx[id];
         id = after[id];

@@ -48,21 +48,39 @@ static ISK_NOINLINE ISK_NORETURN void dpu_store_fault(struct isk_state *S, uint3
     __builtin_unreachable();
 }
 
+/* The bytes of a checked store, one at a time in either order. */
+ISK_INLINE void dpu_wram_put_bytes(uint8_t *p, unsigned size, uint64_t v, int big)
+{
+    for (unsigned i = 0; i < size; i++) p[i] = (uint8_t)(v >> (8 * (big ? size - 1 - i : i)));
+}
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* A !big store, out of line: inlined, the compiler swapped the bytes of every store before it
+ * tested the order (three host instructions per sw). */
+static ISK_NOINLINE void dpu_wram_put_big(uint8_t *p, unsigned size, uint64_t v)
+{
+    dpu_wram_put_bytes(p, size, v, 1);
+}
+#endif
+
 ISK_INLINE void dpu_wram_write(struct isk_state *S, uint32_t addr, unsigned size, uint64_t v, int big)
 {
     if (ISK_UNLIKELY(dpu_wram_bad(S, addr, size))) dpu_store_fault(S, addr, size);
     uint8_t *p = CELLS(WRAM) + addr;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    if (!big) {
-        switch (size) {
-        case 1: p[0] = (uint8_t)v; return;
-        case 2: { uint16_t t = (uint16_t)v; memcpy(p, &t, 2); return; }
-        case 4: { uint32_t t = (uint32_t)v; memcpy(p, &t, 4); return; }
-        default: memcpy(p, &v, 8); return;
-        }
+    if (ISK_UNLIKELY(big)) {
+        dpu_wram_put_big(p, size, v);
+        return;
     }
+    switch (size) {
+    case 1: p[0] = (uint8_t)v; return;
+    case 2: { uint16_t t = (uint16_t)v; memcpy(p, &t, 2); return; }
+    case 4: { uint32_t t = (uint32_t)v; memcpy(p, &t, 4); return; }
+    default: memcpy(p, &v, 8); return;
+    }
+#else
+    dpu_wram_put_bytes(p, size, v, big);
 #endif
-    for (unsigned i = 0; i < size; i++) p[i] = (uint8_t)(v >> (8 * (big ? size - 1 - i : i)));
 }
 
 ISK_INLINE uint32_t dpu_load(struct isk_state *S, uint32_t addr, unsigned size, int sign, int big)
@@ -126,17 +144,18 @@ static ISK_NOINLINE void dpu_load_cold(struct isk_state *S, dpu_load_op *op, uns
     NOTE_READ(WRAM, addr, size);
 }
 
-/* A plain load takes its fast path only if it is aligned, inside the WRAM and unwatched
- * (h->trap is zero), tested at once: the watch then costs an unwatched load nothing beyond its
- * bounds check (a NOTE_READ after the write-back cost 1 % of every DPU instruction). */
+/* A plain load takes its fast path only if it is aligned, inside the WRAM, unwatched (h->trap
+ * is zero) and !little, tested at once: the watch then costs an unwatched load nothing beyond
+ * its bounds check (a NOTE_READ after the write-back cost 1 % of every DPU instruction), and
+ * the order one test with it (the cold path reads !big; two host instructions per lw). */
 ISK_INLINE void dpu_load_plain(struct isk_state *S, dpu_load_op *op, unsigned size, enum dpu_dest d, int64_t c,
                                uint32_t addr, int64_t endian)
 {
-    if (ISK_UNLIKELY(dpu_wram_bad(S, addr, size) || S->isk.trap)) {
+    if (ISK_UNLIKELY(dpu_wram_bad(S, addr, size) || (S->isk.trap | (uint32_t)endian))) {
         dpu_load_cold(S, op, size, d, c, addr, endian);
         return;
     }
-    dpu_put(S, d, c, op(S, addr, endian));
+    dpu_put(S, d, c, op(S, addr, 0));
 }
 
 ISK_INLINE void dpu_load_safe(struct isk_state *S, dpu_load_op *op, unsigned size, enum dpu_dest d, int64_t c,
