@@ -145,9 +145,9 @@ static ISK_NOINLINE void dpu_load_cold(struct isk_state *S, dpu_load_op *op, uns
 }
 
 /* A plain load takes its fast path only if it is aligned, inside the WRAM, unwatched (h->trap
- * is zero) and !little, tested at once: the watch then costs an unwatched load nothing beyond
- * its bounds check (a NOTE_READ after the write-back cost 1 % of every DPU instruction), and
- * the order one test with it (the cold path reads !big; two host instructions per lw). */
+ * is zero) and little-endian (a !big load takes the cold path), tested at once: the watch then
+ * costs an unwatched load nothing beyond its bounds check (a NOTE_READ after the write-back cost
+ * 1 % of every DPU instruction), and the order nothing beyond it (two host instructions per lw). */
 ISK_INLINE void dpu_load_plain(struct isk_state *S, dpu_load_op *op, unsigned size, enum dpu_dest d, int64_t c,
                                uint32_t addr, int64_t endian)
 {
