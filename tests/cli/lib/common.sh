@@ -52,14 +52,20 @@ bounded() {
 
 # interrupted OUT -- COMMAND...: start the command, send it a Ctrl-C (SIGINT) once it has caught
 # SIGINT (bit 1 of its SigCgt, whatever the machine's speed; at most 30 s), and check that it
-# exits with status 130.
+# exits with status 130. The child is the command only once it has exec'd (its name is the
+# command's, read from the same snapshot of its status as the mask): before that it is a copy of
+# this shell, which catches SIGINT too and would run the EXIT trap, removing $tmp; just after
+# it, SIGINT is ignored (a background job's) until the command sets its handler.
 interrupted() {
     out=$1; shift 2
+    name=$(basename "$1" | cut -c 1-15)
     "$@" >"$out" 2>&1 &
     pid=$!
     for i in $(seq 300); do
-        mask=$(sed -n 's/^SigCgt:[[:space:]]*//p' /proc/$pid/status 2>/dev/null)
-        [ -n "$mask" ] && [ $((0x$mask & 2)) -ne 0 ] && break
+        status=$(cat /proc/$pid/status 2>/dev/null)
+        mask=$(printf '%s\n' "$status" | sed -n 's/^SigCgt:[[:space:]]*//p')
+        comm=$(printf '%s\n' "$status" | sed -n 's/^Name:[[:space:]]*//p')
+        [ "$comm" = "$name" ] && [ -n "$mask" ] && [ $((0x$mask & 2)) -ne 0 ] && break
         sleep 0.1
     done
     kill -INT $pid
