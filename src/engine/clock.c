@@ -1060,6 +1060,24 @@ static __attribute__((noinline)) void leave_slotless(isk_system *sys, isk_inst *
  * a command taking a stack of its own (take_boundary), faulting or stopping leaves the general
  * loop where it would have been; the counts are added when the loop leaves (settle_slotless).
  * Returns at the run's limit, at the queue's end, or after a clock that needed more than this. */
+/* What ends the slotless loop's clock with the command back in it (the four conditions that
+ * set sys->queue.leave: a stack of its own, a launch, a status, a stop). */
+static inline bool slotless_must_leave(const isk_system *sys, const isk_inst *a, const isk_slot *slot)
+{
+    return slot->stack.lo || a->norder != 1 || sys->status != ISK_OK || sys->stop_now;
+}
+
+/* The slotless loop's end: the queue's end or the run's limit, whichever comes first. The limit
+ * is read after the exit word is cleared: isk_request_stop (a signal handler, another thread)
+ * lowers it first and sets the word after, which sends the loop here again. */
+static inline uint64_t slotless_end(isk_system *sys, uint64_t queue_end)
+{
+    sys->queue.leave = false;
+    atomic_signal_fence(memory_order_seq_cst);
+    const uint64_t limit = __atomic_load_n(&sys->run_until, __ATOMIC_RELAXED);
+    return limit < queue_end ? limit : queue_end;
+}
+
 static __attribute__((noinline)) void run_slotless(isk_system *sys)
 {
     isk_inst *const a = sys->accelerators.data[0];
@@ -1074,7 +1092,6 @@ static __attribute__((noinline)) void run_slotless(isk_system *sys)
     if (!sys->stats.max_busy_slots) sys->stats.max_busy_slots = 1;
     sys->queue.acc = a;
     sys->queue.start = sys->clock;
-    sys->queue.leave = false;
     sys->phase = PHASE_SLOTS;
     sys->cur_acc = 0;
     sys->cur_order = 1;
@@ -1089,18 +1106,22 @@ static __attribute__((noinline)) void run_slotless(isk_system *sys)
      * and so sends the clock to commit_writes, after which the entry is looked up again. */
     uint64_t clock = sys->clock;
     isk_write_entry *first = log->data;
-    /* the limit is read every clock: isk_request_stop (a signal handler) lowers it meanwhile */
-    while (next < last && clock < sys->run_until) {
+    const uint64_t queue_end = clock + (uint64_t)(last - next);
+    uint64_t end = slotless_end(sys, queue_end);
+    while (clock < end) {
         const isk_command *const c = *next++;
         if (ISK_UNLIKELY(!c || c->acc != a)) break;   /* queue_drive reports it */
         h->clock = clock;
         c->d.fn(h, c->d.op);
         h->trap = 0;
-        /* one word for all four reasons to leave (see its setters, system.h) */
-        assert(sys->queue.leave || !(slot->stack.lo || a->norder != 1 || sys->status != ISK_OK || sys->stop_now));
+        /* one word for the four reasons to leave and for a stop request (see its setters, system.h) */
+        assert(sys->queue.leave || !slotless_must_leave(sys, a, slot));
         if (ISK_UNLIKELY(sys->queue.leave)) {
-            leave_slotless(sys, a, slot);
-            return;
+            if (slotless_must_leave(sys, a, slot)) {
+                leave_slotless(sys, a, slot);
+                return;
+            }
+            end = slotless_end(sys, queue_end);   /* isk_request_stop: this clock ends as usual */
         }
         if (ISK_LIKELY(!sys->pending)) {
             /* nothing in the ring, and in the log at most SET's own entry (counted apart) */

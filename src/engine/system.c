@@ -512,10 +512,12 @@ isk_status isk_run(isk_system *sys, uint64_t max_clocks)
 void isk_stop_after_clock(isk_system *sys)
 {
     if (sys->run_until > sys->clock + 1) sys->run_until = sys->clock + 1;
+    sys->queue.leave = true;   /* the slotless loop reads the limit again */
 }
 
 /* Only stores, so that a signal handler may call it: the limit first, then the attention of every
- * processor (the fast issue loops read the limit only after clearing attention, see clock.c). */
+ * processor and the slotless loop's exit word (the fast issue loops and the slotless loop read the
+ * limit only after clearing those, see issue.c and clock.c). */
 void isk_request_stop(isk_system *sys)
 {
     atomic_store(&sys->stop_requested, 1);
@@ -523,6 +525,7 @@ void isk_request_stop(isk_system *sys)
     if (__atomic_load_n(&sys->run_until, __ATOMIC_RELAXED) > until)
         __atomic_store_n(&sys->run_until, until, __ATOMIC_RELAXED);
     atomic_signal_fence(memory_order_seq_cst);
+    __atomic_store_n(&sys->queue.leave, true, __ATOMIC_RELAXED);   /* the slotless loop reads the limit again */
     for (size_t i = 0; i < sys->processors.len; i++)
         __atomic_store_n(&sys->processors.data[i]->hdr->attention, 1, __ATOMIC_RELAXED);
 }

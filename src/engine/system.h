@@ -226,8 +226,9 @@ struct isk_system {
      * leaves; leave: the one word the slotless loop tests after each command, cleared when the
      * loop begins and set by all that can end its clock with the command back in the loop: a
      * launch (start_command), a stop (isk_break), a command taking a stack of its own
-     * (take_boundary). A status set inside a command always unwinds (stop_with,
-     * isk_abandon_behaviour), so none returns; a debug build asserts all four
+     * (take_boundary); and set by a lowered limit (isk_request_stop, isk_stop_after_clock), after
+     * which the loop reads the limit again and goes on. A status set inside a command always
+     * unwinds (stop_with, isk_abandon_behaviour), so none returns; a debug build asserts all four
      * (tests/engine/test_queue_exits.c) */
     struct {
         const isk_command *const *cmds;
