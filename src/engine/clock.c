@@ -1053,13 +1053,6 @@ static __attribute__((noinline)) void leave_slotless(isk_system *sys, isk_inst *
     sys->phase = PHASE_BEGIN;
 }
 
-/* A queue of one-clock commands (isk_queue_commands) into the one idle accelerator of a system
- * without processors or observers: per clock, the next command's behaviour called directly, its
- * writes committed, the clock advanced. Slot 0 (the one each launch would take) is the queue's
- * for the whole run, with the loop's position set once as run_stream sets it per clock, so that
- * a command taking a stack of its own (take_boundary), faulting or stopping leaves the general
- * loop where it would have been; the counts are added when the loop leaves (settle_slotless).
- * Returns at the run's limit, at the queue's end, or after a clock that needed more than this. */
 /* What ends the slotless loop's clock with the command back in it (the four conditions that
  * set sys->queue.leave: a stack of its own, a launch, a status, a stop). */
 static inline bool slotless_must_leave(const isk_system *sys, const isk_inst *a, const isk_slot *slot)
@@ -1078,6 +1071,13 @@ static inline uint64_t slotless_end(isk_system *sys, uint64_t queue_end)
     return limit < queue_end ? limit : queue_end;
 }
 
+/* A queue of one-clock commands (isk_queue_commands) into the one idle accelerator of a system
+ * without processors or observers: per clock, the next command's behaviour called directly, its
+ * writes committed, the clock advanced. Slot 0 (the one each launch would take) is the queue's
+ * for the whole run, with the loop's position set once as run_stream sets it per clock, so that
+ * a command taking a stack of its own (take_boundary), faulting or stopping leaves the general
+ * loop where it would have been; the counts are added when the loop leaves (settle_slotless).
+ * Returns at the run's limit, at the queue's end, or after a clock that needed more than this. */
 static __attribute__((noinline)) void run_slotless(isk_system *sys)
 {
     isk_inst *const a = sys->accelerators.data[0];
