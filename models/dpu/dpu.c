@@ -299,6 +299,7 @@ static void dpu_reset(isk_hdr *h)
     S->v1b = GET_PARAM("chip") == 1;
     S->nthreads = S->v1b ? 16 : 24;
     S->wram_bytes = S->v1b ? 63488 : 65536;
+    for (uint32_t n = 1; n <= 8; n *= 2) S->wram_last[n] = S->wram_bytes - n;
     S->iram_insns = S->v1b ? 3968 : 4096;
     S->atomic_bits = S->v1b ? 64 : 256;
     S->cycle_mode = GET_PARAM("mode") == 1;
