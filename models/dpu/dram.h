@@ -132,8 +132,8 @@ static uint64_t dram_banks(uint64_t mask)
     return banks;
 }
 
-/* The reads and writes as dram_banks packs them, the writes in bits 24..47 (bit 63 stays
- * free). The row with the most fixed bits wins, as in the engine's decoder: a general form
+/* The reads and writes as dram_banks packs them, the writes in bits 32..55 (each half a plain
+ * 32-bit word). The row with the most fixed bits wins, as in the engine's decoder: a general form
  * (e.g. add rrici without a destination's bits) also matches the words of its specific ones,
  * and taking it would lose their registers. */
 static uint64_t dram_decode_regs(const dram_isa_row *rows, size_t nrows, uint64_t w)
@@ -151,12 +151,12 @@ static uint64_t dram_decode_regs(const dram_isa_row *rows, size_t nrows, uint64_
                            dram_gpr(dram_field(f, "db", w), true);
     const uint64_t writes = dram_gpr(dram_field(f, "rc", w), false) | dram_gpr(dram_field(f, "sc", w), false) |
                             dram_gpr(dram_field(f, "dc", w), true);
-    return dram_banks(reads) | dram_banks(writes) << 24;
+    return dram_banks(reads) | dram_banks(writes) << 32;
 }
 
 /* The reads of a decode_regs word, and the writes brought down to where the reads are. */
-#define DRAM_READS(regs) ((regs) & UINT64_C(0xffffff))
-#define DRAM_WRITES(regs) ((regs) >> 24 & UINT64_C(0xffffff))
+#define DRAM_READS(regs) ((uint64_t)(uint32_t)(regs))
+#define DRAM_WRITES(regs) ((regs) >> 32)
 
 /* floor(n / 2) for n the number of bits set in 0..4095 (a table: x86-64's baseline lacks the
  * population-count instruction, and the builtin would call a library function). */
