@@ -343,6 +343,7 @@ static void dpu_reset(isk_hdr *h)
                           .pipeline = (uint64_t)GET_PARAM("pipeline_stages") };
     memset(&S->dram, 0, sizeof S->dram);
     memset(&S->pipe, 0, sizeof S->pipe);
+    S->pipe.lag = S->tm.pipeline - 1;
     pipe_sentinel(&S->pipe, 0);
     S->rf_stall_cycles = 0;
     S->rf_stall_in_dma_wait = 0;

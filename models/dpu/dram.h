@@ -249,31 +249,34 @@ ISK_INLINE void pipe_sentinel(dpu_pipe *p, uint32_t head)
 ISK_INLINE uint64_t pipe_enter(struct isk_state *S, uint64_t u)
 {
     dpu_pipe *p = &S->pipe;
-    const uint32_t head = p->head;
     uint32_t tail = p->tail;
-    uint64_t ahead = p->ahead;
     bool late = false;
-    while (p->to[PIPE_SLOT(tail)] <= u) {       /* (the sentinel at head stops it) */
-        late = p->to[PIPE_SLOT(tail)] == u;
-        ahead -= p->to[PIPE_SLOT(tail)] - p->from[PIPE_SLOT(tail)];
-        tail++;
+    if (p->to[PIPE_SLOT(tail)] <= u) {          /* (the sentinel at head stops the walk) */
+        uint64_t lag = p->lag;
+        do {
+            late = p->to[PIPE_SLOT(tail)] == u;
+            lag -= p->to[PIPE_SLOT(tail)] - p->from[PIPE_SLOT(tail)];
+            tail++;
+        } while (p->to[PIPE_SLOT(tail)] <= u);
+        p->tail = tail;
+        p->lag = lag;
     }
-    const uint64_t entry = u + late;
-    const uint64_t arrive = entry + S->tm.pipeline - 1 + ahead;
+    /* pipeline - 1 cycles after its entry plus the frozen cycles ahead (p->lag) */
+    const uint64_t arrive = u + late + p->lag;
     const uint64_t enter = arrive > p->stage_free ? arrive : p->stage_free;
     if (enter > arrive) {                       /* held in the input: frozen until it enters */
+        const uint32_t head = p->head;
+        uint64_t lag = p->lag;
         if (head - tail == DPU_FREEZES - 1) {   /* (pipeline_stages keeps fewer in flight) */
-            ahead -= p->to[PIPE_SLOT(tail)] - p->from[PIPE_SLOT(tail)];
-            tail++;
+            lag -= p->to[PIPE_SLOT(tail)] - p->from[PIPE_SLOT(tail)];
+            p->tail = tail + 1;
         }
         p->from[PIPE_SLOT(head)] = arrive + 1;
         p->to[PIPE_SLOT(head)] = enter + 1;
         pipe_sentinel(p, head + 1);
         p->head = head + 1;
-        ahead += enter - arrive;
+        p->lag = lag + (enter - arrive);
     }
-    p->tail = tail;
-    p->ahead = ahead;
     p->entered_late = late;
     p->issued_at = u + 1;
     return enter;
