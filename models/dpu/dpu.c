@@ -68,12 +68,14 @@ static const dram_isa_row dpu_isa_rows[] = {
 #undef DPU_ALIAS
 };
 
-/* The GPRs read and written by the instruction at pc (dram_decode_regs), cached per word. */
+/* The GPRs read and written by the instruction at pc (dram_decode_regs), cached per word with
+ * the word's complement: a 48-bit word's complement is never 0, so an entry not yet written
+ * (0) never matches and needs no flag of its own. */
 static ISK_NOINLINE uint64_t dpu_regs_decode(struct isk_state *S, uint64_t pc)
 {
     uint64_t *e = &CELLS(RFC)[2 * pc];
-    e[0] = CELLS(IRAM)[pc];
-    e[1] = dram_decode_regs(dpu_isa_rows, sizeof dpu_isa_rows / sizeof dpu_isa_rows[0], e[0]) | UINT64_C(1) << 63;
+    e[0] = ~CELLS(IRAM)[pc];
+    e[1] = dram_decode_regs(dpu_isa_rows, sizeof dpu_isa_rows / sizeof dpu_isa_rows[0], ~e[0]);
     return e[1];
 }
 
@@ -81,7 +83,7 @@ ISK_INLINE uint64_t dpu_regs_at(struct isk_state *S, uint64_t pc)
 {
     if (pc >= DPU_IRAM_INSNS) return 0;
     const uint64_t *e = &CELLS(RFC)[2 * pc];
-    if (ISK_UNLIKELY(!(e[1] >> 63) || e[0] != CELLS(IRAM)[pc])) return dpu_regs_decode(S, pc);
+    if (ISK_UNLIKELY(e[0] != ~CELLS(IRAM)[pc])) return dpu_regs_decode(S, pc);
     return e[1];
 }
 
@@ -97,9 +99,11 @@ ISK_INLINE uint64_t follow_issue(struct isk_state *S, uint32_t id, uint64_t pc, 
     return S->pipe.stage_free = enter + extra + 1;
 }
 
-/* The same for a DMA, which needs the cycle (insns/dma.h). */
+/* The same for a DMA, which needs the cycle (insns/dma.h), unless its issue was followed before
+ * its behaviour ran (detailed_run; one issue per cycle, so issued_at tells). */
 static uint64_t dpu_follow_issue(struct isk_state *S, uint32_t id, uint64_t pc, uint64_t clock)
 {
+    if (S->pipe.issued_at == clock + 1) return S->pipe.stage_free;
     return follow_issue(S, id, pc, clock);
 }
 
@@ -223,26 +227,51 @@ static uint64_t detailed_issued(isk_sched *q, uint32_t id, uint64_t clock)
 
 /* The engine's fast loop while the pick is kept (isk_scheduler.run, abi.h: what it must store
  * per issue): the behaviour and the after-issue hook in one loop, no call of the hook and no
- * turn of the engine's loop per issue. */
+ * turn of the engine's loop per issue. The issue is followed through the pipeline before its
+ * behaviour runs (only a DMA's looks at the pipeline, and finds it followed: dpu_follow_issue),
+ * so that nothing of the walk is kept across the behaviour's call. */
 static uint64_t detailed_run(isk_sched *q, const isk_decoded *dcache, uint64_t ncode, uint64_t clock, uint64_t limit,
                              uint64_t *sys_clock, int *asked)
 {
     isk_hdr *const h = q->h;
+    struct isk_state *const S = (struct isk_state *)(void *)h;
+    isk_context *const ctx = q->contexts;
     *asked = -1;
-    while (clock < limit) {
-        const int id = q->next_pick;
-        if (id < 0) break;
-        isk_context *const c = &q->contexts[id];
+    int id = q->next_pick;
+    int last = -1;                  /* the last issuer, while q's kept pick and cursor lag */
+    while (clock < limit && id >= 0) {
+        isk_context *const c = &ctx[id];
         const uint64_t pc = c->pc;
         if (ISK_UNLIKELY(pc >= ncode)) break;
+        follow_issue(S, (uint32_t)id, pc, clock);
+        const uint64_t at = S->pipe.open_at = pipe_open_after(&S->pipe, clock);
+        const uint32_t after = S->rr_after[id];
         isk_sched_issue(h, c, (uint32_t)id, pc, dcache, clock, sys_clock);
-        const uint64_t after = detailed_issued_at(q, (uint32_t)id, pc, clock);
-        if (ISK_UNLIKELY(h->attention)) {
-            *asked = id;
-            return after;
+        if (c->ready_at < clock + DPU_REVOLVER) c->ready_at = clock + DPU_REVOLVER;
+        if (ISK_UNLIKELY(h->attention || ctx[after].ready_at > clock + 1)) {
+            q->cursor = (uint32_t)id + 1;
+            last = -1;              /* detailed_issued_rest brings q up to date */
+            const uint64_t next = detailed_issued_rest(q, (uint32_t)id, clock, at);
+            if (h->attention) {
+                *asked = id;
+                return next;
+            }
+            c->pc = h->next_pc;
+            clock = next;
+            id = q->next_pick;
+            continue;
         }
+        S->rf_stall_cycles += at - (clock + 1);
         c->pc = h->next_pc;
-        clock = after;
+        clock = at;
+        last = id;
+        id = (int)after;
+    }
+    if (last >= 0) {                /* as detailed_issued_at leaves them after the last issue */
+        q->cursor = (uint32_t)last + 1;
+        q->DETAILED_AT = clock;
+        q->DETAILED_ID = (uint64_t)id;
+        q->next_pick = id;
     }
     return clock;
 }
@@ -315,6 +344,7 @@ static void dpu_reset(isk_hdr *h)
                           .pipeline = (uint64_t)GET_PARAM("pipeline_stages") };
     memset(&S->dram, 0, sizeof S->dram);
     memset(&S->pipe, 0, sizeof S->pipe);
+    S->pipe.lag = S->tm.pipeline - 1;
     pipe_sentinel(&S->pipe, 0);
     S->rf_stall_cycles = 0;
     S->rf_stall_in_dma_wait = 0;

@@ -62,7 +62,7 @@ typedef struct dpu_dram {
 typedef struct dpu_pipe {
     uint64_t from[DPU_FREEZES], to[DPU_FREEZES];
     uint32_t tail, head;               /* the oldest interval kept, one past the newest (mod 64) */
-    uint64_t ahead;                    /* the frozen cycles of the intervals kept */
+    uint64_t lag;                      /* pipeline_stages - 1 + the frozen cycles of the intervals kept */
     uint64_t stage_free;               /* the first cycle the stage takes the next instruction */
     uint64_t issued_at;                /* 1 + the cycle of the last issue (0: none yet) */
     uint64_t open_at;                  /* the first cycle after it that the pipeline lets issue */

@@ -132,8 +132,8 @@ static uint64_t dram_banks(uint64_t mask)
     return banks;
 }
 
-/* The reads and writes as dram_banks packs them, the writes in bits 24..47 (bit 63 stays
- * free). The row with the most fixed bits wins, as in the engine's decoder: a general form
+/* The reads and writes as dram_banks packs them, the writes in bits 32..55 (each half a plain
+ * 32-bit word). The row with the most fixed bits wins, as in the engine's decoder: a general form
  * (e.g. add rrici without a destination's bits) also matches the words of its specific ones,
  * and taking it would lose their registers. */
 static uint64_t dram_decode_regs(const dram_isa_row *rows, size_t nrows, uint64_t w)
@@ -151,12 +151,12 @@ static uint64_t dram_decode_regs(const dram_isa_row *rows, size_t nrows, uint64_
                            dram_gpr(dram_field(f, "db", w), true);
     const uint64_t writes = dram_gpr(dram_field(f, "rc", w), false) | dram_gpr(dram_field(f, "sc", w), false) |
                             dram_gpr(dram_field(f, "dc", w), true);
-    return dram_banks(reads) | dram_banks(writes) << 24;
+    return dram_banks(reads) | dram_banks(writes) << 32;
 }
 
 /* The reads of a decode_regs word, and the writes brought down to where the reads are. */
-#define DRAM_READS(regs) ((regs) & UINT64_C(0xffffff))
-#define DRAM_WRITES(regs) ((regs) >> 24 & UINT64_C(0xffffff))
+#define DRAM_READS(regs) ((uint64_t)(uint32_t)(regs))
+#define DRAM_WRITES(regs) ((regs) >> 32)
 
 /* floor(n / 2) for n the number of bits set in 0..4095 (a table: x86-64's baseline lacks the
  * population-count instruction, and the builtin would call a library function). */
@@ -249,31 +249,34 @@ ISK_INLINE void pipe_sentinel(dpu_pipe *p, uint32_t head)
 ISK_INLINE uint64_t pipe_enter(struct isk_state *S, uint64_t u)
 {
     dpu_pipe *p = &S->pipe;
-    const uint32_t head = p->head;
     uint32_t tail = p->tail;
-    uint64_t ahead = p->ahead;
     bool late = false;
-    while (p->to[PIPE_SLOT(tail)] <= u) {       /* (the sentinel at head stops it) */
-        late = p->to[PIPE_SLOT(tail)] == u;
-        ahead -= p->to[PIPE_SLOT(tail)] - p->from[PIPE_SLOT(tail)];
-        tail++;
+    if (p->to[PIPE_SLOT(tail)] <= u) {          /* (the sentinel at head stops the walk) */
+        uint64_t lag = p->lag;
+        do {
+            late = p->to[PIPE_SLOT(tail)] == u;
+            lag -= p->to[PIPE_SLOT(tail)] - p->from[PIPE_SLOT(tail)];
+            tail++;
+        } while (p->to[PIPE_SLOT(tail)] <= u);
+        p->tail = tail;
+        p->lag = lag;
     }
-    const uint64_t entry = u + late;
-    const uint64_t arrive = entry + S->tm.pipeline - 1 + ahead;
+    /* pipeline - 1 cycles after its entry plus the frozen cycles ahead (p->lag) */
+    const uint64_t arrive = u + late + p->lag;
     const uint64_t enter = arrive > p->stage_free ? arrive : p->stage_free;
     if (enter > arrive) {                       /* held in the input: frozen until it enters */
+        const uint32_t head = p->head;
+        uint64_t lag = p->lag;
         if (head - tail == DPU_FREEZES - 1) {   /* (pipeline_stages keeps fewer in flight) */
-            ahead -= p->to[PIPE_SLOT(tail)] - p->from[PIPE_SLOT(tail)];
-            tail++;
+            lag -= p->to[PIPE_SLOT(tail)] - p->from[PIPE_SLOT(tail)];
+            p->tail = tail + 1;
         }
         p->from[PIPE_SLOT(head)] = arrive + 1;
         p->to[PIPE_SLOT(head)] = enter + 1;
         pipe_sentinel(p, head + 1);
         p->head = head + 1;
-        ahead += enter - arrive;
+        p->lag = lag + (enter - arrive);
     }
-    p->tail = tail;
-    p->ahead = ahead;
     p->entered_late = late;
     p->issued_at = u + 1;
     return enter;
