@@ -355,6 +355,7 @@ static void dpu_reset(isk_hdr *h)
     S->hash_hook = dpu_default_hash;
     /* the constant registers of every thread */
     for (uint32_t t = 0; t < DPU_THREADS; t++) {
+        S->regs_of[t] = CELLS(R) + t * DPU_REGS;
         const uint32_t c[8] = { 0, 1, 0xffffffffu, 0x80000000u, t, 2 * t, 4 * t, 8 * t };
         for (int i = 0; i < 8; i++) CELLS(R)[t * DPU_REGS + DPU_ZERO + (uint32_t)i] = c[i];
     }

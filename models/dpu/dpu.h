@@ -92,6 +92,10 @@ STATE_BEGIN
     /* wram_bytes - n: the last address an access of n bytes may start at (n 1, 2, 4, 8), one
      * load against an access's address instead of a load and a subtraction */
     uint32_t wram_last[9];
+    /* &CELLS(R)[t * DPU_REGS]: thread t's registers, set at reset, so that a behaviour finds its
+     * thread's registers in one load (forms.h dpu_rthread). R never moves: a register file is no
+     * SHARED_MEMORY (isk_share_storage refuses it), so its cells are bound once, at creation. */
+    uint32_t *regs_of[DPU_THREADS];
     int uncertain_fault;               /* fault on instructions without a public definition */
     /* hash and sats have no public definition (semantics.md 6.3, 6.5): replaceable hooks */
     uint32_t (*sats_hook)(uint32_t ra);

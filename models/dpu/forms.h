@@ -32,12 +32,14 @@
  * third of the instruction time (bench_dpu). */
 #define TID ((uint32_t)S->isk.context)
 /* The thread's registers: one base address per behaviour, each operand an index from it
- * (a 32-bit sum of thread and operand cost every operand an instruction more). The empty asm
- * keeps the base a pointer in a register: the compiler would otherwise fold it into each
- * operand's index, one add per register operand instead of one per behaviour. */
+ * (a 32-bit sum of thread and operand cost every operand an instruction more), loaded from the
+ * table reset fills (computed from CELLS(R) and the thread, it cost two host instructions more
+ * per behaviour). The empty asm keeps the base a pointer in a register: the compiler would
+ * otherwise fold it into each operand's index, one add per register operand instead of one per
+ * behaviour. */
 ISK_INLINE uint32_t *dpu_rthread(struct isk_state *S)
 {
-    uint32_t *r = CELLS(R) + (size_t)S->isk.context * DPU_REGS;
+    uint32_t *r = S->regs_of[S->isk.context];
 #if defined(__GNUC__)
     __asm__("" : "+r"(r));
 #endif
