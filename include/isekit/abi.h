@@ -16,7 +16,7 @@ extern "C" {
 /* Bumped whenever the layout of isk_hdr, the ops tables or the declaration structs change
  * (tests/engine/test_abi.c records each version's layout and fails on a change without a new
  * version); the engine refuses a model compiled against another version. */
-#define ISK_ABI_VERSION 20
+#define ISK_ABI_VERSION 21
 
 /* Most operands an instruction format may have (fields passed to a behaviour). */
 #define ISK_MAX_OPS 6
@@ -81,6 +81,7 @@ enum isk_exception_cause {
  * what an issue costs; the engine's one issue loop calls it (inlined for the built-in ones,
  * through these pointers for a model's own). Its state is an isk_sched the engine owns. */
 typedef struct isk_sched isk_sched;
+struct isk_decoded;       /* below: a decode cache's entry */
 typedef struct isk_scheduler {
     const char *name;
     /* The context that issues in `clock`, or -1 if none may. */
@@ -97,6 +98,20 @@ typedef struct isk_scheduler {
      * none; the engine renews isk_sched.running itself). */
     void (*changed)(isk_sched *q);
     int idle_counts;       /* clocks without an issue count as the processor's idle clocks */
+    /* Optional (NULL: the engine's loop does it): issue a stretch in the engine's fast loop
+     * itself, saving a call and the loop's work per issue. Called in a clock < limit for which
+     * q->next_pick is a context (>= 0). For each issue, while clock < limit, it takes
+     * id = q->next_pick and returns `clock` at once if id < 0 or the context's pc >= ncode;
+     * otherwise it does what the engine's loop would: the context's state from BLOCKED to
+     * RUNNING; h->context = id, h->pc = pc, h->next_pc = pc + 1, h->clock = *sys_clock =
+     * clock; dcache[pc].fn(h, dcache[pc].op); the context's last_issue = clock and insns + 1,
+     * h->issued + 1; then its own `issued` (which sets next_pick) and, unless h->attention,
+     * the context's pc = h->next_pc and clock = what `issued` returned. On attention it sets
+     * *asked = id and returns what `issued` returned (the engine settles the rest: the pc, the
+     * context's ready_at); otherwise *asked = -1 and it returns the clock it stopped at (which
+     * may be past limit). It need not look at h->attention before the first issue. */
+    uint64_t (*run)(isk_sched *q, const struct isk_decoded *dcache, uint64_t ncode, uint64_t clock,
+                    uint64_t limit, uint64_t *sys_clock, int *asked);
 } isk_scheduler;
 struct isk_sched {
     const isk_scheduler *policy;
@@ -337,6 +352,23 @@ typedef struct isk_decoded {
     uint32_t spare;
     int64_t op[ISK_MAX_OPS];
 } isk_decoded;
+
+/* One issue of a model scheduler's own stretch (isk_scheduler.run) as the engine's loop makes
+ * it: context `id` (c) issues the instruction at pc in `clock`; the caller then calls its own
+ * `issued` and looks at h->attention. */
+ISK_INLINE void isk_sched_issue(isk_hdr *h, isk_context *c, uint32_t id, uint64_t pc, const isk_decoded *dcache,
+                                uint64_t clock, uint64_t *sys_clock)
+{
+    if (c->state == ISK_CTX_BLOCKED) c->state = ISK_CTX_RUNNING;
+    h->context = id;
+    h->pc = pc;
+    h->next_pc = pc + 1;
+    h->clock = *sys_clock = clock;
+    dcache[pc].fn(h, dcache[pc].op);
+    c->last_issue = clock;
+    c->insns++;
+    h->issued++;
+}
 
 /* A processor's own fast loop (PROCESSOR .burst), for ISK_ISSUE_CPI with one context while it
  * runs alone: it issues the context's instructions from h->next_pc on, one every `cpi` clocks

@@ -199,11 +199,11 @@ static ISK_NOINLINE uint64_t detailed_issued_rest(isk_sched *q, uint32_t id, uin
 
 /* The common case: no attention, and the live thread after the issuer in the round robin is
  * ready by the next cycle, so it is the next pick (ready by `at` too) and nothing blocks. */
-static uint64_t detailed_issued(isk_sched *q, uint32_t id, uint64_t clock)
+ISK_INLINE uint64_t detailed_issued_at(isk_sched *q, uint32_t id, uint64_t pc, uint64_t clock)
 {
     struct isk_state *S = (struct isk_state *)(void *)q->h;
     q->cursor = id + 1;                     /* as its pick did, which the engine may have skipped */
-    if (S->pipe.issued_at != clock + 1) follow_issue(S, id, S->isk.pc, clock);   /* unless a DMA did */
+    if (S->pipe.issued_at != clock + 1) follow_issue(S, id, pc, clock);   /* unless a DMA did */
     isk_context *const ctx = q->contexts;
     if (ctx[id].ready_at < clock + DPU_REVOLVER) ctx[id].ready_at = clock + DPU_REVOLVER;
     const uint64_t at = S->pipe.open_at = pipe_open_after(&S->pipe, clock);
@@ -215,6 +215,36 @@ static uint64_t detailed_issued(isk_sched *q, uint32_t id, uint64_t clock)
     q->DETAILED_ID = after;
     q->next_pick = (int)after;              /* the engine's fast loop issues it at `at` */
     return at;
+}
+static uint64_t detailed_issued(isk_sched *q, uint32_t id, uint64_t clock)
+{
+    return detailed_issued_at(q, id, q->h->pc, clock);
+}
+
+/* The engine's fast loop while the pick is kept (isk_scheduler.run, abi.h: what it must store
+ * per issue): the behaviour and the after-issue hook in one loop, no call of the hook and no
+ * turn of the engine's loop per issue. */
+static uint64_t detailed_run(isk_sched *q, const isk_decoded *dcache, uint64_t ncode, uint64_t clock, uint64_t limit,
+                             uint64_t *sys_clock, int *asked)
+{
+    isk_hdr *const h = q->h;
+    *asked = -1;
+    while (clock < limit) {
+        const int id = q->next_pick;
+        if (id < 0) break;
+        isk_context *const c = &q->contexts[id];
+        const uint64_t pc = c->pc;
+        if (ISK_UNLIKELY(pc >= ncode)) break;
+        isk_sched_issue(h, c, (uint32_t)id, pc, dcache, clock, sys_clock);
+        const uint64_t after = detailed_issued_at(q, (uint32_t)id, pc, clock);
+        if (ISK_UNLIKELY(h->attention)) {
+            *asked = id;
+            return after;
+        }
+        c->pc = h->next_pc;
+        clock = after;
+    }
+    return clock;
 }
 
 /* The contexts changed: the kept pick may be stale, and the round robin's order of the live
@@ -259,7 +289,7 @@ static uint64_t detailed_next(isk_sched *q, uint64_t clock)
 }
 
 static const isk_scheduler dpu_detailed = { "revolver with the register-file stage", detailed_pick,
-                                            detailed_issued, detailed_next, detailed_changed, 1 };
+                                            detailed_issued, detailed_next, detailed_changed, 1, detailed_run };
 
 /* ---- reset --------------------------------------------------------------------------------- */
 
@@ -269,6 +299,7 @@ static void dpu_reset(isk_hdr *h)
     S->v1b = GET_PARAM("chip") == 1;
     S->nthreads = S->v1b ? 16 : 24;
     S->wram_bytes = S->v1b ? 63488 : 65536;
+    for (uint32_t n = 1; n <= 8; n *= 2) S->wram_last[n] = S->wram_bytes - n;
     S->iram_insns = S->v1b ? 3968 : 4096;
     S->atomic_bits = S->v1b ? 64 : 256;
     S->cycle_mode = GET_PARAM("mode") == 1;

@@ -89,6 +89,9 @@ STATE_BEGIN
     int cycle_mode;                    /* 0: functional (as fast as possible), 1: cycle mode */
     int v1b;                           /* chip v1B */
     uint32_t nthreads, wram_bytes, iram_insns, atomic_bits;
+    /* wram_bytes - n: the last address an access of n bytes may start at (n 1, 2, 4, 8), one
+     * load against an access's address instead of a load and a subtraction */
+    uint32_t wram_last[9];
     int uncertain_fault;               /* fault on instructions without a public definition */
     /* hash and sats have no public definition (semantics.md 6.3, 6.5): replaceable hooks */
     uint32_t (*sats_hook)(uint32_t ra);

@@ -15,12 +15,14 @@
  *
  *   DPU_FORM_alu_rrici(add_rrici, add, r, add_nz_cc)
  *   -> BEHAVIOUR(add_rrici, c, a, i, cc, pc)
- *      { if (dpu_cc_add_nz_cc[cc & 63] > CC_NC) { add_rrici_cold(S, c, a, i, cc, pc); return; }
+ *      { if (dpu_cc_add_nz_cc[cc] > CC_NC) { add_rrici_cold(S, c, a, i, cc, pc); return; }
  *        dpu_end(S, DPU_END_BRANCH, DPU_DEST_r, c, dpu_alu_value(S, op_add, RV(a), RV(a), i),
- *                dpu_cc_add_nz_cc[cc & 63], pc); }
+ *                dpu_cc_add_nz_cc[cc], pc); }
  */
 #ifndef ISEKIT_MODEL_DPU_FORMS_H
 #define ISEKIT_MODEL_DPU_FORMS_H
+
+#include <assert.h>
 
 /* ---- registers ------------------------------------------------------------------------------ */
 
@@ -175,8 +177,8 @@ ISK_INLINE bool dpu_cond(const dpu_alu *x, int meaning, bool zf)
  * may alias S->isk.context for the compiler, which would read it again after each store). */
 ISK_INLINE void dpu_flags(struct isk_state *S, uint32_t t, const dpu_alu *x)
 {
-    if (x->writes & W_Z) CELLS(ZF)[t] = x->x == 0;
     if ((x->writes & W_ZC) == W_ZC) CELLS(CF)[t] = x->carry;
+    if (x->writes & W_Z) CELLS(ZF)[t] = x->x == 0;
 }
 
 /* ---- destinations ------------------------------------------------------------------------------ */
@@ -226,7 +228,7 @@ static __attribute__((noinline, cold)) bool dpu_cond_other(const dpu_alu *x, int
 _Static_assert(CC_INVALID == 0 && CC_FALSE == 1 && CC_TRUE == 2 && CC_Z == 3 && CC_NZ == 4 && CC_C == 5 && CC_NC == 6,
                "DPU_CC_COMMON follows the order of enum dpu_cc");
 
-/* meaning: the condition code's meaning in its class (cls[cc & 63]). A behaviour that knows
+/* meaning: the condition code's meaning in its class (DPU_CC). A behaviour that knows
  * the meaning is FALSE..NC (DPU_COND_BEHAVIOUR) keeps only the tests of those here. */
 ISK_INLINE void dpu_end(struct isk_state *S, enum dpu_end end, enum dpu_dest d, int64_t c, dpu_result r,
                         int meaning, int64_t pc)
@@ -244,8 +246,12 @@ ISK_INLINE void dpu_end(struct isk_state *S, enum dpu_end end, enum dpu_dest d, 
 }
 
 #define DPU_PLAIN(D, c, r) dpu_end(S, DPU_END_PLAIN, DPU_DEST_##D, (c), (r), CC_FALSE, 0)
-#define DPU_SET(D, c, K, cc, r) dpu_end(S, DPU_END_SET, DPU_DEST_##D, (c), (r), dpu_cc_##K[(cc) & 63], 0)
-#define DPU_BRANCH(D, c, K, cc, pc, r) dpu_end(S, DPU_END_BRANCH, DPU_DEST_##D, (c), (r), dpu_cc_##K[(cc) & 63], (pc))
+/* The meaning of condition code cc in class K. The decoder gives cc unsigned and at most 6 bits
+ * wide (gen_isa.py refuses any other cc field), so it indexes the 64-entry table unmasked: the
+ * mask cost every conditional instruction two host instructions. */
+#define DPU_CC(K, cc) (assert((uint64_t)(cc) < 64), dpu_cc_##K[(cc)])
+#define DPU_SET(D, c, K, cc, r) dpu_end(S, DPU_END_SET, DPU_DEST_##D, (c), (r), DPU_CC(K, cc), 0)
+#define DPU_BRANCH(D, c, K, cc, pc, r) dpu_end(S, DPU_END_BRANCH, DPU_DEST_##D, (c), (r), DPU_CC(K, cc), (pc))
 
 /* X of an ALU family F: register sources (S = a), and imm - ra (the rir forms: S = ra) */
 #define DPU_ALU(F, A, B) dpu_alu_value(S, op_##F, (A), (A), (uint32_t)(B))
@@ -275,7 +281,7 @@ ISK_INLINE void dpu_end(struct isk_state *S, enum dpu_end end, enum dpu_dest d, 
 #define DPU_COND_BEHAVIOUR(N, K, params, body) \
     static __attribute__((noinline, cold)) void N##_cold(struct isk_state *S ISK_PARAMS(DPU_UNPAREN params)) \
     { body; } \
-    DPU_BEHAVIOUR(N, params, if (dpu_cc_##K[cc & 63] > CC_NC) { N##_cold(S, DPU_UNPAREN params); return; } body)
+    DPU_BEHAVIOUR(N, params, if (DPU_CC(K, cc) > CC_NC) { N##_cold(S, DPU_UNPAREN params); return; } body)
 
 /* ALU families, register and immediate sources (f forms are plain: the condition is false) */
 #define DPU_FORM_alu_rrr(N, F, D, K)    DPU_BEHAVIOUR(N, (c, a, b), DPU_PLAIN(D, c, DPU_ALU(F, RV(a), RV(b))))

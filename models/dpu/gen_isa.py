@@ -235,6 +235,9 @@ def fields_string(row):
     parts = []
     for name, segs in parse_fields(row['fields']):
         flag = ':s' if is_signed(types.get(name, '')) else ''
+        # forms.h's DPU_CC indexes a class's 64-entry table with the decoded cc unmasked
+        if name == 'cc' and (flag or max(vhi for vhi, _, _, _ in segs) > 5):
+            fail(row, 'a cc field must be unsigned and at most 6 bits wide')
         out = []
         for i, (vhi, vlo, whi, wlo) in enumerate(segs):
             v = '%d' % vhi if vhi == vlo else '%d:%d' % (vhi, vlo)

@@ -93,7 +93,7 @@ static void barrel_changed(isk_sched *q)
 }
 
 static const isk_scheduler ipu_barrel = { "six-slot barrel", barrel_pick, barrel_issued, barrel_next,
-                                          barrel_changed, 1 };
+                                          barrel_changed, 1, NULL };
 
 /* ---- exceptions and reset ---------------------------------------------------------------------- */
 

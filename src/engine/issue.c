@@ -29,7 +29,7 @@
     static int name##_pick(isk_sched *q, uint64_t c) { return isk_##name##_pick(q, c); } \
     static uint64_t name##_issued(isk_sched *q, uint32_t id, uint64_t c) { return isk_##name##_issued(q, id, c); } \
     static uint64_t name##_next(isk_sched *q, uint64_t c) { return isk_##name##_next(q, c); } \
-    static const isk_scheduler name##_scheduler = { #name, name##_pick, name##_issued, name##_next, NULL, idle };
+    static const isk_scheduler name##_scheduler = { #name, name##_pick, name##_issued, name##_next, NULL, idle, NULL };
 ISK_BUILTIN_SCHEDULER(cpi, 0)
 ISK_BUILTIN_SCHEDULER(revolver, 1)
 ISK_BUILTIN_SCHEDULER(barrel, 1)
@@ -784,13 +784,16 @@ static uint64_t circle_gap(isk_system *sys, isk_inst *p, isk_sched *q, uint64_t 
     return circle_gap_few(sys, p, q, clock, limit, issuer);
 }
 
+typedef uint64_t run_fn(isk_sched *, const isk_decoded *, uint64_t, uint64_t, uint64_t, uint64_t *, int *);
+
 /* `burst`: a sticky scheduler's (NULL: pick a context for every issue); `circle`: the
  * revolver's run (NULL: pick through `pick`); `takes_pick`: a model's scheduler, whose `issued`
- * may leave the next pick (isk_sched.next_pick). */
+ * may leave the next pick (isk_sched.next_pick); `run`: its own stretch of issues from a left
+ * pick (isk_scheduler.run; NULL: none). */
 ISK_INLINE void issue_loop(isk_system *sys, isk_inst *p, int (*pick)(isk_sched *, uint64_t),
                            uint64_t (*issued)(isk_sched *, uint32_t, uint64_t),
                            uint64_t (*next)(isk_sched *, uint64_t), void (*changed)(isk_sched *), burst_fn *burst,
-                           circle_fn *circle, const int idle_counts, const bool takes_pick)
+                           circle_fn *circle, const int idle_counts, const bool takes_pick, run_fn *run)
 {
     const bool sticky = burst != NULL;
     isk_hdr *const h = p->hdr;
@@ -825,6 +828,19 @@ ISK_INLINE void issue_loop(isk_system *sys, isk_inst *p, int (*pick)(isk_sched *
             }
             c = &q.contexts[id];
         } else {
+            if (run && q.next_pick >= 0) {
+                /* the model issues while it knows the next pick (isk_scheduler.run); what it
+                 * leaves (none picked, a PC outside the code) this loop takes as ever */
+                int asked;
+                after = run(&q, dcache, ncode, clock, limit, &sys->clock, &asked);
+                if (asked >= 0) {
+                    id = asked;
+                    c = &q.contexts[id];
+                    goto attention;
+                }
+                clock = after;
+                if (clock >= limit) break;
+            }
             if (!sticky || id < 0) {
                 id = takes_pick ? q.next_pick : -1;
                 if (id < 0) id = pick(&q, clock);
@@ -886,6 +902,7 @@ ISK_INLINE void issue_loop(isk_system *sys, isk_inst *p, int (*pick)(isk_sched *
             }
         }
         /* the instruction at h->clock asked for attention */
+    attention:
         if (sticky) sync_sticky(sys);
         if (moves_on(c)) c->pc = h->next_pc;
         if (c->ready_at < after) c->ready_at = after;
@@ -931,21 +948,22 @@ static __attribute__((noinline)) void run_cpi(isk_system *sys, isk_inst *p)
     const uint64_t gap = p->sched.gap;
     burst_fn *burst = p->model->proc.burst && gap == (uint64_t)p->model->proc.cpi ? burst_model
                       : gap == 1 ? burst_gap1 : gap == 2 ? burst_gap2 : burst_gap;
-    issue_loop(sys, p, isk_cpi_pick, isk_cpi_issued, isk_cpi_next, NULL, ISK_CPI_STICKY ? burst : NULL, NULL, 0, false);
+    issue_loop(sys, p, isk_cpi_pick, isk_cpi_issued, isk_cpi_next, NULL, ISK_CPI_STICKY ? burst : NULL, NULL, 0, false, NULL);
 }
 static __attribute__((noinline)) void run_revolver(isk_system *sys, isk_inst *p)
 {
     issue_loop(sys, p, isk_revolver_pick, isk_revolver_issued, isk_revolver_next, NULL, NULL,
-               p->sched.gap == 1 ? circle_gap1 : circle_gap, 1, false);
+               p->sched.gap == 1 ? circle_gap1 : circle_gap, 1, false, NULL);
 }
 static __attribute__((noinline)) void run_barrel(isk_system *sys, isk_inst *p)
 {
-    issue_loop(sys, p, isk_barrel_pick, isk_barrel_issued, isk_barrel_next, NULL, NULL, NULL, 1, false);
+    issue_loop(sys, p, isk_barrel_pick, isk_barrel_issued, isk_barrel_next, NULL, NULL, NULL, 1, false, NULL);
 }
 static __attribute__((noinline)) void run_model_scheduler(isk_system *sys, isk_inst *p)
 {
     const isk_scheduler *s = p->sched.policy;
-    issue_loop(sys, p, s->pick, s->issued, s->next, s->changed, NULL, NULL, s->idle_counts, true);
+    if (s->run) issue_loop(sys, p, s->pick, s->issued, s->next, s->changed, NULL, NULL, s->idle_counts, true, s->run);
+    else issue_loop(sys, p, s->pick, s->issued, s->next, s->changed, NULL, NULL, s->idle_counts, true, NULL);
 }
 
 void isk_run_alone(isk_system *sys, isk_inst *p)

@@ -22,6 +22,7 @@ static uint64_t fingerprint(void)
         O(isk_context, iset), O(isk_context, wake_lines), O(isk_context, exit_status), O(isk_context, spare),
         S(isk_scheduler), O(isk_scheduler, name), O(isk_scheduler, pick), O(isk_scheduler, issued),
         O(isk_scheduler, next), O(isk_scheduler, changed), O(isk_scheduler, idle_counts),
+        O(isk_scheduler, run),
         S(isk_sched), O(isk_sched, policy), O(isk_sched, h), O(isk_sched, contexts), O(isk_sched, ncontexts),
         O(isk_sched, cursor), O(isk_sched, gap), O(isk_sched, running), O(isk_sched, word),
         O(isk_sched, next_pick),
@@ -130,7 +131,8 @@ static const struct { int version; uint64_t layout; } versions[] = {
     { 17, 0x7de77728726917b3ull },    /* PRIVATE_* storages, INSTRUCTION .inert: a processor ahead of inert commands */
     { 18, 0x27276c401abcdc4bull },    /* isk_sched.next_pick: a model scheduler's issued leaves its next pick */
     { 19, 0x3e4614a26e3e824bull },    /* INSTRUCTION .interrupts_at_end, ops->promise_end (PromiseEnd) */
-    { 20, 0x2503cdbcd6011083ull },    /* isk_hdr.inline_entry: SET's first latency-1 write, its writer filled in by the engine */
+    { 20, 0x5cd24b2a3f2c4593ull },    /* isk_scheduler.run: a model scheduler's own stretch of issues */
+    { 21, 0x011d795922fc265bull },    /* isk_hdr.inline_entry: SET's first latency-1 write, its writer filled in by the engine */
 };
 
 STATE_BEGIN

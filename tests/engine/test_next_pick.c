@@ -4,7 +4,8 @@
  * times issues the same contexts in the same clocks whether its hook leaves picks or not, on
  * the fast loop, the general path and runs split at many limits; leaving picks spares most
  * pick calls. A stale pick taken after a context halted or blocked, a pick not taken, or a
- * cursor the skipped pick did not move would each change the log or the count. */
+ * cursor the skipped pick did not move would each change the log or the count. The same holds
+ * when the scheduler issues the stretches of left picks itself (isk_scheduler.run). */
 #define ISK_BUILTIN_MODEL 1
 #include "check.h"
 #include "encode.h"
@@ -17,6 +18,8 @@ STATE_BEGIN
     DECLARE_CODE_MEMORY(UINT(16, 0), 64) ROM;
     DECLARE_REGISTERS_FILE(INT(16, 0), 4) A;
     uint32_t leave;                    /* the hook leaves its next pick */
+    uint32_t own;                      /* and its run issues while it does */
+    uint64_t ran;                      /* issues made by run */
     uint64_t picks;                    /* calls of pick */
     uint64_t n;                        /* issues logged by the hook */
     uint64_t log_clock[LOG_MAX];
@@ -77,7 +80,29 @@ static uint64_t rr_next(isk_sched *q, uint64_t clock)
     }
     return first;
 }
-static const isk_scheduler round_robin = { "busy round robin", rr_pick, rr_issued, rr_next, NULL, 1 };
+/* the engine's loop over left picks, in the scheduler (when `own`; otherwise it leaves them) */
+static uint64_t rr_run(isk_sched *q, const isk_decoded *dcache, uint64_t ncode, uint64_t clock, uint64_t limit,
+                       uint64_t *sys_clock, int *asked)
+{
+    struct isk_state *S = (struct isk_state *)(void *)q->h;
+    *asked = -1;
+    while (S->own && clock < limit && q->next_pick >= 0) {
+        const int id = q->next_pick;
+        isk_context *c = &q->contexts[id];
+        if (c->pc >= ncode) break;
+        isk_sched_issue(q->h, c, (uint32_t)id, c->pc, dcache, clock, sys_clock);
+        S->ran++;
+        const uint64_t after = rr_issued(q, (uint32_t)id, clock);
+        if (S->isk.attention) {
+            *asked = id;
+            return after;
+        }
+        c->pc = S->isk.next_pc;
+        clock = after;
+    }
+    return clock;
+}
+static const isk_scheduler round_robin = { "busy round robin", rr_pick, rr_issued, rr_next, NULL, 1, rr_run };
 
 MODEL_BEGIN(picker, "four contexts in a round robin, busy after each issue")
     WORD_BITS(16);
@@ -102,7 +127,7 @@ static const char *const program[] = {
 };
 
 typedef struct outcome {
-    uint64_t clock, instructions, picks, n;
+    uint64_t clock, instructions, picks, n, ran;
     uint64_t log_clock[LOG_MAX];
     uint32_t log_ctx[LOG_MAX];
 } outcome;
@@ -114,7 +139,7 @@ static int never(void *user, uint64_t clock, isk_inst *proc, uint32_t context, u
 }
 
 /* limit 0: one run (of 100000 clocks at most); otherwise runs of `limit` clocks until every context halted */
-static void run(outcome *o, bool leave, uint64_t limit, bool general)
+static void run(outcome *o, bool leave, uint64_t limit, bool general, bool own)
 {
     isk_diag d;
     isk_diag_buffer out;
@@ -127,6 +152,7 @@ static void run(outcome *o, bool leave, uint64_t limit, bool general)
     if (general) isk_set_before_issue(sys, never, NULL);
     struct isk_state *S = (struct isk_state *)(void *)isk_inst_state(p);
     S->leave = leave;
+    S->own = own;
     test_load_lines(p, m, "ROM", program);
     for (int k = 1; k < 4; k++) CHECK_EQ(isk_start(p, k, (uint64_t)(10 * k)), ISK_OK);
     isk_status st;
@@ -140,6 +166,7 @@ static void run(outcome *o, bool leave, uint64_t limit, bool general)
     o->instructions = s.instructions;
     o->picks = S->picks;
     o->n = S->n;
+    o->ran = S->ran;
     memcpy(o->log_clock, S->log_clock, sizeof o->log_clock);
     memcpy(o->log_ctx, S->log_ctx, sizeof o->log_ctx);
     isk_system_free(sys);
@@ -166,22 +193,29 @@ static void check_same(const outcome *a, const outcome *b, const char *what, uin
 int main(void)
 {
     static outcome plain, left, other;
-    run(&plain, false, 0, false);                /* the fast loop calls pick for every issue */
+    run(&plain, false, 0, false, false);         /* the fast loop calls pick for every issue */
     CHECK_EQ(plain.n, plain.instructions);
     CHECK(plain.n < LOG_MAX);
     CHECK_EQ(plain.instructions, 4 + 2 * 30 + 3 * 20 + 2 * 25 + 3 * 10 + 4);   /* ldi, the loops, halt */
     CHECK(plain.picks >= plain.n);
-    run(&left, true, 0, false);
+    CHECK_EQ(plain.ran, 0);
+    run(&left, true, 0, false, false);
     check_same(&plain, &left, "picks left", 0);
     CHECK(left.picks * 2 < plain.picks);         /* taken: pick only after attention or when idle */
-    run(&other, true, 0, true);
+    run(&other, true, 0, true, false);
     check_same(&plain, &other, "general path", 0);
+    run(&other, true, 0, false, true);
+    check_same(&plain, &other, "own run", 0);
+    CHECK(other.ran * 2 > other.n);              /* most issues were the scheduler's own */
+    CHECK_EQ(other.picks, left.picks);
     static const uint64_t limits[] = { 1, 2, 3, 5, 7, 11, 13, 29, 64 };
     for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++) {
-        run(&other, true, limits[i], false);
+        run(&other, true, limits[i], false, false);
         check_same(&plain, &other, "picks left, split", limits[i]);
-        run(&other, true, limits[i], true);
+        run(&other, true, limits[i], true, false);
         check_same(&plain, &other, "general path, split", limits[i]);
+        run(&other, true, limits[i], false, true);
+        check_same(&plain, &other, "own run, split", limits[i]);
     }
     printf("%llu issues in %llu clocks: %llu picks called, %llu with the hook's picks taken\n",
            (unsigned long long)plain.n, (unsigned long long)plain.clock, (unsigned long long)plain.picks,

@@ -83,7 +83,7 @@ static void six_changed(isk_sched *q)
     for (int s = 0; s < 6; s++)
         if (S->owner[s] && !(q->running >> S->owner[s] & 1)) S->owner[s] = 0;
 }
-static const isk_scheduler six_slots = { "six slots", six_pick, six_issued, six_next, six_changed, 1 };
+static const isk_scheduler six_slots = { "six slots", six_pick, six_issued, six_next, six_changed, 1, NULL };
 
 MODEL_BEGIN(tile, "a supervisor and six workers in six issue slots")
     WORD_BITS(16);

@@ -37,7 +37,7 @@ ISK_INLINE uint64_t dpu_wram_read(struct isk_state *S, uint32_t addr, unsigned s
  * branches, each rarely taken (a sum of flags cost a load or store three instructions more). */
 ISK_INLINE bool dpu_wram_bad(struct isk_state *S, uint32_t addr, unsigned size)
 {
-    return (int64_t)addr > (int64_t)S->wram_bytes - (int64_t)size || (addr & (size - 1));
+    return addr > S->wram_last[size] || (addr & (size - 1));
 }
 
 /* A store's fault (dpu_wram_bad said so), out of line: the fault's call in the behaviour cost
