@@ -225,7 +225,9 @@ struct isk_hdr {
     isk_write_log *wlog;      /* [engine] the system's log of this clock's writes to latency-1 cells */
     /* [engine] non-NULL only while a command runs and the log is empty: the log's first entry,
      * its writer (inst, slot) filled in, where SET puts its first latency-1 write (then clears
-     * this and sets the log's length to 1); NULL: every latency-1 write goes through ops->write */
+     * this and sets the log's length to 1); NULL: every latency-1 write goes through ops->write.
+     * A model may call ops->write itself at any time: a latency-1 write made so clears this (it
+     * takes the log's first entry), so that a later SET appends behind it. */
     isk_write_entry *inline_entry;
 };
 

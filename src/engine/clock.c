@@ -277,13 +277,16 @@ void isk_flush_group_writes(isk_system *sys, isk_inst *p)
     sys->group_writes.len = 0;
 }
 
-/* A latency-1 write that conflicts or finds the log full: every conflict reported (a command's),
- * then appended (abi.h isk_write_log). */
+/* A latency-1 write that conflicts, finds the log full or is a command's first of the clock
+ * (a model calling ops->write itself while SET's entry is armed, which this write now takes:
+ * abi.h isk_hdr.inline_entry): every conflict reported (a command's), then appended (abi.h
+ * isk_write_log). */
 static __attribute__((noinline)) void log_write_slow(isk_hdr *h, void *cell, int64_t value, unsigned how)
 {
     isk_inst *const inst = h->engine;
     isk_system *const sys = inst->sys;
     isk_write_log *const log = &sys->wlog;
+    h->inline_entry = NULL;
     if (h->checking >= ISK_CHECKING_SLOT)
         for (size_t i = 0; i < log->len; i++)
             if (log->data[i].cell == cell) crew_conflict(sys, log->data[i].inst, log->data[i].slot, inst, cell);
@@ -305,9 +308,15 @@ static void op_write(isk_hdr *h, void *cell, int64_t value, unsigned how)
         isk_write_log *const log = &sys->wlog;
         const size_t n = log->len;
         if (ISK_UNLIKELY(n == log->cap)) goto slow_log;
-        if (h->checking >= ISK_CHECKING_SLOT)
-            for (const isk_write_entry *e = log->data, *end = e + n; e != end; e++)
+        if (h->checking >= ISK_CHECKING_SLOT) {
+            /* a command finding the log empty called ops->write itself (SET would have taken the
+             * armed entry): the slow path disarms it; n > 0 on, the loop's test is this one */
+            if (ISK_UNLIKELY(n == 0)) goto slow_log;
+            const isk_write_entry *e = log->data, *const end = e + n;
+            do
                 if (ISK_UNLIKELY(e->cell == cell)) goto slow_log;
+            while (++e != end);
+        }
         log->data[n] = (isk_write_entry){ cell, value, h->engine, sys->cur_slot, how };
         log->len = n + 1;
         sys->pending++;
