@@ -16,7 +16,7 @@ extern "C" {
 /* Bumped whenever the layout of isk_hdr, the ops tables or the declaration structs change
  * (tests/engine/test_abi.c records each version's layout and fails on a change without a new
  * version); the engine refuses a model compiled against another version. */
-#define ISK_ABI_VERSION 20
+#define ISK_ABI_VERSION 21
 
 /* Most operands an instruction format may have (fields passed to a behaviour). */
 #define ISK_MAX_OPS 6
@@ -187,8 +187,8 @@ struct isk_engine_ops {
 
 /* The writes of the current clock to latency-1 cells, in order, committed at the clock's end
  * (one log per system, so that shared cells meet in it). A command's first such write in a
- * clock is appended by SET itself (isk_store: the log is empty, so no CREW conflict is
- * possible); every other goes through ops->write, which scans the log. */
+ * clock is appended by SET itself (isk_store, into isk_hdr.inline_entry: the log is empty, so
+ * no CREW conflict is possible); every other goes through ops->write, which scans the log. */
 typedef struct isk_write_entry {
     void *cell;
     int64_t value;
@@ -223,6 +223,12 @@ struct isk_hdr {
     uint32_t lines;           /* [engine] processors: pending interrupt lines (ACK_LINE clears one) */
     uint64_t issued;          /* [engine] processors: instructions issued before this one, live */
     isk_write_log *wlog;      /* [engine] the system's log of this clock's writes to latency-1 cells */
+    /* [engine] non-NULL only while a command runs and the log is empty: the log's first entry,
+     * its writer (inst, slot) filled in, where SET puts its first latency-1 write (then clears
+     * this and sets the log's length to 1); NULL: every latency-1 write goes through ops->write.
+     * A model may call ops->write itself at any time: a latency-1 write made so clears this (it
+     * takes the log's first entry), so that a later SET appends behind it. */
+    isk_write_entry *inline_entry;
 };
 
 typedef void (*isk_behaviour_fn)(isk_hdr *h, const int64_t *op);

@@ -164,20 +164,19 @@ ISK_INLINE void isk_store(isk_hdr *h, void *cell, int bytes, int64_t v, int lat,
         case 4: *(uint32_t *)cell = (uint32_t)v; break;
         default: *(uint64_t *)cell = (uint64_t)v; break;
         }
-    } else if (lat == 1 && !code && h->checking >= ISK_CHECKING_SLOT && h->wlog->len == 0) {
-        /* a command's first write of the clock to a latency-1 cell: nothing to conflict with, no
-         * call (abi.h isk_write_log) */
-        isk_write_log *log = h->wlog;
-        isk_write_entry *e = log->data;
+    } else if (lat == 1 && !code && h->inline_entry) {
+        /* a command's first write of the clock to a latency-1 cell, the log empty: nothing to
+         * conflict with, no call; the engine filled in the entry's writer when it armed it
+         * (abi.h isk_hdr.inline_entry), and a second write goes through ops->write */
+        isk_write_entry *const e = h->inline_entry;
         e->cell = cell;
         e->value = v;
-        e->inst = h->engine;
-        e->slot = (int32_t)(h->checking - ISK_CHECKING_SLOT);
         e->how = 1u | ISK_WRITE_BYTES(bytes) | ISK_WRITE_INLINE;
-        log->len = 1;
-        /* no h->attention: only a command gets here (checking >= ISK_CHECKING_SLOT), and the
-         * clock's end commits its log whatever attention says; attention is read only from a
-         * processor's own header, by the issue loops, for what its instruction did */
+        h->inline_entry = NULL;
+        h->wlog->len = 1;
+        /* no h->attention: only a command gets here, and the clock's end commits its log
+         * whatever attention says; attention is read only from a processor's own header, by
+         * the issue loops, for what its instruction did */
     } else {
         h->ops->write(h, cell, v, (unsigned)lat | ISK_WRITE_BYTES(bytes) | (code ? ISK_WRITE_CODE : 0));
     }

@@ -277,13 +277,16 @@ void isk_flush_group_writes(isk_system *sys, isk_inst *p)
     sys->group_writes.len = 0;
 }
 
-/* A latency-1 write that conflicts or finds the log full: every conflict reported (a command's),
- * then appended (abi.h isk_write_log). */
+/* A latency-1 write that conflicts, finds the log full or is a command's first of the clock
+ * (a model calling ops->write itself while SET's entry is armed, which this write now takes:
+ * abi.h isk_hdr.inline_entry): every conflict reported (a command's), then appended (abi.h
+ * isk_write_log). */
 static __attribute__((noinline)) void log_write_slow(isk_hdr *h, void *cell, int64_t value, unsigned how)
 {
     isk_inst *const inst = h->engine;
     isk_system *const sys = inst->sys;
     isk_write_log *const log = &sys->wlog;
+    h->inline_entry = NULL;
     if (h->checking >= ISK_CHECKING_SLOT)
         for (size_t i = 0; i < log->len; i++)
             if (log->data[i].cell == cell) crew_conflict(sys, log->data[i].inst, log->data[i].slot, inst, cell);
@@ -305,9 +308,15 @@ static void op_write(isk_hdr *h, void *cell, int64_t value, unsigned how)
         isk_write_log *const log = &sys->wlog;
         const size_t n = log->len;
         if (ISK_UNLIKELY(n == log->cap)) goto slow_log;
-        if (h->checking >= ISK_CHECKING_SLOT)
-            for (const isk_write_entry *e = log->data, *end = e + n; e != end; e++)
+        if (h->checking >= ISK_CHECKING_SLOT) {
+            /* a command finding the log empty called ops->write itself (SET would have taken the
+             * armed entry): the slow path disarms it; n > 0 on, the loop's test is this one */
+            if (ISK_UNLIKELY(n == 0)) goto slow_log;
+            const isk_write_entry *e = log->data, *const end = e + n;
+            do
                 if (ISK_UNLIKELY(e->cell == cell)) goto slow_log;
+            while (++e != end);
+        }
         log->data[n] = (isk_write_entry){ cell, value, h->engine, sys->cur_slot, how };
         log->len = n + 1;
         sys->pending++;
@@ -691,7 +700,23 @@ static ISK_NORETURN __attribute__((noinline)) void end_on_own_stack(isk_system *
     sys->recycle = slot->stack;
     memset(&slot->stack, 0, sizeof slot->stack);
     a->hdr->checking = 0;
+    a->hdr->inline_entry = NULL;
     isk_coro_jump(&sys->engine);
+}
+
+/* Where SET puts a command's first latency-1 write of the clock (isk_hdr.inline_entry): the log's
+ * first entry, its writer filled in here once rather than by every SET, if the log is empty;
+ * otherwise NULL and the write goes through ops->write, which scans the log for a conflict. */
+ISK_INLINE void arm_inline(isk_system *sys, isk_hdr *h, isk_inst *a, int s)
+{
+    isk_write_log *const log = &sys->wlog;
+    isk_write_entry *e = NULL;
+    if (!log->len) {
+        e = log->data;
+        e->inst = a;
+        e->slot = s;
+    }
+    h->inline_entry = e;
 }
 
 ISK_INLINE void run_slot(isk_system *sys, isk_inst *a, int s)
@@ -701,7 +726,8 @@ ISK_INLINE void run_slot(isk_system *sys, isk_inst *a, int s)
     sys->cur_inst = a;
     sys->cur_slot = s;
     h->clock = sys->clock;
-    h->checking = ISK_CHECKING_SLOT + (uint32_t)s;   /* SET's own append takes the slot from here */
+    h->checking = ISK_CHECKING_SLOT + (uint32_t)s;
+    arm_inline(sys, h, a, s);
     h->trap = a->trap_rest;      /* the trap of the slot that ran before belongs to that slot */
     if (slot->state == SLOT_FRESH) {
         slot->state = SLOT_ON_ENGINE;
@@ -718,6 +744,7 @@ ISK_INLINE void run_slot(isk_system *sys, isk_inst *a, int s)
         put_back_recycled(sys);
     }
     h->checking = 0;
+    h->inline_entry = NULL;
     sys->cur_inst = NULL;
     sys->cur_slot = -1;
 }
@@ -1044,6 +1071,7 @@ static __attribute__((noinline)) void leave_slotless(isk_system *sys, isk_inst *
     settle_slotless(sys, true);
     end_command(sys, a, slot);
     a->hdr->checking = 0;
+    a->hdr->inline_entry = NULL;
     sys->cur_inst = NULL;
     sys->cur_slot = -1;
     if (sys->status != ISK_OK) return;
@@ -1103,9 +1131,11 @@ static __attribute__((noinline)) void run_slotless(isk_system *sys)
     isk_write_log *const log = &sys->wlog;
     /* The clock and the log's first entry are kept in registers: nothing a behaviour calls moves
      * the clock, and the log grows (moves) only through ops->write, which counts in sys->pending
-     * and so sends the clock to commit_writes, after which the entry is looked up again. */
+     * and so sends the clock to commit_writes, after which the entry is armed again. The entry's
+     * writer (this accelerator, slot 0) stays filled in while only SET writes into it. */
     uint64_t clock = sys->clock;
-    isk_write_entry *first = log->data;
+    arm_inline(sys, h, a, 0);   /* the log is empty at the start of a clock */
+    isk_write_entry *first = h->inline_entry;
     const uint64_t queue_end = clock + (uint64_t)(last - next);
     uint64_t end = slotless_end(sys, queue_end);
     while (clock < end) {
@@ -1124,16 +1154,19 @@ static __attribute__((noinline)) void run_slotless(isk_system *sys)
             end = slotless_end(sys, queue_end);   /* isk_request_stop: this clock ends as usual */
         }
         if (ISK_LIKELY(!sys->pending)) {
-            /* nothing in the ring, and in the log at most SET's own entry (counted apart) */
-            if (log->len) {
+            /* nothing in the ring, and in the log at most SET's own entry (counted apart), there
+             * if SET took it */
+            if (!h->inline_entry) {
                 isk_cell_write_raw(first->cell, (int)(first->how >> 8) & 0xff, first->value);
                 log->len = 0;
                 sys->stats.writes++;
+                h->inline_entry = first;
             }
             sys->crew.len = 0;
         } else {
             commit_writes(sys);
-            first = log->data;
+            arm_inline(sys, h, a, 0);
+            first = h->inline_entry;
         }
         sys->clock = ++clock;
     }
@@ -1142,6 +1175,7 @@ static __attribute__((noinline)) void run_slotless(isk_system *sys)
     a->norder = 0;
     sys->busy_slots = 0;
     h->checking = 0;
+    h->inline_entry = NULL;
     sys->cur_inst = NULL;
     sys->cur_slot = -1;
     sys->phase = PHASE_BEGIN;

@@ -46,6 +46,14 @@ ACC_FUNCTION(Fill, i, n)
     for (int64_t k = 0; k < n; k++) SET(M, i + k, k + 1);
 }
 
+/* M[i] = v through ops->write itself (the public ABI), then M[i + 1] = v + 1 by SET: SET must
+ * not take the log's first entry, which the direct write holds (abi.h isk_hdr.inline_entry). */
+ACC_FUNCTION(Direct, i, v)
+{
+    S->isk.ops->write(&S->isk, &CELLS(M)[i], v, 1u | ISK_WRITE_BYTES(sizeof CELLS(M)[0]));
+    SET(M, i + 1, v + 1);
+}
+
 MODEL_BEGIN(wlog, "the write log")
     WORD_BITS(16);
     SLOTS(4);
@@ -56,6 +64,7 @@ MODEL_BEGIN(wlog, "the write log")
     INSTRUCTION("0011-iiiiii-000000", Twice, "twice {i}");
     INSTRUCTION("0100-000iii-vvvvvv", Both, "both {i}, {v}");
     INSTRUCTION("0101-iiiiii-nnnnnn", Fill, "fill {i}, {n}");
+    INSTRUCTION("0110-iiiiii-vvvvvv", Direct, "direct {i}, {v}");
 MODEL_END
 
 static uint64_t put(unsigned i, unsigned v) { return 0x1000u | i << 6 | v; }
@@ -63,6 +72,7 @@ static uint64_t putcopy(unsigned i, unsigned v) { return 0x2000u | i << 6 | v; }
 static uint64_t twice(unsigned i) { return 0x3000u | i << 6; }
 static uint64_t both(unsigned i, unsigned v) { return 0x4000u | i << 6 | v; }
 static uint64_t fill(unsigned i, unsigned n) { return 0x5000u | i << 6 | n; }
+static uint64_t direct(unsigned i, unsigned v) { return 0x6000u | i << 6 | v; }
 
 typedef struct rig { isk_diag d; isk_diag_buffer out; isk_model *m; isk_system *sys; isk_inst *a; } rig;
 
@@ -204,6 +214,35 @@ static void test_many_writes(void)
     close_rig(&r);
 }
 
+/* A command's direct ops->write as the clock's first latency-1 write, then SET: both land (SET
+ * does not overwrite the log's first entry), in the slot loop and in the slotless queue. */
+static void test_direct_then_set(void)
+{
+    rig r;
+    open_rig(&r, 0);
+    CHECK_EQ(ONE_CLOCK(&r, direct(20, 5)), ISK_OK);
+    CHECK_EQ(cell(&r, "M", 20), 5);
+    CHECK_EQ(cell(&r, "M", 21), 6);
+    /* and the second of them conflicts with a later command's write, the direct one too */
+    CHECK_EQ(ONE_CLOCK(&r, direct(30, 1), put(30, 2)), ISK_CONFLICT);
+    CHECK_CONTAINS(isk_last_error(r.sys), "CREW conflict: a.M[30] written twice in one clock, by a slot 0 (Direct");
+    close_rig(&r);
+    open_rig(&r, 0);
+    const isk_command *q[3] = { isk_prepare(r.sys, r.a, direct(40, 7)), isk_prepare(r.sys, r.a, direct(42, 9)),
+                                isk_prepare(r.sys, r.a, put(44, 3)) };
+    CHECK_EQ(isk_queue_commands(r.sys, q, 3), ISK_OK);
+    CHECK_EQ(isk_step(r.sys, 3), ISK_OK);
+    CHECK_EQ(cell(&r, "M", 40), 7);
+    CHECK_EQ(cell(&r, "M", 41), 8);
+    CHECK_EQ(cell(&r, "M", 42), 9);
+    CHECK_EQ(cell(&r, "M", 43), 10);
+    CHECK_EQ(cell(&r, "M", 44), 3);
+    isk_stats st;
+    isk_get_stats(r.sys, &st);
+    CHECK_EQ(st.writes, 5);
+    close_rig(&r);
+}
+
 int main(void)
 {
     test_latency();
@@ -212,5 +251,6 @@ int main(void)
     test_conflict_self();
     test_conflict_warnings();
     test_many_writes();
+    test_direct_then_set();
     return CHECK_DONE();
 }
