@@ -211,7 +211,7 @@ ISK_INLINE uint64_t detailed_issued_at(isk_sched *q, uint32_t id, uint64_t pc, u
     if (S->pipe.issued_at != clock + 1) follow_issue(S, id, pc, clock, false);   /* unless a DMA did */
     isk_context *const ctx = q->contexts;
     if (ctx[id].ready_at < clock + DPU_REVOLVER) ctx[id].ready_at = clock + DPU_REVOLVER;
-    const uint64_t at = S->pipe.open_at = pipe_open_after(&S->pipe, clock);
+    const uint64_t at = S->pipe.open_at;     /* (pipe_enter) */
     const uint32_t after = S->rr_after[id];
     if (ISK_UNLIKELY(S->isk.attention || ctx[after].ready_at > clock + 1))
         return detailed_issued_rest(q, id, clock, at);
@@ -248,7 +248,6 @@ ISK_INLINE uint64_t detailed_stretch(isk_sched *q, const isk_decoded *dcache, co
         const uint64_t pc = c->pc;
         if (ISK_UNLIKELY(pc >= ncode)) break;
         follow_issue(S, (uint32_t)id, pc, clock, ncode <= DPU_IRAM_INSNS);
-        S->pipe.open_at = pipe_open_after(&S->pipe, clock);
         const uint32_t after = S->rr_after[id];
         isk_sched_issue(h, c, (uint32_t)id, pc, dcache, clock, sys_clock);
         if (c->ready_at < clock + DPU_REVOLVER) c->ready_at = clock + DPU_REVOLVER;
