@@ -79,9 +79,10 @@ static ISK_NOINLINE uint64_t dpu_regs_decode(struct isk_state *S, uint64_t pc)
     return e[1];
 }
 
-ISK_INLINE uint64_t dpu_regs_at(struct isk_state *S, uint64_t pc)
+/* (in_iram: the caller knows pc is a word of IRAM) */
+ISK_INLINE uint64_t dpu_regs_at(struct isk_state *S, uint64_t pc, bool in_iram)
 {
-    if (pc >= DPU_IRAM_INSNS) return 0;
+    if (!in_iram && pc >= DPU_IRAM_INSNS) return 0;
     const uint64_t *e = &CELLS(RFC)[2 * pc];
     if (ISK_UNLIKELY(e[0] != ~CELLS(IRAM)[pc])) return dpu_regs_decode(S, pc);
     return e[1];
@@ -90,10 +91,10 @@ ISK_INLINE uint64_t dpu_regs_at(struct isk_state *S, uint64_t pc)
 /* The instruction context `id` issues in `clock` at pc: its register-file extra cycles (its
  * reads and its thread's previous instruction's writes), and its way through the pipeline.
  * Returns the cycle in which it leaves the register-file stage. */
-ISK_INLINE uint64_t follow_issue(struct isk_state *S, uint32_t id, uint64_t pc, uint64_t clock)
+ISK_INLINE uint64_t follow_issue(struct isk_state *S, uint32_t id, uint64_t pc, uint64_t clock, bool in_iram)
 {
     const uint64_t enter = pipe_enter(S, clock);
-    const uint64_t regs = dpu_regs_at(S, pc);
+    const uint64_t regs = dpu_regs_at(S, pc, in_iram);
     const uint32_t extra = dram_rf_extra(S->prev_writes[id] | DRAM_READS(regs));
     S->prev_writes[id] = DRAM_WRITES(regs);
     return S->pipe.stage_free = enter + extra + 1;
@@ -104,7 +105,7 @@ ISK_INLINE uint64_t follow_issue(struct isk_state *S, uint32_t id, uint64_t pc, 
 static uint64_t dpu_follow_issue(struct isk_state *S, uint32_t id, uint64_t pc, uint64_t clock)
 {
     if (S->pipe.issued_at == clock + 1) return S->pipe.stage_free;
-    return follow_issue(S, id, pc, clock);
+    return follow_issue(S, id, pc, clock, false);
 }
 
 /* The live context ready in `clock` that the round robin comes to first, or -1: from the
@@ -207,10 +208,10 @@ ISK_INLINE uint64_t detailed_issued_at(isk_sched *q, uint32_t id, uint64_t pc, u
 {
     struct isk_state *S = (struct isk_state *)(void *)q->h;
     q->cursor = id + 1;                     /* as its pick did, which the engine may have skipped */
-    if (S->pipe.issued_at != clock + 1) follow_issue(S, id, pc, clock);   /* unless a DMA did */
+    if (S->pipe.issued_at != clock + 1) follow_issue(S, id, pc, clock, false);   /* unless a DMA did */
     isk_context *const ctx = q->contexts;
     if (ctx[id].ready_at < clock + DPU_REVOLVER) ctx[id].ready_at = clock + DPU_REVOLVER;
-    const uint64_t at = S->pipe.open_at = pipe_open_after(&S->pipe, clock);
+    const uint64_t at = S->pipe.open_at;     /* (pipe_enter) */
     const uint32_t after = S->rr_after[id];
     if (ISK_UNLIKELY(S->isk.attention || ctx[after].ready_at > clock + 1))
         return detailed_issued_rest(q, id, clock, at);
@@ -229,9 +230,11 @@ static uint64_t detailed_issued(isk_sched *q, uint32_t id, uint64_t clock)
  * per issue): the behaviour and the after-issue hook in one loop, no call of the hook and no
  * turn of the engine's loop per issue. The issue is followed through the pipeline before its
  * behaviour runs (only a DMA's looks at the pipeline, and finds it followed: dpu_follow_issue),
- * so that nothing of the walk is kept across the behaviour's call. */
-static uint64_t detailed_run(isk_sched *q, const isk_decoded *dcache, uint64_t ncode, uint64_t clock, uint64_t limit,
-                             uint64_t *sys_clock, int *asked)
+ * so that nothing of the walk is kept across the behaviour's call. `ncode` is a constant in the
+ * common instantiation (detailed_run), which frees a register and the register-file cache's own
+ * bound check (a PC below ncode is a word of IRAM). */
+ISK_INLINE uint64_t detailed_stretch(isk_sched *q, const isk_decoded *dcache, const uint64_t ncode, uint64_t clock,
+                                     const uint64_t limit, uint64_t *sys_clock, int *asked)
 {
     isk_hdr *const h = q->h;
     struct isk_state *const S = (struct isk_state *)(void *)h;
@@ -239,15 +242,18 @@ static uint64_t detailed_run(isk_sched *q, const isk_decoded *dcache, uint64_t n
     *asked = -1;
     int id = q->next_pick;
     int last = -1;                  /* the last issuer, while q's kept pick and cursor lag */
-    while (clock < limit && id >= 0) {
+    if (clock >= limit || id < 0) return clock;
+    for (;;) {
         isk_context *const c = &ctx[id];
         const uint64_t pc = c->pc;
         if (ISK_UNLIKELY(pc >= ncode)) break;
-        follow_issue(S, (uint32_t)id, pc, clock);
-        const uint64_t at = S->pipe.open_at = pipe_open_after(&S->pipe, clock);
+        follow_issue(S, (uint32_t)id, pc, clock, ncode <= DPU_IRAM_INSNS);
         const uint32_t after = S->rr_after[id];
         isk_sched_issue(h, c, (uint32_t)id, pc, dcache, clock, sys_clock);
         if (c->ready_at < clock + DPU_REVOLVER) c->ready_at = clock + DPU_REVOLVER;
+        /* (read back rather than kept across the behaviour's call: only a DMA's looks at the
+         * pipeline, and leaves open_at alone) */
+        const uint64_t at = S->pipe.open_at;
         if (ISK_UNLIKELY(h->attention || ctx[after].ready_at > clock + 1)) {
             q->cursor = (uint32_t)id + 1;
             last = -1;              /* detailed_issued_rest brings q up to date */
@@ -259,6 +265,7 @@ static uint64_t detailed_run(isk_sched *q, const isk_decoded *dcache, uint64_t n
             c->pc = h->next_pc;
             clock = next;
             id = q->next_pick;
+            if (clock >= limit || id < 0) break;
             continue;
         }
         S->rf_stall_cycles += at - (clock + 1);
@@ -266,6 +273,7 @@ static uint64_t detailed_run(isk_sched *q, const isk_decoded *dcache, uint64_t n
         clock = at;
         last = id;
         id = (int)after;
+        if (clock >= limit) break;
     }
     if (last >= 0) {                /* as detailed_issued_at leaves them after the last issue */
         q->cursor = (uint32_t)last + 1;
@@ -274,6 +282,15 @@ static uint64_t detailed_run(isk_sched *q, const isk_decoded *dcache, uint64_t n
         q->next_pick = id;
     }
     return clock;
+}
+static uint64_t detailed_run(isk_sched *q, const isk_decoded *dcache, uint64_t ncode, uint64_t clock, uint64_t limit,
+                             uint64_t *sys_clock, int *asked)
+{
+    /* the engine's ncode is the code memory's size, IRAM's (the other instantiation is for
+     * safety's sake only) */
+    if (ISK_LIKELY(ncode == DPU_IRAM_INSNS))
+        return detailed_stretch(q, dcache, DPU_IRAM_INSNS, clock, limit, sys_clock, asked);
+    return detailed_stretch(q, dcache, ncode, clock, limit, sys_clock, asked);
 }
 
 /* The contexts changed: the kept pick may be stale, and the round robin's order of the live

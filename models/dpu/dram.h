@@ -219,15 +219,6 @@ ISK_INLINE uint64_t pipe_unblocked(const dpu_pipe *p, uint64_t v)
     }
 }
 
-/* pipe_unblocked(u + 1) just after the issue in cycle u (pipe_enter): the intervals kept begin
- * after u, and one from another by a cycle at least (pipe_enter), so one look. */
-ISK_INLINE uint64_t pipe_open_after(const dpu_pipe *p, uint64_t u)
-{
-    const uint64_t v = u + 1 + p->entered_late;
-    const uint32_t k = p->tail;                 /* (the sentinel when none is kept) */
-    return p->from[PIPE_SLOT(k)] <= v ? p->to[PIPE_SLOT(k)] : v;
-}
-
 /* The slot after the newest interval holds a sentinel that never ends nor begins, so that a
  * walk from the oldest on stops there without comparing the counts (dpu_reset, pipe_enter). */
 ISK_INLINE void pipe_sentinel(dpu_pipe *p, uint32_t head)
@@ -245,7 +236,8 @@ ISK_INLINE void pipe_sentinel(dpu_pipe *p, uint32_t head)
  * before they enter the stage, so before it arrives, and no frozen cycle kept lies before its
  * entry. Nothing issues in a frozen cycle, so u is not frozen and the intervals that end by u
  * are past (one that ends in u held u - 1: the entry is late); each new wait in the stage's
- * input begins after the previous one ended and a cycle in which the pipeline moved. */
+ * input begins after the previous one ended and a cycle in which the pipeline moved. It also
+ * sets open_at, the first cycle after u that the pipeline lets issue. */
 ISK_INLINE uint64_t pipe_enter(struct isk_state *S, uint64_t u)
 {
     dpu_pipe *p = &S->pipe;
@@ -269,7 +261,7 @@ ISK_INLINE uint64_t pipe_enter(struct isk_state *S, uint64_t u)
         uint64_t lag = p->lag;
         if (head - tail == DPU_FREEZES - 1) {   /* (pipeline_stages keeps fewer in flight) */
             lag -= p->to[PIPE_SLOT(tail)] - p->from[PIPE_SLOT(tail)];
-            p->tail = tail + 1;
+            p->tail = ++tail;
         }
         p->from[PIPE_SLOT(head)] = arrive + 1;
         p->to[PIPE_SLOT(head)] = enter + 1;
@@ -279,6 +271,11 @@ ISK_INLINE uint64_t pipe_enter(struct isk_state *S, uint64_t u)
     }
     p->entered_late = late;
     p->issued_at = u + 1;
+    /* The first cycle after u that the pipeline lets issue (pipe_unblocked(u + 1)): the
+     * intervals kept begin after u, and one from another by a cycle at least, so one look at
+     * the oldest (the sentinel when none is kept); done here, where the ring's tail is at hand. */
+    const uint64_t v = u + 1 + late;
+    p->open_at = p->from[PIPE_SLOT(tail)] <= v ? p->to[PIPE_SLOT(tail)] : v;
     return enter;
 }
 
