@@ -15,41 +15,14 @@
 #include "engine/system.h"
 
 static void wake(isk_hdr *h) { isk_catch_up(((isk_inst *)h->engine)->sys); }
+/* a_X: catch up, then the processor's own op (isk_catch_up put its table back) */
+ISK_WRAP_OPS(a, wake, h->ops)
 
 /* Every call through which a processor's instruction may act on, or look at, an accelerator or
  * the system (a launch, a queued write, a port handler that calls the host API, a bus access),
- * or end the run (a fault, an exception without a handler). The others (param, trace, dma,
- * schedule, exit_context, breakpoint, invalidate_code, use_resources) touch only the processor
- * or, like a breakpoint, stop the loop, after which the accelerators catch up. */
-static void a_boundary(isk_hdr *h) { wake(h); h->ops->boundary(h); }
-static void a_write(isk_hdr *h, void *cell, int64_t value, unsigned how) { wake(h); h->ops->write(h, cell, value, how); }
-static void a_interrupt(isk_hdr *h, int line) { wake(h); h->ops->interrupt(h, line); }
-static ISK_NORETURN void a_fault(isk_hdr *h, int code, const char *message)
-{
-    wake(h);
-    h->ops->fault(h, code, message);
-}
-static ISK_NORETURN void a_index_fault(isk_hdr *h, const char *storage, int64_t index, uint64_t count)
-{
-    wake(h);
-    h->ops->index_fault(h, storage, index, count);
-}
-static void a_launch(isk_hdr *h, int accelerator, uint64_t word) { wake(h); h->ops->launch(h, accelerator, word); }
-static void a_port_write(isk_hdr *h, uint64_t port, uint64_t value) { wake(h); h->ops->port_write(h, port, value); }
-static uint64_t a_port_read(isk_hdr *h, uint64_t port) { wake(h); return h->ops->port_read(h, port); }
-static void a_exception(isk_hdr *h, int cause, const char *message) { wake(h); h->ops->exception(h, cause, message); }
-static int a_bus_read(isk_hdr *h, uint64_t addr, int bytes, uint64_t *value)
-{
-    wake(h);
-    return h->ops->bus_read(h, addr, bytes, value);
-}
-static int a_bus_write(isk_hdr *h, uint64_t addr, int bytes, uint64_t value)
-{
-    wake(h);
-    return h->ops->bus_write(h, addr, bytes, value);
-}
-static void a_read(isk_hdr *h, size_t storage, int64_t first, uint64_t n) { wake(h); h->ops->read(h, storage, first, n); }
-
+ * or end the run (a fault, an exception without a handler) catches up first. The others (param,
+ * trace, dma, schedule, exit_context, breakpoint, invalidate_code, use_resources) touch only the
+ * processor or, like a breakpoint, stop the loop, after which the accelerators catch up. */
 static const struct isk_engine_ops ahead_ops = {
     .boundary = a_boundary,
     .write = a_write,

@@ -94,6 +94,8 @@ isk_status isk_watch_reads(isk_inst *inst, int storage, bool on)
     }
     inst->trap_rest = inst->nread_watched ? ISK_TRAP_READS : 0;
     inst->hdr->ops = inst->nread_watched ? &isk_engine_ops_reads : &isk_engine_ops;
+    /* from a handler inside a fast loop (which runs with the plain ops only): it leaves */
+    if (inst->sys->fast.proc == inst) inst->hdr->attention = 1;
     if (inst->trap_rest) inst->hdr->trap |= ISK_TRAP_READS;
     else inst->hdr->trap &= ~ISK_TRAP_READS;
     return ISK_OK;

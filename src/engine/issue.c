@@ -613,6 +613,32 @@ static void steady_settle(isk_system *sys, isk_context *ctx, uint64_t end)
     sys->fast.steady_gap = 0;
 }
 
+/* The steady round stores the clock in the processor's header only: every call the behaviour
+ * makes into the engine goes through this table, whose entries first bring the system's clock
+ * (which the engine's services read) up to date from it. The round swaps it in for the plain
+ * table (no reads watched, not running ahead of accelerators) and back where it ends; a fault or
+ * crash leaving it is settled by isk_settle_fast_loop_after_fault (and isk_steady_clock). */
+static void steady_clock(isk_hdr *h) { ((isk_inst *)h->engine)->sys->clock = h->clock; }
+ISK_WRAP_OPS(steady, steady_clock, &isk_engine_ops)
+static const struct isk_engine_ops steady_ops = ISK_WRAPPED_OPS(steady);
+
+void isk_steady_clock(isk_system *sys)
+{
+    const isk_inst *p = sys->fast.proc;
+    if (p && p->hdr->ops == &steady_ops) sys->clock = p->hdr->clock;
+}
+
+uint64_t isk_live_clock(const isk_system *sys)
+{
+    const isk_inst *p = __atomic_load_n(&sys->fast.proc, __ATOMIC_RELAXED);
+    uint64_t clock = __atomic_load_n(&sys->clock, __ATOMIC_RELAXED);
+    if (p && __atomic_load_n(&p->hdr->ops, __ATOMIC_RELAXED) == &steady_ops) {
+        const uint64_t own = __atomic_load_n(&p->hdr->clock, __ATOMIC_RELAXED);
+        if (own > clock) clock = own;
+    }
+    return clock;
+}
+
 /* The steady round: at least `gap` live contexts, each running and ready at its turn, and no
  * instruction asks for attention; then each context issues every n >= gap clocks and is ready
  * again by its next turn, so the round issues the next live context at every clock with no test
@@ -624,7 +650,7 @@ static void steady_settle(isk_system *sys, isk_context *ctx, uint64_t end)
  * (nothing else changes a context's state or ready clock), the limit or a PC outside the code
  * memory. `rest`: the live contexts still to issue in this turn of the circle. */
 ISK_INLINE uint64_t circle_steady(isk_system *sys, isk_inst *p, isk_sched *q, uint64_t clock, uint64_t limit,
-                                  uint64_t rest, int *issuer, const uint64_t GAP)
+                                  uint64_t rest, int *issuer, const uint64_t GAP, const bool OWN_OPS)
 {
     isk_hdr *const h = p->hdr;
     const isk_decoded *const dcache = p->dcache;
@@ -653,6 +679,7 @@ ISK_INLINE uint64_t circle_steady(isk_system *sys, isk_inst *p, isk_sched *q, ui
     sys->fast.steady_first = (uint32_t)id;
     sys->fast.steady_live = running;
     sys->fast.steady_gap = GAP ? GAP : q->gap;
+    if (OWN_OPS) h->ops = &steady_ops;
     bool stopped = false;                            /* at `id`: attention or a PC outside */
     while (clock < limit) {
         const uint64_t pc = c->pc;
@@ -662,8 +689,13 @@ ISK_INLINE uint64_t circle_steady(isk_system *sys, isk_inst *p, isk_sched *q, ui
         }
         h->context = (uint32_t)id;
         h->pc = pc;
+#if defined(__GNUC__)
+        /* two stores each: paired through a vector register they cost four instructions */
+        if (OWN_OPS) __asm__("" : : : "memory");
+#endif
         h->next_pc = pc + 1;
-        h->clock = sys->clock = clock;               /* the engine's services read the system's clock */
+        h->clock = clock;
+        if (!OWN_OPS) sys->clock = clock;            /* the engine's services read the system's clock */
         dcache[pc].fn(h, dcache[pc].op);
         clock++;
         if (ISK_UNLIKELY(h->attention)) {
@@ -676,6 +708,10 @@ ISK_INLINE uint64_t circle_steady(isk_system *sys, isk_inst *p, isk_sched *q, ui
         c->pc = h->next_pc;
         c = after_ctx[id];
         id = after[id];
+    }
+    if (OWN_OPS) {   /* an op may have put another table in (isk_watch_reads) */
+        if (h->ops == &steady_ops) h->ops = &isk_engine_ops;
+        sys->clock = h->clock;                       /* the last issue's, as the per-issue store left it */
     }
     steady_settle(sys, ctx, clock);
     /* the general pick starts after the last context that issued (the round issued at least
@@ -759,7 +795,9 @@ ISK_INLINE uint64_t circle_burst(isk_system *sys, isk_inst *p, isk_sched *q, uin
         c->pc = h->next_pc;
     }
     if (c) q->cursor = id + 1;
-    if (STEADY && steady) return circle_steady(sys, p, q, clock, limit, rest, issuer, GAP);
+    if (STEADY && steady)
+        return h->ops == &isk_engine_ops ? circle_steady(sys, p, q, clock, limit, rest, issuer, GAP, true)
+                                         : circle_steady(sys, p, q, clock, limit, rest, issuer, GAP, false);
     return clock;
 }
 static __attribute__((noinline)) uint64_t circle_gap1(isk_system *sys, isk_inst *p, isk_sched *q, uint64_t clock,
@@ -987,6 +1025,10 @@ void isk_settle_fast_loop_after_fault(isk_system *sys)
         c->insns = sys->fast.sticky_base + p->hdr->issued;
         sync_sticky_before(sys, c);
         sys->fast.sticky = NULL;
+    }
+    if (p->hdr->ops == &steady_ops) {   /* a crash, which made no call that brought the clock */
+        isk_steady_clock(sys);
+        p->hdr->ops = &isk_engine_ops;
     }
     if (sys->fast.steady_gap) steady_settle(sys, p->contexts, sys->clock);   /* the fault's issue uncounted */
     const uint64_t issued = p->hdr->issued - sys->fast.issued_before;

@@ -521,7 +521,7 @@ void isk_stop_after_clock(isk_system *sys)
 void isk_request_stop(isk_system *sys)
 {
     atomic_store(&sys->stop_requested, 1);
-    uint64_t until = __atomic_load_n(&sys->clock, __ATOMIC_RELAXED) + 1;
+    uint64_t until = isk_live_clock(sys) + 1;
     if (__atomic_load_n(&sys->run_until, __ATOMIC_RELAXED) > until)
         __atomic_store_n(&sys->run_until, until, __ATOMIC_RELAXED);
     atomic_signal_fence(memory_order_seq_cst);

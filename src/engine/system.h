@@ -304,6 +304,66 @@ ISK_INLINE size_t isk_log_uncounted(const isk_write_log *log)
 {
     return log->len && (log->data[0].how & ISK_WRITE_INLINE);
 }
+/* Ops that do something first and then call another table's: ISK_WRAP_OPS(P, BEFORE, TABLE)
+ * defines P_boundary, P_write, ... for every entry, each running BEFORE(h) and then the same entry
+ * of TABLE (an expression, read after BEFORE: ahead.c's BEFORE puts the processor's own table
+ * back). A table takes the ones it needs; the rest go unused. */
+#define ISK_WRAP_OPS(P, BEFORE, TABLE) \
+    __attribute__((unused)) static void P##_boundary(isk_hdr *h) { BEFORE(h); (TABLE)->boundary(h); } \
+    __attribute__((unused)) static void P##_write(isk_hdr *h, void *cell, int64_t value, unsigned how) \
+    { BEFORE(h); (TABLE)->write(h, cell, value, how); } \
+    __attribute__((unused)) static void P##_use_resources(isk_hdr *h, uint64_t mask) \
+    { BEFORE(h); (TABLE)->use_resources(h, mask); } \
+    __attribute__((unused)) static void P##_interrupt(isk_hdr *h, int line) { BEFORE(h); (TABLE)->interrupt(h, line); } \
+    __attribute__((unused)) static ISK_NORETURN void P##_fault(isk_hdr *h, int code, const char *message) \
+    { BEFORE(h); (TABLE)->fault(h, code, message); } \
+    __attribute__((unused)) static ISK_NORETURN void P##_index_fault(isk_hdr *h, const char *storage, int64_t index, \
+                                                                    uint64_t count) \
+    { BEFORE(h); (TABLE)->index_fault(h, storage, index, count); } \
+    __attribute__((unused)) static void P##_launch(isk_hdr *h, int accelerator, uint64_t word) \
+    { BEFORE(h); (TABLE)->launch(h, accelerator, word); } \
+    __attribute__((unused)) static void P##_invalidate_code(isk_hdr *h, uint64_t address) \
+    { BEFORE(h); (TABLE)->invalidate_code(h, address); } \
+    __attribute__((unused)) static void P##_port_write(isk_hdr *h, uint64_t port, uint64_t value) \
+    { BEFORE(h); (TABLE)->port_write(h, port, value); } \
+    __attribute__((unused)) static uint64_t P##_port_read(isk_hdr *h, uint64_t port) \
+    { BEFORE(h); return (TABLE)->port_read(h, port); } \
+    __attribute__((unused)) static void P##_trace(isk_hdr *h, const char *message) { BEFORE(h); (TABLE)->trace(h, message); } \
+    __attribute__((unused)) static const char *P##_param(isk_hdr *h, const char *key) \
+    { BEFORE(h); return (TABLE)->param(h, key); } \
+    __attribute__((unused)) static int64_t P##_param_number(isk_hdr *h, const char *key) \
+    { BEFORE(h); return (TABLE)->param_number(h, key); } \
+    __attribute__((unused)) static void P##_schedule(isk_hdr *h, int issue, uint64_t gap, const isk_scheduler *own) \
+    { BEFORE(h); (TABLE)->schedule(h, issue, gap, own); } \
+    __attribute__((unused)) static void P##_exception(isk_hdr *h, int cause, const char *message) \
+    { BEFORE(h); (TABLE)->exception(h, cause, message); } \
+    __attribute__((unused)) static void P##_exit_context(isk_hdr *h, uint32_t id, int status, const char *message) \
+    { BEFORE(h); (TABLE)->exit_context(h, id, status, message); } \
+    __attribute__((unused)) static void P##_breakpoint(isk_hdr *h, const char *message) \
+    { BEFORE(h); (TABLE)->breakpoint(h, message); } \
+    __attribute__((unused)) static void P##_dma(isk_hdr *h, const char *what, uint64_t from, uint64_t to, uint64_t bytes) \
+    { BEFORE(h); (TABLE)->dma(h, what, from, to, bytes); } \
+    __attribute__((unused)) static int P##_bus_read(isk_hdr *h, uint64_t addr, int bytes, uint64_t *value) \
+    { BEFORE(h); return (TABLE)->bus_read(h, addr, bytes, value); } \
+    __attribute__((unused)) static int P##_bus_write(isk_hdr *h, uint64_t addr, int bytes, uint64_t value) \
+    { BEFORE(h); return (TABLE)->bus_write(h, addr, bytes, value); } \
+    __attribute__((unused)) static void P##_read(isk_hdr *h, size_t storage, int64_t first, uint64_t n) \
+    { BEFORE(h); (TABLE)->read(h, storage, first, n); } \
+    __attribute__((unused)) static void P##_promise_end(isk_hdr *h, uint64_t clocks) \
+    { BEFORE(h); (TABLE)->promise_end(h, clocks); }
+/* The table of them all. */
+#define ISK_WRAPPED_OPS(P) { \
+    .boundary = P##_boundary, .write = P##_write, .use_resources = P##_use_resources, .interrupt = P##_interrupt, \
+    .fault = P##_fault, .index_fault = P##_index_fault, .launch = P##_launch, .invalidate_code = P##_invalidate_code, \
+    .port_write = P##_port_write, .port_read = P##_port_read, .trace = P##_trace, .param = P##_param, \
+    .param_number = P##_param_number, .schedule = P##_schedule, .exception = P##_exception, \
+    .exit_context = P##_exit_context, .breakpoint = P##_breakpoint, .dma = P##_dma, .bus_read = P##_bus_read, \
+    .bus_write = P##_bus_write, .read = P##_read, .promise_end = P##_promise_end }
+/* issue.c: the steady round keeps the clock in its processor's header (its ops bring the
+ * system's up to date): isk_steady_clock brings it (a signal handler inside the round), and
+ * isk_live_clock reads it from another thread (the watchdog, isk_request_stop). */
+void isk_steady_clock(isk_system *sys);
+uint64_t isk_live_clock(const isk_system *sys);
 extern const struct isk_engine_ops isk_engine_ops;
 /* The same, with the ops->read of an instance whose reads are watched (isk_watch_reads). */
 extern const struct isk_engine_ops isk_engine_ops_reads;
