@@ -727,7 +727,7 @@ ISK_INLINE void run_slot(isk_system *sys, isk_inst *a, int s)
     sys->cur_slot = s;
     h->clock = sys->clock;
     h->checking = ISK_CHECKING_SLOT + (uint32_t)s;
-    arm_inline(sys, h, a, s);
+    if (a->arms_inline) arm_inline(sys, h, a, s);   /* else it stays NULL, as every slot leaves it */
     h->trap = a->trap_rest;      /* the trap of the slot that ran before belongs to that slot */
     if (slot->state == SLOT_FRESH) {
         slot->state = SLOT_ON_ENGINE;

@@ -269,6 +269,9 @@ isk_inst *isk_system_add(isk_system *sys, isk_model *m, const char *name)
         inst->nslots = m->slots;
         inst->slots = isk_xcalloc((size_t)m->slots, sizeof *inst->slots);
         inst->order = isk_xcalloc((size_t)m->slots, sizeof *inst->order);
+        /* SET takes the inline entry only for a latency-1 storage (model.h isk_store): a model
+         * without one, whose commands would only pay for arming it, is never armed */
+        for (size_t i = 0; i < m->storages.len; i++) inst->arms_inline |= m->storages.data[i].info.latency == 1;
         isk_launch_cache_clear(inst);
         VEC_PUSH(&sys->accelerators, inst);
         for (size_t k = 0; k < m->patterns.len; k++) sys->ahead.declared |= m->patterns.data[k].inert;

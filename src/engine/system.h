@@ -86,6 +86,7 @@ struct isk_inst {
     int *order;                      /* active slots (DONE ones until the clock ends), in launch order */
     int norder;
     uint64_t seq;
+    bool arms_inline;                /* it has a latency-1 storage: run_slot arms SET's inline entry */
     uint64_t resources_used, resources_clock;   /* the resource bits used in that clock */
     int resource_slot[64];           /* the slot that used each bit first (-1: a processor) */
     struct { uint64_t word; isk_decoded d; } launch_cache[LAUNCH_CACHE];   /* isk_launch_cache_clear */
