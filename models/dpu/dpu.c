@@ -259,7 +259,8 @@ ISK_INLINE uint64_t detailed_stretch(isk_sched *q, const isk_decoded *dcache, co
         /* (read back rather than kept across the behaviour's call: only a DMA's looks at the
          * pipeline, and leaves open_at alone) */
         const uint64_t at = S->pipe.open_at;
-        if (ISK_UNLIKELY(h->attention || ctx[after].ready_at > clock + 1)) {
+        /* (ready_at > clock + 1, written so that clock + 1 is not kept across the call) */
+        if (ISK_UNLIKELY(h->attention || ctx[after].ready_at >= clock + 2)) {
             q->cursor = (uint32_t)id + 1;
             last = -1;              /* detailed_issued_rest brings q up to date */
             S->rf_stall_cycles = base + clock - (h->issued - 1);   /* before this issue's */
