@@ -243,6 +243,11 @@ ISK_INLINE uint64_t detailed_stretch(isk_sched *q, const isk_decoded *dcache, co
     int id = q->next_pick;
     int last = -1;                  /* the last issuer, while q's kept pick and cursor lag */
     if (clock >= limit || id < 0) return clock;
+    /* Each common issue's stall cycles (its cycle after the previous issue's, less one) are not
+     * added one by one: at the loop's top they are base + clock - h->issued (dpu_rf_stalls). */
+    uint64_t base = S->rf_stall_cycles - clock + h->issued;
+    S->rf_base = base;
+    S->rf_open = true;
     for (;;) {
         isk_context *const c = &ctx[id];
         const uint64_t pc = c->pc;
@@ -254,9 +259,12 @@ ISK_INLINE uint64_t detailed_stretch(isk_sched *q, const isk_decoded *dcache, co
         /* (read back rather than kept across the behaviour's call: only a DMA's looks at the
          * pipeline, and leaves open_at alone) */
         const uint64_t at = S->pipe.open_at;
-        if (ISK_UNLIKELY(h->attention || ctx[after].ready_at > clock + 1)) {
+        /* (ready_at > clock + 1, written so that clock + 1 is not kept across the call) */
+        if (ISK_UNLIKELY(h->attention || ctx[after].ready_at >= clock + 2)) {
             q->cursor = (uint32_t)id + 1;
             last = -1;              /* detailed_issued_rest brings q up to date */
+            S->rf_stall_cycles = base + clock - (h->issued - 1);   /* before this issue's */
+            S->rf_open = false;
             const uint64_t next = detailed_issued_rest(q, (uint32_t)id, clock, at);
             if (h->attention) {
                 *asked = id;
@@ -265,16 +273,20 @@ ISK_INLINE uint64_t detailed_stretch(isk_sched *q, const isk_decoded *dcache, co
             c->pc = h->next_pc;
             clock = next;
             id = q->next_pick;
-            if (clock >= limit || id < 0) break;
+            if (clock >= limit || id < 0) return clock;
+            base = S->rf_stall_cycles - clock + h->issued;
+            S->rf_base = base;
+            S->rf_open = true;
             continue;
         }
-        S->rf_stall_cycles += at - (clock + 1);
         c->pc = h->next_pc;
         clock = at;
         last = id;
         id = (int)after;
         if (clock >= limit) break;
     }
+    S->rf_stall_cycles = base + clock - h->issued;
+    S->rf_open = false;
     if (last >= 0) {                /* as detailed_issued_at leaves them after the last issue */
         q->cursor = (uint32_t)last + 1;
         q->DETAILED_AT = clock;
@@ -364,6 +376,7 @@ static void dpu_reset(isk_hdr *h)
     S->pipe.lag = S->tm.pipeline - 1;
     pipe_sentinel(&S->pipe, 0);
     S->rf_stall_cycles = 0;
+    S->rf_open = false;
     S->rf_stall_in_dma_wait = 0;
     S->rf_counted_until = 0;
     memset(S->prev_writes, 0, sizeof S->prev_writes);

@@ -114,11 +114,22 @@ STATE_BEGIN
     dpu_timing tm;
     dpu_dram dram;
     dpu_pipe pipe;
-    uint64_t rf_stall_cycles;          /* issue cycles lost to the register-file stage */
+    uint64_t rf_stall_cycles;          /* issue cycles lost to the register-file stage (dpu_rf_stalls) */
+    /* While detailed_run's stretch is open (rf_open), the stalls are rf_base + h->clock -
+     * h->issued (each issue's cycle after the previous one's, less one, telescoped), written
+     * into rf_stall_cycles when it closes; a fault leaves it open. */
+    uint64_t rf_base;
+    bool rf_open;
     uint64_t rf_stall_in_dma_wait;     /* of those, cycles the engine counts as DMA wait too */
     uint64_t rf_counted_until;         /* detailed_next counted the stalls before this cycle */
     uint64_t prev_writes[DPU_THREADS]; /* GPRs each thread's previous instruction wrote (dram_banks) */
     uint8_t rr_after[DPU_THREADS];     /* the live thread after each in the round robin (detailed) */
 STATE_END
+
+/* The register-file stall cycles so far, exact after a fault in a stretch too. */
+static inline uint64_t dpu_rf_stalls(const struct isk_state *S)
+{
+    return S->rf_open ? S->rf_base + S->isk.clock - S->isk.issued : S->rf_stall_cycles;
+}
 
 #endif

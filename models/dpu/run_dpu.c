@@ -315,11 +315,11 @@ static void print_statistics(const dpu_run_options *o, isk_system *sys, isk_inst
         } else {   /* timing=detailed: a cycle issues (run), or why it does not (the engine skips
                     * some stalls: its idle count leaves them out) */
             const uint64_t dma_wait = st.idle_blocked_clocks - S->rf_stall_in_dma_wait;
-            const uint64_t busy = st.instructions + dma_wait + S->rf_stall_cycles;
+            const uint64_t busy = st.instructions + dma_wait + dpu_rf_stalls(S);
             fprintf(stderr, "dpu: detailed timing: run %" PRIu64 ", DMA wait %" PRIu64 ", revolver %" PRIu64
                     ", register-file stall %" PRIu64 " cycles; MRAM %" PRIu64 " commands, %" PRIu64
                     " activations, %" PRIu64 " precharges\n", st.instructions, dma_wait,
-                    cycles > busy ? cycles - busy : 0, S->rf_stall_cycles, S->dram.commands, S->dram.activations,
+                    cycles > busy ? cycles - busy : 0, dpu_rf_stalls(S), S->dram.commands, S->dram.activations,
                     S->dram.precharges);
         }
     }
