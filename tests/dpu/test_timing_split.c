@@ -4,7 +4,8 @@
  * begins with the engine's view of the contexts renewed), and on the general path (a
  * before-issue hook that never stops takes the engine off its fast loop), ends in the same
  * cycle with the same instructions and results, and with the same statistics (the split of the
- * cycles in `isekit run dpu --cycles`). */
+ * cycles in `isekit run dpu --cycles`); and so does a run that faults inside a stretch of the
+ * detailed timing's own loop, whose stall count is then derived (dpu_rf_stalls). */
 #include "check.h"
 #include "dpu_harness.h"
 
@@ -26,6 +27,15 @@ static const char *const program[] = {
     NULL,
 };
 
+/* The same, but the first thread to finish faults (a misaligned load) where the others would
+ * go on: the run ends inside a stretch of the detailed timing's own loop. */
+static const char *const faulting[] = {
+    "add r4, id, 6", "lsl r1, id, 6", "move r2, 8", "lw r5, r1, 0", "add r3, r3, r5", "add r6, r2, r4",
+    "xor r7, r3, r5", "sw r1, 0, r7", "sub r2, r2, 1, nz, 3", "ldma r1, r1, 7", "sub r4, r4, 1, nz, 2",
+    "lw r0, r1, 2",                     /* 11: t * 64 + 2, misaligned */
+    NULL,
+};
+
 static int never(void *user, uint64_t clock, isk_inst *proc, uint32_t context, uint64_t pc)
 {
     (void)user, (void)clock, (void)proc, (void)context, (void)pc;
@@ -37,20 +47,20 @@ typedef struct outcome {
     uint32_t r3[16];
 } outcome;
 
-/* limit 0: one run; otherwise runs of `limit` clocks until the kernel ends */
-static outcome run(uint64_t limit, bool general)
+/* limit 0: one run; otherwise runs of `limit` clocks until the kernel ends (with `want`) */
+static outcome run_program(const char *const *prog, isk_status want, uint64_t limit, bool general)
 {
     dpu_harness h;
     dh_open(&h, "cycle");
     if (general) isk_set_before_issue(h.sys, never, NULL);
     CHECK_EQ(isk_set_param(h.dpu, "timing", "detailed"), ISK_OK);
-    dh_load(&h, program);
+    dh_load(&h, prog);
     for (int t = 1; t < 16; t++) isk_start(h.dpu, (uint32_t)t, 0);
     isk_status st;
     int runs = 0;
     while ((st = isk_run(h.sys, limit)) == ISK_OK && limit && runs < 1000000) runs++;
-    CHECK_EQ(st, ISK_STOPPED);
-    outcome o = { .clock = isk_clock(h.sys), .rf_stall = h.S->rf_stall_cycles,
+    CHECK_EQ(st, want);
+    outcome o = { .clock = isk_clock(h.sys), .rf_stall = dpu_rf_stalls(h.S),
                   .rf_in_dma = h.S->rf_stall_in_dma_wait };
     isk_stats s;
     isk_inst_stats(h.dpu, &s);
@@ -60,6 +70,8 @@ static outcome run(uint64_t limit, bool general)
     dh_close(&h);
     return o;
 }
+
+static outcome run(uint64_t limit, bool general) { return run_program(program, ISK_STOPPED, limit, general); }
 
 /* The cycle, the instructions, the results and the statistics of where the cycles went
  * (register-file stalls, those in DMA wait, idle cycles) are those of the whole run, however
@@ -101,6 +113,16 @@ int main(void)
     const outcome general_steps = run(1, true), general_parts = run(3, true);
     check_same(&whole, &general_steps, 1, true);
     check_same(&whole, &general_parts, 3, true);
+    /* a fault inside a stretch: the same split, whole, in parts and on the general path */
+    const outcome fault = run_program(faulting, ISK_FAULT, 0, false);
+    CHECK(fault.clock > 0 && fault.clock < whole.clock);
+    CHECK(fault.rf_stall > 0);
+    for (size_t i = 0; i < sizeof split / sizeof split[0]; i++) {
+        const outcome parts = run_program(faulting, ISK_FAULT, split[i], false);
+        check_same(&fault, &parts, split[i], false);
+    }
+    const outcome fault_general = run_program(faulting, ISK_FAULT, 0, true);
+    check_same(&fault, &fault_general, 0, true);
     printf("16 tasklets, timing=detailed: %llu cycles, %llu register-file stall cycles; the same cycles "
            "and split at %zu limits and on the general path\n",
            (unsigned long long)whole.clock, (unsigned long long)whole.rf_stall, sizeof split / sizeof split[0]);
