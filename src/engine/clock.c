@@ -90,8 +90,8 @@ void isk_describe_queued(isk_system *sys)
 }
 
 /* The slotless loop (run_slotless) counts nothing per clock: what the clocks it ran since
- * queue.start did (each one command launched, run for its one clock and ended) is added when it
- * leaves, also by a command that takes a stack of its own or faults (in_command: the command
+ * queue.start did (each one command launched, run for its one clock and ended, and but for the
+ * queue.unwritten ones, one write committed from SET's inline entry) is added when it leaves, also by a command that takes a stack of its own or faults (in_command: the command
  * running now was launched, not ended), so the counts are exact whenever anyone can read them. */
 static __attribute__((noinline)) void settle_slotless(isk_system *sys, bool in_command)
 {
@@ -102,6 +102,7 @@ static __attribute__((noinline)) void settle_slotless(isk_system *sys, bool in_c
     a->stats.commands_done += done;
     a->stats.slot_clocks += done;
     sys->stats.clocks += done;
+    sys->stats.writes += done - sys->queue.unwritten;
     sys->queue.next += done + in_command;
     sys->queue.acc = NULL;
     if (sys->queue.next == sys->queue.len) sys->driver_done = true;   /* as its driver says */
@@ -254,6 +255,7 @@ static __attribute__((noinline)) void write_slow(isk_hdr *h, void *cell, int64_t
                 if (ISK_UNLIKELY(sys->crew.data[i].cell == cell))
                     crew_conflict(sys, sys->crew.data[i].inst, sys->crew.data[i].slot, inst, cell);
             VEC_PUSH(&sys->crew, ((crew_entry){ cell, inst, sys->cur_slot }));
+            h->attention = 1;   /* the log to empty at the clock's end (run_slotless tests this) */
         } else if (sys->grouping == inst) {
             VEC_PUSH(&sys->group_writes, ((group_write){ cell, value, how }));
             return;
@@ -1130,12 +1132,16 @@ static __attribute__((noinline)) void run_slotless(isk_system *sys)
     slot->state = SLOT_ON_ENGINE;
     isk_write_log *const log = &sys->wlog;
     /* The clock and the log's first entry are kept in registers: nothing a behaviour calls moves
-     * the clock, and the log grows (moves) only through ops->write, which counts in sys->pending
-     * and so sends the clock to commit_writes, after which the entry is armed again. The entry's
+     * the clock, and the log grows (moves) only through ops->write, which sets h->attention, as
+     * does every other write the clock's end must commit or forget (the ring, the CREW log), and
+     * so sends the clock to commit_writes, after which the entry is armed again; attention stays
+     * set while the ring holds writes due later. The entry's
      * writer (this accelerator, slot 0) stays filled in while only SET writes into it. */
     uint64_t clock = sys->clock;
     arm_inline(sys, h, a, 0);   /* the log is empty at the start of a clock */
     isk_write_entry *first = h->inline_entry;
+    h->attention = sys->pending != 0;   /* writes in the ring, due in a later clock */
+    sys->queue.unwritten = 0;
     const uint64_t queue_end = clock + (uint64_t)(last - next);
     uint64_t end = slotless_end(sys, queue_end);
     while (clock < end) {
@@ -1153,18 +1159,17 @@ static __attribute__((noinline)) void run_slotless(isk_system *sys)
             }
             end = slotless_end(sys, queue_end);   /* isk_request_stop: this clock ends as usual */
         }
-        if (ISK_LIKELY(!sys->pending)) {
-            /* nothing in the ring, and in the log at most SET's own entry (counted apart), there
-             * if SET took it */
-            if (!h->inline_entry) {
-                isk_cell_write_raw(first->cell, (int)(first->how >> 8) & 0xff, first->value);
-                log->len = 0;
-                sys->stats.writes++;
-                h->inline_entry = first;
-            }
-            sys->crew.len = 0;
+        assert(h->attention || (!sys->pending && !sys->crew.len));
+        if (ISK_LIKELY(!h->attention) && ISK_LIKELY(!h->inline_entry)) {
+            /* nothing in the ring or the CREW log, in the log only SET's own entry (counted apart,
+             * its write too: settle_slotless) */
+            isk_cell_write_raw(first->cell, (int)(first->how >> 8) & 0xff, first->value);
+            log->len = 0;
+            h->inline_entry = first;
         } else {
+            sys->queue.unwritten++;   /* commit_writes counts what it commits, SET's entry too */
             commit_writes(sys);
+            h->attention = sys->pending != 0;   /* the ring's later writes: commit every clock */
             arm_inline(sys, h, a, 0);
             first = h->inline_entry;
         }

@@ -230,12 +230,13 @@ struct isk_system {
      * (take_boundary); and set by a lowered limit (isk_request_stop, isk_stop_after_clock), after
      * which the loop reads the limit again and goes on. A status set inside a command always
      * unwinds (stop_with, isk_abandon_behaviour), so none returns; a debug build asserts all four
-     * (tests/engine/test_queue_exits.c) */
+     * (tests/engine/test_queue_exits.c); unwritten: the loop's clocks since start whose writes
+     * it did not commit as SET's one inline entry (each one write, counted when it leaves) */
     struct {
         const isk_command *const *cmds;
         size_t len, next;
         isk_inst *acc;
-        uint64_t start;
+        uint64_t start, unwritten;
         bool leave;
     } queue;
     isk_stack recycle;               /* a finished command's stack, to put back */
