@@ -1160,18 +1160,20 @@ static __attribute__((noinline)) void run_slotless(isk_system *sys)
             end = slotless_end(sys, queue_end);   /* isk_request_stop: this clock ends as usual */
         }
         assert(h->attention || (!sys->pending && !sys->crew.len));
-        if (ISK_LIKELY(!h->attention) && ISK_LIKELY(!h->inline_entry)) {
+        if (ISK_UNLIKELY(h->attention)) {
+            sys->queue.unwritten++;   /* commit_writes counts what it commits, SET's entry too */
+            commit_writes(sys);
+            h->attention = sys->pending != 0;   /* the ring's later writes: commit every clock */
+            arm_inline(sys, h, a, 0);
+            first = h->inline_entry;
+        } else if (ISK_LIKELY(!h->inline_entry)) {
             /* nothing in the ring or the CREW log, in the log only SET's own entry (counted apart,
              * its write too: settle_slotless) */
             isk_cell_write_raw(first->cell, (int)(first->how >> 8) & 0xff, first->value);
             log->len = 0;
             h->inline_entry = first;
         } else {
-            sys->queue.unwritten++;   /* commit_writes counts what it commits, SET's entry too */
-            commit_writes(sys);
-            h->attention = sys->pending != 0;   /* the ring's later writes: commit every clock */
-            arm_inline(sys, h, a, 0);
-            first = h->inline_entry;
+            sys->queue.unwritten++;   /* a clock without a write: nothing to commit */
         }
         sys->clock = ++clock;
     }
