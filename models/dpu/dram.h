@@ -255,6 +255,9 @@ ISK_INLINE uint64_t pipe_enter(struct isk_state *S, uint64_t u)
     }
     /* pipeline - 1 cycles after its entry plus the frozen cycles ahead (p->lag) */
     const uint64_t arrive = u + late + p->lag;
+    /* (stored now and read back below, so that `late` needs no register, or stack slot, across
+     * the freeze) */
+    p->entered_late = late;
     const uint64_t enter = arrive > p->stage_free ? arrive : p->stage_free;
     if (enter > arrive) {                       /* held in the input: frozen until it enters */
         const uint32_t head = p->head;
@@ -269,12 +272,11 @@ ISK_INLINE uint64_t pipe_enter(struct isk_state *S, uint64_t u)
         p->head = head + 1;
         p->lag = lag + (enter - arrive);
     }
-    p->entered_late = late;
     p->issued_at = u + 1;
     /* The first cycle after u that the pipeline lets issue (pipe_unblocked(u + 1)): the
      * intervals kept begin after u, and one from another by a cycle at least, so one look at
      * the oldest (the sentinel when none is kept); done here, where the ring's tail is at hand. */
-    const uint64_t v = u + 1 + late;
+    const uint64_t v = u + 1 + p->entered_late;
     p->open_at = p->from[PIPE_SLOT(tail)] <= v ? p->to[PIPE_SLOT(tail)] : v;
     return enter;
 }
