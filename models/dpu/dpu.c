@@ -238,7 +238,6 @@ ISK_INLINE uint64_t detailed_stretch(isk_sched *q, const isk_decoded *dcache, co
 {
     isk_hdr *const h = q->h;
     struct isk_state *const S = (struct isk_state *)(void *)h;
-    isk_context *const ctx = q->contexts;
     *asked = -1;
     int id = q->next_pick;
     int last = -1;                  /* the last issuer, while q's kept pick and cursor lag */
@@ -248,19 +247,27 @@ ISK_INLINE uint64_t detailed_stretch(isk_sched *q, const isk_decoded *dcache, co
     uint64_t base = S->rf_stall_cycles - clock + h->issued;
     S->rf_base = base;
     S->rf_open = true;
+    isk_context *c = &q->contexts[id];
     for (;;) {
-        isk_context *const c = &ctx[id];
         const uint64_t pc = c->pc;
         if (ISK_UNLIKELY(pc >= ncode)) break;
         follow_issue(S, (uint32_t)id, pc, clock, ncode <= DPU_IRAM_INSNS);
-        const uint32_t after = S->rr_after[id];
         isk_sched_issue(h, c, (uint32_t)id, pc, dcache, clock, sys_clock);
         if (c->ready_at < clock + DPU_REVOLVER) c->ready_at = clock + DPU_REVOLVER;
         /* (read back rather than kept across the behaviour's call: only a DMA's looks at the
          * pipeline, and leaves open_at alone) */
         const uint64_t at = S->pipe.open_at;
         /* (ready_at > clock + 1, written so that clock + 1 is not kept across the call) */
-        if (ISK_UNLIKELY(h->attention || ctx[after].ready_at >= clock + 2)) {
+        /* (looked up after the call, which leaves them alone, so that no register holds them
+         * across it; the empty asm keeps GCC from sharing &ctx_after[id] with the register-file
+         * rule's &prev_writes[id] and spilling that across the call) */
+        uint32_t t = (uint32_t)id;
+#if defined(__GNUC__)
+        __asm__("" : "+r"(t));
+#endif
+        const uint32_t after = S->rr_after[t];
+        isk_context *const next_c = S->ctx_after[t];
+        if (ISK_UNLIKELY(h->attention || next_c->ready_at >= clock + 2)) {
             q->cursor = (uint32_t)id + 1;
             last = -1;              /* detailed_issued_rest brings q up to date */
             S->rf_stall_cycles = base + clock - (h->issued - 1);   /* before this issue's */
@@ -274,6 +281,7 @@ ISK_INLINE uint64_t detailed_stretch(isk_sched *q, const isk_decoded *dcache, co
             clock = next;
             id = q->next_pick;
             if (clock >= limit || id < 0) return clock;
+            c = &q->contexts[id];
             base = S->rf_stall_cycles - clock + h->issued;
             S->rf_base = base;
             S->rf_open = true;
@@ -283,6 +291,7 @@ ISK_INLINE uint64_t detailed_stretch(isk_sched *q, const isk_decoded *dcache, co
         clock = at;
         last = id;
         id = (int)after;
+        c = next_c;
         if (clock >= limit) break;
     }
     S->rf_stall_cycles = base + clock - h->issued;
@@ -315,6 +324,7 @@ static void detailed_changed(isk_sched *q)
         const int i = __builtin_ctzll(m);
         const uint64_t later = q->running & ~((UINT64_C(2) << i) - 1);
         S->rr_after[i] = (uint8_t)__builtin_ctzll(later ? later : q->running);
+        S->ctx_after[i] = &q->contexts[S->rr_after[i]];
     }
 }
 

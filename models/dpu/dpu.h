@@ -124,6 +124,10 @@ STATE_BEGIN
     uint64_t rf_counted_until;         /* detailed_next counted the stalls before this cycle */
     uint64_t prev_writes[DPU_THREADS]; /* GPRs each thread's previous instruction wrote (dram_banks) */
     uint8_t rr_after[DPU_THREADS];     /* the live thread after each in the round robin (detailed) */
+    /* &contexts[rr_after[t]] (detailed_changed): one load finds the next context. The engine's
+     * contexts never move (allocated with the instance, isk_sched_select) and every run renews
+     * rr_after through `changed` before it issues. */
+    isk_context *ctx_after[DPU_THREADS];
 STATE_END
 
 /* The register-file stall cycles so far, exact after a fault in a stretch too. */
