@@ -162,6 +162,7 @@ static void take_boundary(isk_hdr *h)
         if (sys->queue.acc) {   /* a queued command: from here, a slot */
             settle_slotless(sys, true);
             sys->queue.leave = true;
+            h->attention = 1;   /* the slotless loop's one test after a command */
         }
         slot->stack = sys->cur_stack;
         slot->ctx.stack_lo = slot->stack.lo;
@@ -551,7 +552,7 @@ ISK_INLINE isk_status start_command(isk_system *sys, isk_inst *a, uint64_t word,
     slot->d = d;
     const int busy = ++a->norder;
     a->order[busy - 1] = s;
-    sys->queue.leave = true;   /* a command launching another ends the slotless loop's clock */
+    a->hdr->attention = 1;   /* a command launching another ends the slotless loop's clock (a is its one accelerator) */
     sys->busy_slots++;
     if (ISK_UNLIKELY(busy > a->stats.max_busy_slots)) a->stats.max_busy_slots = busy;
     if (ISK_UNLIKELY(sys->busy_slots > sys->stats.max_busy_slots)) sys->stats.max_busy_slots = sys->busy_slots;
@@ -1084,7 +1085,7 @@ static __attribute__((noinline)) void leave_slotless(isk_system *sys, isk_inst *
 }
 
 /* What ends the slotless loop's clock with the command back in it (the four conditions that
- * set sys->queue.leave: a stack of its own, a launch, a status, a stop). */
+ * set its accelerator's attention: a stack of its own, a launch, a status, a stop; system.h). */
 static inline bool slotless_must_leave(const isk_system *sys, const isk_inst *a, const isk_slot *slot)
 {
     return slot->stack.lo || a->norder != 1 || sys->status != ISK_OK || sys->stop_now;
@@ -1150,20 +1151,27 @@ static __attribute__((noinline)) void run_slotless(isk_system *sys)
         h->clock = clock;
         c->d.fn(h, c->d.op);
         h->trap = 0;
-        /* one word for the four reasons to leave and for a stop request (see its setters, system.h) */
-        assert(sys->queue.leave || !slotless_must_leave(sys, a, slot));
-        if (ISK_UNLIKELY(sys->queue.leave)) {
-            if (slotless_must_leave(sys, a, slot)) {
-                leave_slotless(sys, a, slot);
-                return;
-            }
-            end = slotless_end(sys, queue_end);   /* isk_request_stop: this clock ends as usual */
-        }
+        /* one word for the four reasons to leave, a stop request and the writes to commit (see
+         * the setters of attention and of sys->queue.leave, system.h) */
+        assert(h->attention || !slotless_must_leave(sys, a, slot));
         assert(h->attention || (!sys->pending && !sys->crew.len));
         if (ISK_UNLIKELY(h->attention)) {
+            /* a launch sets attention only (start_command); the other reasons set the word too */
+            assert(sys->queue.leave || a->norder != 1 || !slotless_must_leave(sys, a, slot));
+            if (ISK_UNLIKELY(sys->queue.leave || a->norder != 1)) {
+                if (slotless_must_leave(sys, a, slot)) {
+                    leave_slotless(sys, a, slot);
+                    return;
+                }
+                end = slotless_end(sys, queue_end);   /* isk_request_stop: this clock ends as usual */
+            }
             sys->queue.unwritten++;   /* commit_writes counts what it commits, SET's entry too */
             commit_writes(sys);
             h->attention = sys->pending != 0;   /* the ring's later writes: commit every clock */
+            /* a stop requested since the word was read (a signal handler sets the word, then
+             * attention): the next clock reads the limit again */
+            atomic_signal_fence(memory_order_seq_cst);
+            if (__atomic_load_n(&sys->queue.leave, __ATOMIC_RELAXED)) h->attention = 1;
             arm_inline(sys, h, a, 0);
             first = h->inline_entry;
         } else if (ISK_LIKELY(!h->inline_entry)) {
