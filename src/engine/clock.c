@@ -1094,12 +1094,12 @@ static inline bool slotless_must_leave(const isk_system *sys, const isk_inst *a,
 /* The slotless loop's end: the queue's end or the run's limit, whichever comes first. The limit
  * is read after the exit word is cleared: isk_request_stop (a signal handler, another thread)
  * lowers it first and sets the word after, which sends the loop here again. */
-static inline uint64_t slotless_end(isk_system *sys, uint64_t queue_end)
+static inline void slotless_end(isk_system *sys, uint64_t queue_end)
 {
     sys->queue.leave = false;
     atomic_signal_fence(memory_order_seq_cst);
     const uint64_t limit = __atomic_load_n(&sys->run_until, __ATOMIC_RELAXED);
-    return limit < queue_end ? limit : queue_end;
+    sys->queue.end = limit < queue_end ? limit : queue_end;
 }
 
 /* A queue of one-clock commands (isk_queue_commands) into the one idle accelerator of a system
@@ -1144,8 +1144,9 @@ static __attribute__((noinline)) void run_slotless(isk_system *sys)
     h->attention = sys->pending != 0;   /* writes in the ring, due in a later clock */
     sys->queue.unwritten = 0;
     const uint64_t queue_end = clock + (uint64_t)(last - next);
-    uint64_t end = slotless_end(sys, queue_end);
-    while (clock < end) {
+    /* the end in memory, compared there each clock: the registers hold the queue's position */
+    slotless_end(sys, queue_end);
+    while (clock < sys->queue.end) {
         const isk_command *const c = *next++;
         if (ISK_UNLIKELY(!c || c->acc != a)) break;   /* queue_drive reports it */
         h->clock = clock;
@@ -1163,7 +1164,7 @@ static __attribute__((noinline)) void run_slotless(isk_system *sys)
                     leave_slotless(sys, a, slot);
                     return;
                 }
-                end = slotless_end(sys, queue_end);   /* isk_request_stop: this clock ends as usual */
+                slotless_end(sys, queue_end);   /* isk_request_stop: this clock ends as usual */
             }
             sys->queue.unwritten++;   /* commit_writes counts what it commits, SET's entry too */
             commit_writes(sys);
@@ -1177,7 +1178,21 @@ static __attribute__((noinline)) void run_slotless(isk_system *sys)
         } else if (ISK_LIKELY(!h->inline_entry)) {
             /* nothing in the ring or the CREW log, in the log only SET's own entry (counted apart,
              * its write too: settle_slotless) */
-            isk_cell_write_raw(first->cell, (int)(first->how >> 8) & 0xff, first->value);
+            const unsigned bytes = (first->how >> 8) & 0xff;   /* SET's: 1, 2, 4 or 8 */
+            assert(bytes <= 8);
+#if defined(__GNUC__) && !defined(ISK_SWITCH_DISPATCH)
+            /* one jump through a table of the widths, not a chain of compares (-DISK_SWITCH_DISPATCH
+             * builds the portable isk_cell_write_raw instead, to test it) */
+            static const void *const width[9] = { &&w8, &&w1, &&w2, &&w8, &&w4, &&w8, &&w8, &&w8, &&w8 };
+            goto *width[bytes];
+        w1: *(uint8_t *)first->cell = (uint8_t)first->value; goto stored;
+        w2: *(uint16_t *)first->cell = (uint16_t)first->value; goto stored;
+        w4: *(uint32_t *)first->cell = (uint32_t)first->value; goto stored;
+        w8: *(uint64_t *)first->cell = (uint64_t)first->value;
+        stored:
+#else
+            isk_cell_write_raw(first->cell, (int)bytes, first->value);
+#endif
             log->len = 0;
             h->inline_entry = first;
         } else {

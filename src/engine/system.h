@@ -238,7 +238,7 @@ struct isk_system {
         const isk_command *const *cmds;
         size_t len, next;
         isk_inst *acc;
-        uint64_t start, unwritten;
+        uint64_t start, unwritten, end;   /* end: the loop's, min(queue's end, the limit) */
         bool leave;
     } queue;
     isk_stack recycle;               /* a finished command's stack, to put back */
