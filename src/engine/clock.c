@@ -162,6 +162,7 @@ static void take_boundary(isk_hdr *h)
         if (sys->queue.acc) {   /* a queued command: from here, a slot */
             settle_slotless(sys, true);
             sys->queue.leave = true;
+            h->attention = 1;   /* the slotless loop's one test after a command */
         }
         slot->stack = sys->cur_stack;
         slot->ctx.stack_lo = slot->stack.lo;
@@ -551,7 +552,7 @@ ISK_INLINE isk_status start_command(isk_system *sys, isk_inst *a, uint64_t word,
     slot->d = d;
     const int busy = ++a->norder;
     a->order[busy - 1] = s;
-    sys->queue.leave = true;   /* a command launching another ends the slotless loop's clock */
+    a->hdr->attention = 1;   /* a command launching another ends the slotless loop's clock (a is its one accelerator) */
     sys->busy_slots++;
     if (ISK_UNLIKELY(busy > a->stats.max_busy_slots)) a->stats.max_busy_slots = busy;
     if (ISK_UNLIKELY(sys->busy_slots > sys->stats.max_busy_slots)) sys->stats.max_busy_slots = sys->busy_slots;
@@ -1084,7 +1085,7 @@ static __attribute__((noinline)) void leave_slotless(isk_system *sys, isk_inst *
 }
 
 /* What ends the slotless loop's clock with the command back in it (the four conditions that
- * set sys->queue.leave: a stack of its own, a launch, a status, a stop). */
+ * set its accelerator's attention: a stack of its own, a launch, a status, a stop; system.h). */
 static inline bool slotless_must_leave(const isk_system *sys, const isk_inst *a, const isk_slot *slot)
 {
     return slot->stack.lo || a->norder != 1 || sys->status != ISK_OK || sys->stop_now;
@@ -1093,12 +1094,12 @@ static inline bool slotless_must_leave(const isk_system *sys, const isk_inst *a,
 /* The slotless loop's end: the queue's end or the run's limit, whichever comes first. The limit
  * is read after the exit word is cleared: isk_request_stop (a signal handler, another thread)
  * lowers it first and sets the word after, which sends the loop here again. */
-static inline uint64_t slotless_end(isk_system *sys, uint64_t queue_end)
+static inline void slotless_end(isk_system *sys, uint64_t queue_end)
 {
     sys->queue.leave = false;
     atomic_signal_fence(memory_order_seq_cst);
     const uint64_t limit = __atomic_load_n(&sys->run_until, __ATOMIC_RELAXED);
-    return limit < queue_end ? limit : queue_end;
+    sys->queue.end = limit < queue_end ? limit : queue_end;
 }
 
 /* A queue of one-clock commands (isk_queue_commands) into the one idle accelerator of a system
@@ -1143,33 +1144,55 @@ static __attribute__((noinline)) void run_slotless(isk_system *sys)
     h->attention = sys->pending != 0;   /* writes in the ring, due in a later clock */
     sys->queue.unwritten = 0;
     const uint64_t queue_end = clock + (uint64_t)(last - next);
-    uint64_t end = slotless_end(sys, queue_end);
-    while (clock < end) {
+    /* the end in memory, compared there each clock: the registers hold the queue's position */
+    slotless_end(sys, queue_end);
+    while (clock < sys->queue.end) {
         const isk_command *const c = *next++;
         if (ISK_UNLIKELY(!c || c->acc != a)) break;   /* queue_drive reports it */
         h->clock = clock;
         c->d.fn(h, c->d.op);
         h->trap = 0;
-        /* one word for the four reasons to leave and for a stop request (see its setters, system.h) */
-        assert(sys->queue.leave || !slotless_must_leave(sys, a, slot));
-        if (ISK_UNLIKELY(sys->queue.leave)) {
-            if (slotless_must_leave(sys, a, slot)) {
-                leave_slotless(sys, a, slot);
-                return;
-            }
-            end = slotless_end(sys, queue_end);   /* isk_request_stop: this clock ends as usual */
-        }
+        /* one word for the four reasons to leave, a stop request and the writes to commit (see
+         * the setters of attention and of sys->queue.leave, system.h) */
+        assert(h->attention || !slotless_must_leave(sys, a, slot));
         assert(h->attention || (!sys->pending && !sys->crew.len));
         if (ISK_UNLIKELY(h->attention)) {
+            /* a launch sets attention only (start_command); the other reasons set the word too */
+            assert(sys->queue.leave || a->norder != 1 || !slotless_must_leave(sys, a, slot));
+            if (ISK_UNLIKELY(sys->queue.leave || a->norder != 1)) {
+                if (slotless_must_leave(sys, a, slot)) {
+                    leave_slotless(sys, a, slot);
+                    return;
+                }
+                slotless_end(sys, queue_end);   /* isk_request_stop: this clock ends as usual */
+            }
             sys->queue.unwritten++;   /* commit_writes counts what it commits, SET's entry too */
             commit_writes(sys);
             h->attention = sys->pending != 0;   /* the ring's later writes: commit every clock */
+            /* a stop requested since the word was read (a signal handler sets the word, then
+             * attention): the next clock reads the limit again */
+            atomic_signal_fence(memory_order_seq_cst);
+            if (__atomic_load_n(&sys->queue.leave, __ATOMIC_RELAXED)) h->attention = 1;
             arm_inline(sys, h, a, 0);
             first = h->inline_entry;
         } else if (ISK_LIKELY(!h->inline_entry)) {
             /* nothing in the ring or the CREW log, in the log only SET's own entry (counted apart,
              * its write too: settle_slotless) */
-            isk_cell_write_raw(first->cell, (int)(first->how >> 8) & 0xff, first->value);
+            const unsigned bytes = (first->how >> 8) & 0xff;   /* SET's: 1, 2, 4 or 8 */
+            assert(bytes <= 8);
+#if defined(__GNUC__) && !defined(ISK_SWITCH_DISPATCH)
+            /* one jump through a table of the widths, not a chain of compares (-DISK_SWITCH_DISPATCH
+             * builds the portable isk_cell_write_raw instead, to test it) */
+            static const void *const width[9] = { &&w8, &&w1, &&w2, &&w8, &&w4, &&w8, &&w8, &&w8, &&w8 };
+            goto *width[bytes];
+        w1: *(uint8_t *)first->cell = (uint8_t)first->value; goto stored;
+        w2: *(uint16_t *)first->cell = (uint16_t)first->value; goto stored;
+        w4: *(uint32_t *)first->cell = (uint32_t)first->value; goto stored;
+        w8: *(uint64_t *)first->cell = (uint64_t)first->value;
+        stored:
+#else
+            isk_cell_write_raw(first->cell, (int)bytes, first->value);
+#endif
             log->len = 0;
             h->inline_entry = first;
         } else {

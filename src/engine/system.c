@@ -516,10 +516,11 @@ void isk_stop_after_clock(isk_system *sys)
 {
     if (sys->run_until > sys->clock + 1) sys->run_until = sys->clock + 1;
     sys->queue.leave = true;   /* the slotless loop reads the limit again */
+    if (sys->queue.acc) sys->queue.acc->hdr->attention = 1;   /* after its one test, clock.c run_slotless */
 }
 
 /* Only stores, so that a signal handler may call it: the limit first, then the attention of every
- * processor and the slotless loop's exit word (the fast issue loops and the slotless loop read the
+ * instance and the slotless loop's exit word (the fast issue loops and the slotless loop read the
  * limit only after clearing those, see issue.c and clock.c). */
 void isk_request_stop(isk_system *sys)
 {
@@ -531,6 +532,10 @@ void isk_request_stop(isk_system *sys)
     __atomic_store_n(&sys->queue.leave, true, __ATOMIC_RELAXED);   /* the slotless loop reads the limit again */
     for (size_t i = 0; i < sys->processors.len; i++)
         __atomic_store_n(&sys->processors.data[i]->hdr->attention, 1, __ATOMIC_RELAXED);
+    /* the slotless loop tests its accelerator's attention (whichever runs it: no other reads an
+     * accelerator's, clock.c run_slotless) */
+    for (size_t i = 0; i < sys->accelerators.len; i++)
+        __atomic_store_n(&sys->accelerators.data[i]->hdr->attention, 1, __ATOMIC_RELAXED);
 }
 
 /* ---- what is going on -------------------------------------------------------------------- */

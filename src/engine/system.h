@@ -224,19 +224,21 @@ struct isk_system {
     /* isk_queue_commands: the caller's array of commands, its length, the next to launch; while
      * the slotless loop runs (clock.c run_slotless), the accelerator it serves and the clock it
      * began at, from which its counts and the queue's position are brought up to date when it
-     * leaves; leave: the one word the slotless loop tests after each command, cleared when the
-     * loop begins and set by all that can end its clock with the command back in the loop: a
-     * launch (start_command), a stop (isk_break), a command taking a stack of its own
-     * (take_boundary); and set by a lowered limit (isk_request_stop, isk_stop_after_clock), after
-     * which the loop reads the limit again and goes on. A status set inside a command always
-     * unwinds (stop_with, isk_abandon_behaviour), so none returns; a debug build asserts all four
-     * (tests/engine/test_queue_exits.c); unwritten: the loop's clocks since start whose writes
+     * leaves. The loop tests one word after each command, its accelerator's h->attention, set by
+     * every write to commit and by all that can end its clock with the command back in the loop:
+     * a launch (start_command, which sets only attention: the loop then finds norder != 1), a
+     * stop (isk_break), a command taking a stack of its own (take_boundary); and by a lowered
+     * limit (isk_request_stop, isk_stop_after_clock), after which the loop reads the limit again
+     * and goes on. All but a launch set leave first: the loop looks at it (and at norder) only
+     * on attention, and clears it before it reads the limit again. A status set inside a command
+     * always unwinds (stop_with, isk_abandon_behaviour), so none returns; a debug build asserts
+     * all four (tests/engine/test_queue_exits.c); unwritten: the loop's clocks since start whose writes
      * it did not commit as SET's one inline entry (each one write, counted when it leaves) */
     struct {
         const isk_command *const *cmds;
         size_t len, next;
         isk_inst *acc;
-        uint64_t start, unwritten;
+        uint64_t start, unwritten, end;   /* end: the loop's, min(queue's end, the limit) */
         bool leave;
     } queue;
     isk_stack recycle;               /* a finished command's stack, to put back */
