@@ -521,14 +521,17 @@ void isk_stop_after_clock(isk_system *sys)
 
 /* Only stores, so that a signal handler may call it: the limit first, then the attention of every
  * instance and the slotless loop's exit word (the fast issue loops and the slotless loop read the
- * limit only after clearing those, see issue.c and clock.c). */
+ * limit only after clearing those, see issue.c and clock.c). The fences on both sides are thread
+ * fences, not signal fences: from another thread (or a signal delivered to another thread, as
+ * SIGINT may be), a loop's clearing store could otherwise wait in its store buffer past its read
+ * of the limit and then wipe out the request's attention. */
 void isk_request_stop(isk_system *sys)
 {
     atomic_store(&sys->stop_requested, 1);
     uint64_t until = isk_live_clock(sys) + 1;
     if (__atomic_load_n(&sys->run_until, __ATOMIC_RELAXED) > until)
         __atomic_store_n(&sys->run_until, until, __ATOMIC_RELAXED);
-    atomic_signal_fence(memory_order_seq_cst);
+    atomic_thread_fence(memory_order_seq_cst);
     __atomic_store_n(&sys->queue.leave, true, __ATOMIC_RELAXED);   /* the slotless loop reads the limit again */
     for (size_t i = 0; i < sys->processors.len; i++)
         __atomic_store_n(&sys->processors.data[i]->hdr->attention, 1, __ATOMIC_RELAXED);
