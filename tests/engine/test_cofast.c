@@ -11,6 +11,7 @@
 
 #include "asm/syntax.h"
 #include "check.h"
+#include "same_stats.h"
 #include "encode.h"
 #include "engine/model_desc.h"
 #include "engine/system.h"
@@ -263,15 +264,7 @@ static void same_state(rig *x, rig *y, int run, int line)
     isk_get_stats(x->sys, &s);
     isk_get_stats(y->sys, &t);
     if (memcmp(&s, &t, sizeof s) != 0) fprintf(stderr, "stats differ (%s)\n", where);
-    CHECK_EQ(s.clocks, t.clocks);
-    CHECK_EQ(s.instructions, t.instructions);
-    CHECK_EQ(s.idle_clocks, t.idle_clocks);
-    CHECK_EQ(s.launches, t.launches);
-    CHECK_EQ(s.commands_done, t.commands_done);
-    CHECK_EQ(s.slot_clocks, t.slot_clocks);
-    CHECK_EQ(s.interrupts, t.interrupts);
-    CHECK_EQ(s.writes, t.writes);
-    CHECK(memcmp(&s, &t, sizeof s) == 0);
+    check_same_stats(x->sys, y->sys);
     CHECK_EQ(isk_clock(x->sys), isk_clock(y->sys));
     CHECK_EQ(isk_busy_slots(x->a), isk_busy_slots(y->a));
     CHECK_STR(isk_last_error(x->sys), isk_last_error(y->sys));

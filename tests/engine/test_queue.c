@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "example_harness.h"
+#include "same_stats.h"
 
 typedef struct ref { const isk_command *const *cmds; size_t n, next; } ref;
 
@@ -34,18 +35,7 @@ static void compare(harness *q, harness *r)
     CHECK_EQ(a, b);
     CHECK_EQ(isk_clock(q->sys), isk_clock(r->sys));
     CHECK_EQ(isk_busy_slots(q->acc), isk_busy_slots(r->acc));
-    isk_stats x, y;
-    isk_get_stats(q->sys, &x);
-    isk_get_stats(r->sys, &y);
-    CHECK_EQ(x.clocks, y.clocks);
-    CHECK_EQ(x.launches, y.launches);
-    CHECK_EQ(x.commands_done, y.commands_done);
-    CHECK_EQ(x.slot_clocks, y.slot_clocks);
-    CHECK_EQ(x.max_busy_slots, y.max_busy_slots);
-    CHECK_EQ(x.writes, y.writes);
-    CHECK_EQ(x.crew_conflicts, y.crew_conflicts);
-    CHECK_EQ(x.resource_clashes, y.resource_clashes);
-    for (int i = 0; i < 3; i++) CHECK_EQ(x.resource_clocks[i], y.resource_clocks[i]);
+    check_same_stats(q->sys, r->sys);
     char da[2048], db[2048];
     CHECK_EQ(isk_describe_activity(q->sys, da, sizeof da), isk_describe_activity(r->sys, db, sizeof db));
     CHECK_STR(da, db);

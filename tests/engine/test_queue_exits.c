@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "same_stats.h"
 #include "isekit/model.h"
 #include "isekit/sim.h"
 
@@ -102,15 +103,7 @@ static int same_both_ways(const uint64_t *words, size_t n, uint64_t limit)
             CHECK_EQ(isk_read(r.a, "R", i, &y), ISK_OK);
             CHECK_EQ(x, y);
         }
-        isk_stats x, y;
-        isk_get_stats(q.sys, &x);
-        isk_get_stats(r.sys, &y);
-        CHECK_EQ(x.clocks, y.clocks);
-        CHECK_EQ(x.launches, y.launches);
-        CHECK_EQ(x.commands_done, y.commands_done);
-        CHECK_EQ(x.slot_clocks, y.slot_clocks);
-        CHECK_EQ(x.max_busy_slots, y.max_busy_slots);
-        CHECK_EQ(x.writes, y.writes);
+        check_same_stats(q.sys, r.sys);
         CHECK_STR(q.out.text ? q.out.text : "", r.out.text ? r.out.text : "");
         if (sq == ISK_BREAK) breaks++;
         else if (sq != ISK_OK) break;
