@@ -1171,7 +1171,7 @@ static __attribute__((noinline)) void run_slotless(isk_system *sys)
             h->attention = sys->pending != 0;   /* the ring's later writes: commit every clock */
             /* a stop requested since the word was read (a signal handler sets the word, then
              * attention): the next clock reads the limit again */
-            atomic_thread_fence(memory_order_seq_cst);
+            atomic_signal_fence(memory_order_seq_cst);
             if (__atomic_load_n(&sys->queue.leave, __ATOMIC_RELAXED)) h->attention = 1;
             arm_inline(sys, h, a, 0);
             first = h->inline_entry;

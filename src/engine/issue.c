@@ -950,7 +950,7 @@ ISK_INLINE void issue_loop(isk_system *sys, isk_inst *p, int (*pick)(isk_sched *
             break;
         }
         h->attention = 0;
-        atomic_thread_fence(memory_order_seq_cst);
+        atomic_signal_fence(memory_order_seq_cst);
         sched_changed(&q, changed);                  /* the live set may have changed */
         limit = sys->run_until;                      /* and the run may have been asked to stop */
         id = -1;

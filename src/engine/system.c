@@ -521,10 +521,13 @@ void isk_stop_after_clock(isk_system *sys)
 
 /* Only stores, so that a signal handler may call it: the limit first, then the attention of every
  * instance and the slotless loop's exit word (the fast issue loops and the slotless loop read the
- * limit only after clearing those, see issue.c and clock.c). The fences on both sides are thread
- * fences, not signal fences: from another thread (or a signal delivered to another thread, as
+ * limit only after clearing those, see issue.c and clock.c). Here and where a loop begins the
+ * fences are thread fences: from another thread (or a signal delivered to another thread, as
  * SIGINT may be), a loop's clearing store could otherwise wait in its store buffer past its read
- * of the limit and then wipe out the request's attention. */
+ * of the limit and then wipe out the request's attention. Where a loop goes on after an
+ * instruction's attention the fence stays a signal fence (a thread fence there made KCPSM6 40 %
+ * slower: its port accesses ask for attention often), so a request from another thread that
+ * lands in that window is seen at the next attention or the next run, not at once. */
 void isk_request_stop(isk_system *sys)
 {
     atomic_store(&sys->stop_requested, 1);
