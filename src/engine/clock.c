@@ -90,9 +90,10 @@ void isk_describe_queued(isk_system *sys)
 }
 
 /* The slotless loop (run_slotless) counts nothing per clock: what the clocks it ran since
- * queue.start did (each one command launched, run for its one clock and ended, and but for the
- * queue.unwritten ones, one write committed from SET's inline entry) is added when it leaves, also by a command that takes a stack of its own or faults (in_command: the command
- * running now was launched, not ended), so the counts are exact whenever anyone can read them. */
+ * queue.start did (each one command launched, run for its one clock and ended, and, but for the
+ * queue.unwritten ones, one write committed from SET's inline entry) is added when it leaves,
+ * also by a command that takes a stack of its own or faults (in_command: the command running
+ * now was launched, not ended), so the counts are exact whenever anyone can read them. */
 static __attribute__((noinline)) void settle_slotless(isk_system *sys, bool in_command)
 {
     isk_inst *const a = sys->queue.acc;
@@ -160,9 +161,8 @@ static void take_boundary(isk_hdr *h)
     if (slot->state == SLOT_ON_ENGINE) {
         /* The command keeps this stack; the engine carries on from a fresh one. */
         if (sys->queue.acc) {   /* a queued command: from here, a slot */
+            isk_queue_leave(sys);
             settle_slotless(sys, true);
-            sys->queue.leave = true;
-            h->attention = 1;   /* the slotless loop's one test after a command */
         }
         slot->stack = sys->cur_stack;
         slot->ctx.stack_lo = slot->stack.lo;
@@ -1178,21 +1178,7 @@ static __attribute__((noinline)) void run_slotless(isk_system *sys)
         } else if (ISK_LIKELY(!h->inline_entry)) {
             /* nothing in the ring or the CREW log, in the log only SET's own entry (counted apart,
              * its write too: settle_slotless) */
-            const unsigned bytes = (first->how >> 8) & 0xff;   /* SET's: 1, 2, 4 or 8 */
-            assert(bytes <= 8);
-#if defined(__GNUC__) && !defined(ISK_SWITCH_DISPATCH)
-            /* one jump through a table of the widths, not a chain of compares (-DISK_SWITCH_DISPATCH
-             * builds the portable isk_cell_write_raw instead, to test it) */
-            static const void *const width[9] = { &&w8, &&w1, &&w2, &&w8, &&w4, &&w8, &&w8, &&w8, &&w8 };
-            goto *width[bytes];
-        w1: *(uint8_t *)first->cell = (uint8_t)first->value; goto stored;
-        w2: *(uint16_t *)first->cell = (uint16_t)first->value; goto stored;
-        w4: *(uint32_t *)first->cell = (uint32_t)first->value; goto stored;
-        w8: *(uint64_t *)first->cell = (uint64_t)first->value;
-        stored:
-#else
-            isk_cell_write_raw(first->cell, (int)bytes, first->value);
-#endif
+            isk_cell_write_raw(first->cell, (int)(first->how >> 8) & 0xff, first->value);
             log->len = 0;
             h->inline_entry = first;
         } else {

@@ -1080,8 +1080,7 @@ void isk_op_exit_context(isk_hdr *h, uint32_t id, int status, const char *messag
 void isk_break(isk_system *sys, const char *message)
 {
     sys->stop_now = true;
-    sys->queue.leave = true;   /* the slotless loop's exit word and its one test (system.h) */
-    if (sys->queue.acc) sys->queue.acc->hdr->attention = 1;
+    isk_queue_leave(sys);
     snprintf(sys->stop_reason, sizeof sys->stop_reason, "%s", message);
 }
 

@@ -515,8 +515,7 @@ isk_status isk_run(isk_system *sys, uint64_t max_clocks)
 void isk_stop_after_clock(isk_system *sys)
 {
     if (sys->run_until > sys->clock + 1) sys->run_until = sys->clock + 1;
-    sys->queue.leave = true;   /* the slotless loop reads the limit again */
-    if (sys->queue.acc) sys->queue.acc->hdr->attention = 1;   /* after its one test, clock.c run_slotless */
+    isk_queue_leave(sys);   /* the slotless loop reads the limit again */
 }
 
 /* Only stores, so that a signal handler may call it: the limit first, then the attention of every

@@ -308,6 +308,13 @@ ISK_INLINE size_t isk_log_uncounted(const isk_write_log *log)
 {
     return log->len && (log->data[0].how & ISK_WRITE_INLINE);
 }
+/* The slotless loop (clock.c run_slotless), if one runs, looks after the command that returns:
+ * its exit word, then the one word it tests, its accelerator's attention (the queue above). */
+ISK_INLINE void isk_queue_leave(isk_system *sys)
+{
+    sys->queue.leave = true;
+    if (sys->queue.acc) sys->queue.acc->hdr->attention = 1;
+}
 /* Ops that do something first and then call another table's: ISK_WRAP_OPS(P, BEFORE, TABLE)
  * defines P_boundary, P_write, ... for every entry, each running BEFORE(h) and then the same entry
  * of TABLE (an expression, read after BEFORE: ahead.c's BEFORE puts the processor's own table
