@@ -79,10 +79,11 @@ static ISK_NOINLINE uint64_t dpu_regs_decode(struct isk_state *S, uint64_t pc)
     return e[1];
 }
 
-/* (in_iram: the caller knows pc is a word of IRAM) */
-ISK_INLINE uint64_t dpu_regs_at(struct isk_state *S, uint64_t pc, bool in_iram)
+/* (pc is an issued instruction's: the engine issues none at or above the code memory's size,
+ * IRAM's, so the cache needs no bound check of its own) */
+ISK_INLINE uint64_t dpu_regs_at(struct isk_state *S, uint64_t pc)
 {
-    if (!in_iram && pc >= DPU_IRAM_INSNS) return 0;
+    assert(pc < DPU_IRAM_INSNS);
     const uint64_t *e = &CELLS(RFC)[2 * pc];
     if (ISK_UNLIKELY(e[0] != ~CELLS(IRAM)[pc])) return dpu_regs_decode(S, pc);
     return e[1];
@@ -91,10 +92,10 @@ ISK_INLINE uint64_t dpu_regs_at(struct isk_state *S, uint64_t pc, bool in_iram)
 /* The instruction context `id` issues in `clock` at pc: its register-file extra cycles (its
  * reads and its thread's previous instruction's writes), and its way through the pipeline.
  * Returns the cycle in which it leaves the register-file stage. */
-ISK_INLINE uint64_t follow_issue(struct isk_state *S, uint32_t id, uint64_t pc, uint64_t clock, bool in_iram)
+ISK_INLINE uint64_t follow_issue(struct isk_state *S, uint32_t id, uint64_t pc, uint64_t clock)
 {
     const uint64_t enter = pipe_enter(S, clock);
-    const uint64_t regs = dpu_regs_at(S, pc, in_iram);
+    const uint64_t regs = dpu_regs_at(S, pc);
     const uint32_t extra = dram_rf_extra(S->prev_writes[id] | DRAM_READS(regs));
     S->prev_writes[id] = DRAM_WRITES(regs);
     return S->pipe.stage_free = enter + extra + 1;
@@ -105,7 +106,7 @@ ISK_INLINE uint64_t follow_issue(struct isk_state *S, uint32_t id, uint64_t pc, 
 static uint64_t dpu_follow_issue(struct isk_state *S, uint32_t id, uint64_t pc, uint64_t clock)
 {
     if (S->pipe.issued_at == clock + 1) return S->pipe.stage_free;
-    return follow_issue(S, id, pc, clock, false);
+    return follow_issue(S, id, pc, clock);
 }
 
 /* The live context ready in `clock` that the round robin comes to first, or -1: from the
@@ -208,7 +209,7 @@ ISK_INLINE uint64_t detailed_issued_at(isk_sched *q, uint32_t id, uint64_t pc, u
 {
     struct isk_state *S = (struct isk_state *)(void *)q->h;
     q->cursor = id + 1;                     /* as its pick did, which the engine may have skipped */
-    if (S->pipe.issued_at != clock + 1) follow_issue(S, id, pc, clock, false);   /* unless a DMA did */
+    if (S->pipe.issued_at != clock + 1) follow_issue(S, id, pc, clock);   /* unless a DMA did */
     isk_context *const ctx = q->contexts;
     if (ctx[id].ready_at < clock + DPU_REVOLVER) ctx[id].ready_at = clock + DPU_REVOLVER;
     const uint64_t at = S->pipe.open_at;     /* (pipe_enter) */
@@ -226,15 +227,30 @@ static uint64_t detailed_issued(isk_sched *q, uint32_t id, uint64_t clock)
     return detailed_issued_at(q, id, q->h->pc, clock);
 }
 
+/* A stretch's register-file stalls: each common issue's (its cycle after the previous issue's,
+ * less one) is not added one by one; they telescope into base + clock - h->issued, which
+ * dpu_rf_stalls reads while the stretch is open (a fault leaves it so). Returns the base. */
+ISK_INLINE uint64_t rf_stretch_open(struct isk_state *S, uint64_t clock)
+{
+    const uint64_t base = S->rf_stall_cycles - clock + S->isk.issued;
+    S->rf_base = base;
+    S->rf_open = true;
+    return base;
+}
+ISK_INLINE void rf_stretch_close(struct isk_state *S, uint64_t base, uint64_t clock, uint64_t issued)
+{
+    S->rf_stall_cycles = base + clock - issued;
+    S->rf_open = false;
+}
+
 /* The engine's fast loop while the pick is kept (isk_scheduler.run, abi.h: what it must store
  * per issue): the behaviour and the after-issue hook in one loop, no call of the hook and no
  * turn of the engine's loop per issue. The issue is followed through the pipeline before its
  * behaviour runs (only a DMA's looks at the pipeline, and finds it followed: dpu_follow_issue),
- * so that nothing of the walk is kept across the behaviour's call. `ncode` is a constant in the
- * common instantiation (detailed_run), which frees a register and the register-file cache's own
- * bound check (a PC below ncode is a word of IRAM). */
-ISK_INLINE uint64_t detailed_stretch(isk_sched *q, const isk_decoded *dcache, const uint64_t ncode, uint64_t clock,
-                                     const uint64_t limit, uint64_t *sys_clock, int *asked)
+ * so that nothing of the walk is kept across the behaviour's call. The engine's ncode is the
+ * code memory's size, IRAM's, a constant here, which frees a register. */
+ISK_INLINE uint64_t detailed_stretch(isk_sched *q, const isk_decoded *dcache, uint64_t clock, const uint64_t limit,
+                                     uint64_t *sys_clock, int *asked)
 {
     isk_hdr *const h = q->h;
     struct isk_state *const S = (struct isk_state *)(void *)h;
@@ -242,22 +258,17 @@ ISK_INLINE uint64_t detailed_stretch(isk_sched *q, const isk_decoded *dcache, co
     int id = q->next_pick;
     int last = -1;                  /* the last issuer, while q's kept pick and cursor lag */
     if (clock >= limit || id < 0) return clock;
-    /* Each common issue's stall cycles (its cycle after the previous issue's, less one) are not
-     * added one by one: at the loop's top they are base + clock - h->issued (dpu_rf_stalls). */
-    uint64_t base = S->rf_stall_cycles - clock + h->issued;
-    S->rf_base = base;
-    S->rf_open = true;
+    uint64_t base = rf_stretch_open(S, clock);
     isk_context *c = &q->contexts[id];
     for (;;) {
         const uint64_t pc = c->pc;
-        if (ISK_UNLIKELY(pc >= ncode)) break;
-        follow_issue(S, (uint32_t)id, pc, clock, ncode <= DPU_IRAM_INSNS);
+        if (ISK_UNLIKELY(pc >= DPU_IRAM_INSNS)) break;
+        follow_issue(S, (uint32_t)id, pc, clock);
         isk_sched_issue(h, c, (uint32_t)id, pc, dcache, clock, sys_clock);
         if (c->ready_at < clock + DPU_REVOLVER) c->ready_at = clock + DPU_REVOLVER;
         /* (read back rather than kept across the behaviour's call: only a DMA's looks at the
          * pipeline, and leaves open_at alone) */
         const uint64_t at = S->pipe.open_at;
-        /* (ready_at > clock + 1, written so that clock + 1 is not kept across the call) */
         /* (looked up after the call, which leaves them alone, so that no register holds them
          * across it; the empty asm keeps GCC from sharing &ctx_after[id] with the register-file
          * rule's &prev_writes[id] and spilling that across the call) */
@@ -267,11 +278,11 @@ ISK_INLINE uint64_t detailed_stretch(isk_sched *q, const isk_decoded *dcache, co
 #endif
         const uint32_t after = S->rr_after[t];
         isk_context *const next_c = S->ctx_after[t];
+        /* (ready_at > clock + 1, written so that clock + 1 is not kept across the call) */
         if (ISK_UNLIKELY(h->attention || next_c->ready_at >= clock + 2)) {
             q->cursor = (uint32_t)id + 1;
             last = -1;              /* detailed_issued_rest brings q up to date */
-            S->rf_stall_cycles = base + clock - (h->issued - 1);   /* before this issue's */
-            S->rf_open = false;
+            rf_stretch_close(S, base, clock, h->issued - 1);   /* before this issue's */
             const uint64_t next = detailed_issued_rest(q, (uint32_t)id, clock, at);
             if (h->attention) {
                 *asked = id;
@@ -282,9 +293,7 @@ ISK_INLINE uint64_t detailed_stretch(isk_sched *q, const isk_decoded *dcache, co
             id = q->next_pick;
             if (clock >= limit || id < 0) return clock;
             c = &q->contexts[id];
-            base = S->rf_stall_cycles - clock + h->issued;
-            S->rf_base = base;
-            S->rf_open = true;
+            base = rf_stretch_open(S, clock);
             continue;
         }
         c->pc = h->next_pc;
@@ -294,8 +303,7 @@ ISK_INLINE uint64_t detailed_stretch(isk_sched *q, const isk_decoded *dcache, co
         c = next_c;
         if (clock >= limit) break;
     }
-    S->rf_stall_cycles = base + clock - h->issued;
-    S->rf_open = false;
+    rf_stretch_close(S, base, clock, h->issued);
     if (last >= 0) {                /* as detailed_issued_at leaves them after the last issue */
         q->cursor = (uint32_t)last + 1;
         q->DETAILED_AT = clock;
@@ -307,11 +315,9 @@ ISK_INLINE uint64_t detailed_stretch(isk_sched *q, const isk_decoded *dcache, co
 static uint64_t detailed_run(isk_sched *q, const isk_decoded *dcache, uint64_t ncode, uint64_t clock, uint64_t limit,
                              uint64_t *sys_clock, int *asked)
 {
-    /* the engine's ncode is the code memory's size, IRAM's (the other instantiation is for
-     * safety's sake only) */
-    if (ISK_LIKELY(ncode == DPU_IRAM_INSNS))
-        return detailed_stretch(q, dcache, DPU_IRAM_INSNS, clock, limit, sys_clock, asked);
-    return detailed_stretch(q, dcache, ncode, clock, limit, sys_clock, asked);
+    assert(ncode == DPU_IRAM_INSNS);
+    (void)ncode;
+    return detailed_stretch(q, dcache, clock, limit, sys_clock, asked);
 }
 
 /* The contexts changed: the kept pick may be stale, and the round robin's order of the live
