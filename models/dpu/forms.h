@@ -340,22 +340,42 @@ ISK_INLINE void dpu_end(struct isk_state *S, enum dpu_end end, enum dpu_dest d, 
 /* movd, swapd: X = 0 for the condition */
 #define DPU_FORM_pair_rrci(N, F, D, K)  DPU_COND_BEHAVIOUR(N, K, (c, b, cc, pc), \
                                                       DPU_BRANCH(D, c, K, cc, pc, dpu_moved(op_##F(DV(b)))))
-/* WRAM loads and stores at ra + off, or stack-checked at sa + off: insns/wram.h */
-#define DPU_FORM_load_erri(N, F, D, K)  DPU_BEHAVIOUR(N, (e, c, a, off), \
-                                                      dpu_load_plain(S, op_##F, DPU_SIZE_##F, DPU_DEST_##D, c, RV(a) + off, e))
-#define DPU_FORM_load_ersi(N, F, D, K)  DPU_BEHAVIOUR(N, (e, c, a, off), \
-                                                      dpu_load_safe(S, op_##F, DPU_SIZE_##F, DPU_DEST_##D, c, RV(a), off, e))
-#define DPU_FORM_store_erii(N, F, D, K) DPU_BEHAVIOUR(N, (e, a, off, i), op_##F(S, RV(a) + off, (uint64_t)i, e))
-#define DPU_FORM_store_erir(N, F, D, K) DPU_BEHAVIOUR(N, (e, a, off, b), op_##F(S, RV(a) + off, RV(b), e))
-#define DPU_FORM_store_erid(N, F, D, K) DPU_BEHAVIOUR(N, (e, a, off, b), op_##F(S, RV(a) + off, DV(b), e))
-#define DPU_FORM_store_id_erii(N, F, D, K) DPU_BEHAVIOUR(N, (e, a, off, i), \
-                                                         op_##F(S, RV(a) + off, (uint64_t)((int64_t)TID | i), e))
-#define DPU_FORM_store_esii(N, F, D, K) DPU_BEHAVIOUR(N, (e, a, off, i), \
-                                                      dpu_store_safe(S, op_##F, DPU_SIZE_##F, RV(a), off, (uint64_t)i, e))
-#define DPU_FORM_store_esir(N, F, D, K) DPU_BEHAVIOUR(N, (e, a, off, b), \
-                                                      dpu_store_safe(S, op_##F, DPU_SIZE_##F, RV(a), off, RV(b), e))
-#define DPU_FORM_store_esid(N, F, D, K) DPU_BEHAVIOUR(N, (e, a, off, b), \
-                                                      dpu_store_safe(S, op_##F, DPU_SIZE_##F, RV(a), off, DV(b), e))
+/* WRAM loads and stores at ra + off, or stack-checked at sa + off: insns/wram.h. The byte order
+ * E is a constant: gen_isa.py makes each signature two decode entries (bit 27 fixed), _le and
+ * _be, so that a little-endian access tests no order (a load and a test per lw and sw). */
+#define DPU_FORM_load_erri_(N, F, D, E)  DPU_BEHAVIOUR(N, (c, a, off), \
+                                                       dpu_load_plain(S, op_##F, DPU_SIZE_##F, DPU_DEST_##D, c, RV(a) + off, E))
+#define DPU_FORM_load_ersi_(N, F, D, E)  DPU_BEHAVIOUR(N, (c, a, off), \
+                                                       dpu_load_safe(S, op_##F, DPU_SIZE_##F, DPU_DEST_##D, c, RV(a), off, E))
+#define DPU_FORM_store_erii_(N, F, D, E) DPU_BEHAVIOUR(N, (a, off, i), op_##F(S, RV(a) + off, (uint64_t)i, E))
+#define DPU_FORM_store_erir_(N, F, D, E) DPU_BEHAVIOUR(N, (a, off, b), op_##F(S, RV(a) + off, RV(b), E))
+#define DPU_FORM_store_erid_(N, F, D, E) DPU_BEHAVIOUR(N, (a, off, b), op_##F(S, RV(a) + off, DV(b), E))
+#define DPU_FORM_store_id_erii_(N, F, D, E) DPU_BEHAVIOUR(N, (a, off, i), \
+                                                          op_##F(S, RV(a) + off, (uint64_t)((int64_t)TID | i), E))
+#define DPU_FORM_store_esii_(N, F, D, E) DPU_BEHAVIOUR(N, (a, off, i), \
+                                                       dpu_store_safe(S, op_##F, DPU_SIZE_##F, RV(a), off, (uint64_t)i, E))
+#define DPU_FORM_store_esir_(N, F, D, E) DPU_BEHAVIOUR(N, (a, off, b), \
+                                                       dpu_store_safe(S, op_##F, DPU_SIZE_##F, RV(a), off, RV(b), E))
+#define DPU_FORM_store_esid_(N, F, D, E) DPU_BEHAVIOUR(N, (a, off, b), \
+                                                       dpu_store_safe(S, op_##F, DPU_SIZE_##F, RV(a), off, DV(b), E))
+#define DPU_FORM_load_erri_le(N, F, D, K)     DPU_FORM_load_erri_(N, F, D, 0)
+#define DPU_FORM_load_erri_be(N, F, D, K)     DPU_FORM_load_erri_(N, F, D, 1)
+#define DPU_FORM_load_ersi_le(N, F, D, K)     DPU_FORM_load_ersi_(N, F, D, 0)
+#define DPU_FORM_load_ersi_be(N, F, D, K)     DPU_FORM_load_ersi_(N, F, D, 1)
+#define DPU_FORM_store_erii_le(N, F, D, K)    DPU_FORM_store_erii_(N, F, D, 0)
+#define DPU_FORM_store_erii_be(N, F, D, K)    DPU_FORM_store_erii_(N, F, D, 1)
+#define DPU_FORM_store_erir_le(N, F, D, K)    DPU_FORM_store_erir_(N, F, D, 0)
+#define DPU_FORM_store_erir_be(N, F, D, K)    DPU_FORM_store_erir_(N, F, D, 1)
+#define DPU_FORM_store_erid_le(N, F, D, K)    DPU_FORM_store_erid_(N, F, D, 0)
+#define DPU_FORM_store_erid_be(N, F, D, K)    DPU_FORM_store_erid_(N, F, D, 1)
+#define DPU_FORM_store_id_erii_le(N, F, D, K) DPU_FORM_store_id_erii_(N, F, D, 0)
+#define DPU_FORM_store_id_erii_be(N, F, D, K) DPU_FORM_store_id_erii_(N, F, D, 1)
+#define DPU_FORM_store_esii_le(N, F, D, K)    DPU_FORM_store_esii_(N, F, D, 0)
+#define DPU_FORM_store_esii_be(N, F, D, K)    DPU_FORM_store_esii_(N, F, D, 1)
+#define DPU_FORM_store_esir_le(N, F, D, K)    DPU_FORM_store_esir_(N, F, D, 0)
+#define DPU_FORM_store_esir_be(N, F, D, K)    DPU_FORM_store_esir_(N, F, D, 1)
+#define DPU_FORM_store_esid_le(N, F, D, K)    DPU_FORM_store_esid_(N, F, D, 0)
+#define DPU_FORM_store_esid_be(N, F, D, K)    DPU_FORM_store_esid_(N, F, D, 1)
 /* DMA: insns/dma.h */
 #define DPU_FORM_dma_rri(N, F, D, K)    DPU_BEHAVIOUR(N, (a, b, i), op_##F(S, RV(a), RV(b), (uint32_t)i))
 /* atomic bits and thread control on ra + imm, a status X: insns/sync.h */

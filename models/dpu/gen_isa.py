@@ -286,7 +286,39 @@ def condition_class(row):
 FLOWS = {'call': 'ISK_FLOW_CALL', 'return': 'ISK_FLOW_RETURN', '-': None}
 
 
+# The byte-order operand of the WRAM loads and stores (`endian{0}=27`): each real row with it
+# becomes two decode entries with bit 27 fixed, little (the signature's own name) and big
+# (name_be), whose forms (DPU_FORM_<c_form>_le/_be, forms.h) apply a constant order, so that
+# the common little-endian access tests nothing (specialised at decode). The syntax shows the
+# order as the literal the kind `e` would print, so the text assembled and printed is the same.
+ENDIAN_FIELD = 'endian{0}=27'
+ENDIAN_ORDERS = (('0', '!little', '', '_le'), ('1', '!big', '_be', '_be'))
+
+
+def endian_rows(row):
+    """The row itself, or its two byte-order specialisations (ENDIAN_FIELD)."""
+    parts = row['fields'].split('; ') if row['fields'] != '-' else []
+    if row['kind'] != 'real' or ENDIAN_FIELD not in parts:
+        return [row]
+    if 'endian:e' not in row['syntax'].split(', '):
+        fail(row, 'the field %s without the operand endian:e' % ENDIAN_FIELD)
+    bit = 1 << 27
+    out = []
+    for value, literal, sig_suffix, form_suffix in ENDIAN_ORDERS:
+        r = dict(row)
+        r['mask'] = '%x' % (int(row['mask'], 16) | bit)
+        r['match'] = '%x' % (int(row['match'], 16) | (bit if value == '1' else 0))
+        r['fields'] = '; '.join(x for x in parts if x != ENDIAN_FIELD) or '-'
+        r['syntax'] = ', '.join(literal if t == 'endian:e' else t for t in row['syntax'].split(', '))
+        r['sig'] = row['sig'] + sig_suffix
+        r['c_form'] = row['c_form'] + form_suffix
+        out.append(r)
+    return out
+
+
 def instruction_line(row):
+    if len(endian_rows(row)) > 1:
+        return ''.join(instruction_line(r) for r in endian_rows(row))
     fmt = format_string(row)
     syn = syntax_template(row)
     opts = ['.fields = %s' % c_str(fields_string(row))] if row['fields'] != '-' else []
