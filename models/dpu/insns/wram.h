@@ -148,7 +148,8 @@ static ISK_NOINLINE void dpu_load_cold(struct isk_state *S, dpu_load_op *op, uns
 /* A plain load takes its fast path only if it is aligned, inside the WRAM, unwatched (h->trap
  * is zero) and little-endian (a !big load takes the cold path), tested at once: the watch then
  * costs an unwatched load nothing beyond its bounds check (a NOTE_READ after the write-back cost
- * 1 % of every DPU instruction), and the order nothing beyond it (two host instructions per lw). */
+ * 1 % of every DPU instruction). `endian` is a constant (the decoder's _le and _be entries,
+ * gen_isa.py), so the little-endian load tests no order. */
 ISK_INLINE void dpu_load_plain(struct isk_state *S, dpu_load_op *op, unsigned size, enum dpu_dest d, int64_t c,
                                uint32_t addr, int64_t endian)
 {
