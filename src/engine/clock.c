@@ -1156,7 +1156,15 @@ static __attribute__((noinline)) void run_slotless(isk_system *sys)
          * the setters of attention and of sys->queue.leave, system.h) */
         assert(h->attention || !slotless_must_leave(sys, a, slot));
         assert(h->attention || (!sys->pending && !sys->crew.len));
-        if (ISK_UNLIKELY(h->attention)) {
+        /* the usual clock (no attention, SET took the entry) is told apart from the other two
+         * with one test of both words */
+        if (ISK_LIKELY(!((uintptr_t)h->inline_entry | h->attention))) {
+            /* nothing in the ring or the CREW log, in the log only SET's own entry (counted apart,
+             * its write too: settle_slotless) */
+            isk_cell_write_raw(first->cell, (int)(first->how >> 8) & 0xff, first->value);
+            log->len = 0;
+            h->inline_entry = first;
+        } else if (ISK_UNLIKELY(h->attention)) {
             /* a launch sets attention only (start_command); the other reasons set the word too */
             assert(sys->queue.leave || a->norder != 1 || !slotless_must_leave(sys, a, slot));
             if (ISK_UNLIKELY(sys->queue.leave || a->norder != 1)) {
@@ -1175,12 +1183,6 @@ static __attribute__((noinline)) void run_slotless(isk_system *sys)
             if (__atomic_load_n(&sys->queue.leave, __ATOMIC_RELAXED)) h->attention = 1;
             arm_inline(sys, h, a, 0);
             first = h->inline_entry;
-        } else if (ISK_LIKELY(!h->inline_entry)) {
-            /* nothing in the ring or the CREW log, in the log only SET's own entry (counted apart,
-             * its write too: settle_slotless) */
-            isk_cell_write_raw(first->cell, (int)(first->how >> 8) & 0xff, first->value);
-            log->len = 0;
-            h->inline_entry = first;
         } else {
             sys->queue.unwritten++;   /* a clock without a write: nothing to commit */
         }
