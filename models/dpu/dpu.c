@@ -142,6 +142,7 @@ ISK_INLINE int detailed_next_ready(const isk_sched *q, uint64_t clock)
  * says the contexts changed (DETAILED_NONE: nothing kept). */
 #define DETAILED_AT word[0]             /* the cycle the kept pick is for */
 #define DETAILED_ID word[1]             /* the context, or -1 (as uint64_t) */
+#define DETAILED_LIMIT word[2]          /* detailed_stretch's limit, while it runs */
 #define DETAILED_NONE UINT64_MAX        /* (no pick is asked for the last cycle) */
 
 static uint64_t detailed_next(isk_sched *q, uint64_t clock);
@@ -256,13 +257,15 @@ ISK_INLINE uint64_t detailed_stretch(isk_sched *q, const isk_decoded *dcache, ui
     struct isk_state *const S = (struct isk_state *)(void *)h;
     *asked = -1;
     int id = q->next_pick;
-    int last = -1;                  /* the last issuer, while q's kept pick and cursor lag */
     if (clock >= limit || id < 0) return clock;
+    /* (read from q after each behaviour's call, where it is one compare with memory, rather
+     * than kept in a stack slot that GCC loads into a register first) */
+    q->DETAILED_LIMIT = limit;
     uint64_t base = rf_stretch_open(S, clock);
     isk_context *c = &q->contexts[id];
+    uint64_t pc = c->pc;
+    if (ISK_UNLIKELY(pc >= DPU_IRAM_INSNS)) goto closed;
     for (;;) {
-        const uint64_t pc = c->pc;
-        if (ISK_UNLIKELY(pc >= DPU_IRAM_INSNS)) break;
         follow_issue(S, (uint32_t)id, pc, clock);
         isk_sched_issue(h, c, (uint32_t)id, pc, dcache, clock, sys_clock);
         if (c->ready_at < clock + DPU_REVOLVER) c->ready_at = clock + DPU_REVOLVER;
@@ -281,7 +284,6 @@ ISK_INLINE uint64_t detailed_stretch(isk_sched *q, const isk_decoded *dcache, ui
         /* (ready_at > clock + 1, written so that clock + 1 is not kept across the call) */
         if (ISK_UNLIKELY(h->attention || next_c->ready_at >= clock + 2)) {
             q->cursor = (uint32_t)id + 1;
-            last = -1;              /* detailed_issued_rest brings q up to date */
             rf_stretch_close(S, base, clock, h->issued - 1);   /* before this issue's */
             const uint64_t next = detailed_issued_rest(q, (uint32_t)id, clock, at);
             if (h->attention) {
@@ -294,22 +296,28 @@ ISK_INLINE uint64_t detailed_stretch(isk_sched *q, const isk_decoded *dcache, ui
             if (clock >= limit || id < 0) return clock;
             c = &q->contexts[id];
             base = rf_stretch_open(S, clock);
+            pc = c->pc;
+            if (ISK_UNLIKELY(pc >= DPU_IRAM_INSNS)) goto closed;   /* q is up to date */
             continue;
         }
         c->pc = h->next_pc;
         clock = at;
-        last = id;
+        if (clock >= q->DETAILED_LIMIT) break;
+        pc = next_c->pc;
+        if (ISK_UNLIKELY(pc >= DPU_IRAM_INSNS)) break;
         id = (int)after;
         c = next_c;
-        if (clock >= limit) break;
     }
+    /* q's kept pick and cursor lag: as detailed_issued_at leaves them after the last issue, id's */
     rf_stretch_close(S, base, clock, h->issued);
-    if (last >= 0) {                /* as detailed_issued_at leaves them after the last issue */
-        q->cursor = (uint32_t)last + 1;
-        q->DETAILED_AT = clock;
-        q->DETAILED_ID = (uint64_t)id;
-        q->next_pick = id;
-    }
+    const uint32_t after = S->rr_after[id];
+    q->cursor = (uint32_t)id + 1;
+    q->DETAILED_AT = clock;
+    q->DETAILED_ID = after;
+    q->next_pick = (int)after;
+    return clock;
+closed:
+    rf_stretch_close(S, base, clock, h->issued);
     return clock;
 }
 static uint64_t detailed_run(isk_sched *q, const isk_decoded *dcache, uint64_t ncode, uint64_t clock, uint64_t limit,
