@@ -516,15 +516,21 @@ struct isk_model_entry {
     int storages;                /* storages declared in the state; 0 = unknown, not checked */
 };
 
-/* What a cell of w bits holds: v wrapped to w bits, sign-extended when sgn (portable: no shifts
- * of negative numbers). Models store so (SET, SEXT, ZEXT), the tools encode so. */
+/* What a cell of w bits (1 to 64) holds: v wrapped to w bits, sign-extended when sgn. Models
+ * store so (SET, SEXT, ZEXT), the tools encode so. The portable form shifts no negative number. */
 ISK_INLINE int64_t isk_wrap(int64_t v, int w, int sgn)
 {
     if (w >= 64) return v;
     uint64_t m = (UINT64_C(1) << w) - 1, u = (uint64_t)v & m;
     if (!sgn) return (int64_t)u;
-    uint64_t s = UINT64_C(1) << (w - 1);
+#if defined(__GNUC__) || defined(__clang__)
+    /* the sign bit shifted to the top and back, arithmetically (both compilers define that and
+     * the conversion): one sign extension, a single movsx for 8, 16 and 32 bits */
+    return (int64_t)((uint64_t)v << (64 - w)) >> (64 - w);
+#else
+    const uint64_t s = UINT64_C(1) << (w - 1);
     return (u & s) ? -(int64_t)((~u & m) + 1) : (int64_t)u;
+#endif
 }
 
 #ifdef __cplusplus

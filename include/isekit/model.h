@@ -513,19 +513,41 @@ struct isk_state;
 ISK_INLINE uint64_t INSTRUCTION_FRAME_before(struct isk_state *S) { (void)S; return 0; }
 ISK_INLINE void INSTRUCTION_FRAME_after(struct isk_state *S, uint64_t before) { (void)S; (void)before; }
 
-#define ACC_FUNCTION(name, ...) \
-    static void name##_isk_body(struct isk_state *S ISK_PARAMS(__VA_ARGS__)); \
-    static void name(isk_hdr *h, const int64_t *op) \
+/* The behaviour proper, its operands taken from the decoded instruction, inside the frame. */
+#define ISK_BEHAVIOUR_RUN(name, ...) \
+    ISK_INLINE void name##_isk_run(isk_hdr *h, const int64_t *op) \
     { \
         (void)op; \
         struct isk_state *const isk_s_ = (struct isk_state *)(void *)h; \
         const uint64_t isk_frame_ = ISK_CAT(INSTRUCTION_FRAME, _before)(isk_s_); \
         name##_isk_body(isk_s_ ISK_ARGS(__VA_ARGS__)); \
         ISK_CAT(INSTRUCTION_FRAME, _after)(isk_s_, isk_frame_); \
+    }
+#define ISK_BEHAVIOUR_INFO(name, ...) \
+    static const isk_behaviour_info name##_isk_info = { #name, #__VA_ARGS__, ISK_NARGS(__VA_ARGS__), name };
+/* A command tests h->trap at nearly every GET and SET. Tested once at its entry, it sends a
+ * trapped run (reads watched, a CREW check) to a copy out of line, and the compiler drops the
+ * tests that follow until something may set the trap (a call, a FinishCycle()): a one-clock
+ * command then makes no call that returns into it and saves no registers. */
+#define ACC_FUNCTION(name, ...) \
+    static void name##_isk_body(struct isk_state *S ISK_PARAMS(__VA_ARGS__)); \
+    ISK_BEHAVIOUR_RUN(name, __VA_ARGS__) \
+    ISK_COLD void name##_isk_trapped(isk_hdr *h, const int64_t *op) { name##_isk_run(h, op); } \
+    static void name(isk_hdr *h, const int64_t *op) \
+    { \
+        if (ISK_UNLIKELY(h->trap)) name##_isk_trapped(h, op); \
+        else name##_isk_run(h, op); \
     } \
-    static const isk_behaviour_info name##_isk_info = { #name, #__VA_ARGS__, ISK_NARGS(__VA_ARGS__), name }; \
+    ISK_BEHAVIOUR_INFO(name, __VA_ARGS__) \
+    ISK_INLINE void name##_isk_body(struct isk_state *S ISK_PARAMS(__VA_ARGS__))
+/* A processor's instruction: many touch no storage through GET and SET, and would only pay the
+ * entry's test. */
+#define BEHAVIOUR(name, ...) \
+    static void name##_isk_body(struct isk_state *S ISK_PARAMS(__VA_ARGS__)); \
+    ISK_BEHAVIOUR_RUN(name, __VA_ARGS__) \
+    static void name(isk_hdr *h, const int64_t *op) { name##_isk_run(h, op); } \
+    ISK_BEHAVIOUR_INFO(name, __VA_ARGS__) \
     static void name##_isk_body(struct isk_state *S ISK_PARAMS(__VA_ARGS__))
-#define BEHAVIOUR ACC_FUNCTION
 
 /* =========================================================================================
  * 4. The description
