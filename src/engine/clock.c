@@ -97,6 +97,7 @@ void isk_describe_queued(isk_system *sys)
 static __attribute__((noinline)) void settle_slotless(isk_system *sys, bool in_command)
 {
     isk_inst *const a = sys->queue.acc;
+    if (a->hdr->ops == &isk_engine_ops_clocked) a->hdr->ops = &isk_engine_ops;
     const uint64_t done = sys->clock - sys->queue.start;
     if (in_command) isk_describe_queued(sys);
     a->stats.launches += done + in_command;
@@ -1070,6 +1071,9 @@ static bool runs_stream(const isk_system *sys)
  * or, for a command that kept its stack and returned here on it, as run_slot does. */
 static __attribute__((noinline)) void leave_slotless(isk_system *sys, isk_inst *a, isk_slot *slot)
 {
+    /* the loop's register may be stale: a command that returned on its own stack ran its later
+     * clocks in the general loop, which kept sys->clock (and the table is the plain one again) */
+    isk_bring_clock(sys);
     if (slot->stack.lo) end_on_own_stack(sys, a, slot);   /* settled when it took the stack */
     settle_slotless(sys, true);
     end_command(sys, a, slot);
@@ -1133,12 +1137,17 @@ static __attribute__((noinline)) void run_slotless(isk_system *sys)
     slot->state = SLOT_ON_ENGINE;
     isk_write_log *const log = &sys->wlog;
     /* The clock and the log's first entry are kept in registers: nothing a behaviour calls moves
-     * the clock, and the log grows (moves) only through ops->write, which sets h->attention, as
+     * the clock (stored in the header only: its calls into the engine go through
+     * isk_engine_ops_clocked, which brings sys->clock; the loop brings it before its commit and
+     * wherever it leaves), and the log grows (moves) only through ops->write, which sets h->attention, as
      * does every other write the clock's end must commit or forget (the ring, the CREW log), and
      * so sends the clock to commit_writes, after which the entry is armed again; attention stays
      * set while the ring holds writes due later. The entry's
      * writer (this accelerator, slot 0) stays filled in while only SET writes into it. */
     uint64_t clock = sys->clock;
+    assert(h->ops == &isk_engine_ops);   /* runs_slotless: no watched reads */
+    h->clock = clock;   /* never behind sys->clock while the table is in (isk_live_clock) */
+    h->ops = &isk_engine_ops_clocked;
     arm_inline(sys, h, a, 0);   /* the log is empty at the start of a clock */
     isk_write_entry *first = h->inline_entry;
     h->attention = sys->pending != 0;   /* writes in the ring, due in a later clock */
@@ -1164,7 +1173,9 @@ static __attribute__((noinline)) void run_slotless(isk_system *sys)
             isk_cell_write_raw(first->cell, (int)(first->how >> 8) & 0xff, first->value);
             log->len = 0;
             h->inline_entry = first;
-        } else if (ISK_UNLIKELY(h->attention)) {
+        } else if (ISK_UNLIKELY(__atomic_load_n(&h->attention, __ATOMIC_RELAXED))) {
+            /* attention read again (a relaxed load is not merged with the test above): a copy
+             * kept in a register for this rare test would cost the usual clock a move */
             /* a launch sets attention only (start_command); the other reasons set the word too */
             assert(sys->queue.leave || a->norder != 1 || !slotless_must_leave(sys, a, slot));
             if (ISK_UNLIKELY(sys->queue.leave || a->norder != 1)) {
@@ -1174,6 +1185,8 @@ static __attribute__((noinline)) void run_slotless(isk_system *sys)
                 }
                 slotless_end(sys, queue_end);   /* isk_request_stop: this clock ends as usual */
             }
+            sys->clock = h->clock;   /* the clock's end reads it (from memory: the register's copy
+                                      * would cost the loop a move per clock) */
             sys->queue.unwritten++;   /* commit_writes counts what it commits, SET's entry too */
             commit_writes(sys);
             h->attention = sys->pending != 0;   /* the ring's later writes: commit every clock */
@@ -1186,8 +1199,9 @@ static __attribute__((noinline)) void run_slotless(isk_system *sys)
         } else {
             sys->queue.unwritten++;   /* a clock without a write: nothing to commit */
         }
-        sys->clock = ++clock;
+        ++clock;
     }
+    sys->clock = clock;
     settle_slotless(sys, false);
     slot->state = SLOT_FREE;
     a->norder = 0;
@@ -1294,7 +1308,10 @@ void isk_clock_run(isk_system *sys)
     }
     if (setjmp(on_fault) == 0) clock_loop(sys);
     else if (sys->fast.proc) isk_settle_fast_loop_after_fault(sys);
-    else if (sys->queue.acc) settle_slotless(sys, true);
+    else if (sys->queue.acc) {
+        isk_bring_clock(sys);   /* a fault's op brought it already; a crash made none */
+        settle_slotless(sys, true);
+    }
     if (ISK_UNLIKELY(sys->ahead.proc != NULL)) {
         /* the processor's instruction faulted without a call through its ops (an illegal word,
          * a crash): the accelerators run the clocks before it, as a per-clock run had */
@@ -1403,3 +1420,33 @@ int64_t isk_op_param_number(isk_hdr *h, const char *key) { return isk_read_param
 }
 const struct isk_engine_ops isk_engine_ops = ENGINE_OPS(read_boundary);
 const struct isk_engine_ops isk_engine_ops_reads = ENGINE_OPS(read_watched);
+
+static void bring_own_clock(isk_hdr *h) { ((isk_inst *)h->engine)->sys->clock = h->clock; }
+ISK_WRAP_OPS(clocked, bring_own_clock, &isk_engine_ops)
+const struct isk_engine_ops isk_engine_ops_clocked = ISK_WRAPPED_OPS(clocked);
+
+/* The header whose clock runs ahead of sys->clock (a fast loop's with the table above in), or
+ * NULL; read with relaxed loads, as another thread may ask while the loop runs. */
+static const isk_hdr *clock_hdr(const isk_system *sys)
+{
+    const isk_inst *const loops[2] = { __atomic_load_n(&sys->fast.proc, __ATOMIC_RELAXED),
+                                       __atomic_load_n(&sys->queue.acc, __ATOMIC_RELAXED) };
+    for (int i = 0; i < 2; i++)
+        if (loops[i] && __atomic_load_n(&loops[i]->hdr->ops, __ATOMIC_RELAXED) == &isk_engine_ops_clocked)
+            return loops[i]->hdr;
+    return NULL;
+}
+
+void isk_bring_clock(isk_system *sys)
+{
+    const isk_hdr *const h = clock_hdr(sys);
+    if (h) sys->clock = h->clock;
+}
+
+uint64_t isk_live_clock(const isk_system *sys)
+{
+    const isk_hdr *const h = clock_hdr(sys);
+    const uint64_t clock = __atomic_load_n(&sys->clock, __ATOMIC_RELAXED);
+    const uint64_t own = h ? __atomic_load_n(&h->clock, __ATOMIC_RELAXED) : 0;
+    return own > clock ? own : clock;
+}

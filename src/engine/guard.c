@@ -162,7 +162,7 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
     g->code = si ? si->si_code : 0;
     g->addr = si ? si->si_addr : NULL;
     g->overflowed = sig == SIGSEGV || sig == SIGBUS ? overflowed_stack(sys, g->addr, fault_sp(uc)) : 0;
-    isk_steady_clock(sys);   /* inside a steady round: the clock of its issue */
+    isk_bring_clock(sys);   /* inside a fast loop: the clock of its issue */
     describe_where(sys, g->where, sizeof g->where);
     isk_inst *inst = sys->cur_inst;
     if (inst->contexts && sys->cur_slot < 0) inst->contexts[inst->hdr->context].state = ISK_CTX_FAULTED;

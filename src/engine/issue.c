@@ -613,32 +613,6 @@ static void steady_settle(isk_system *sys, isk_context *ctx, uint64_t end)
     sys->fast.steady_gap = 0;
 }
 
-/* The steady round stores the clock in the processor's header only: every call the behaviour
- * makes into the engine goes through this table, whose entries first bring the system's clock
- * (which the engine's services read) up to date from it. The round swaps it in for the plain
- * table (no reads watched, not running ahead of accelerators) and back where it ends; a fault or
- * crash leaving it is settled by isk_settle_fast_loop_after_fault (and isk_steady_clock). */
-static void steady_clock(isk_hdr *h) { ((isk_inst *)h->engine)->sys->clock = h->clock; }
-ISK_WRAP_OPS(steady, steady_clock, &isk_engine_ops)
-static const struct isk_engine_ops steady_ops = ISK_WRAPPED_OPS(steady);
-
-void isk_steady_clock(isk_system *sys)
-{
-    const isk_inst *p = sys->fast.proc;
-    if (p && p->hdr->ops == &steady_ops) sys->clock = p->hdr->clock;
-}
-
-uint64_t isk_live_clock(const isk_system *sys)
-{
-    const isk_inst *p = __atomic_load_n(&sys->fast.proc, __ATOMIC_RELAXED);
-    uint64_t clock = __atomic_load_n(&sys->clock, __ATOMIC_RELAXED);
-    if (p && __atomic_load_n(&p->hdr->ops, __ATOMIC_RELAXED) == &steady_ops) {
-        const uint64_t own = __atomic_load_n(&p->hdr->clock, __ATOMIC_RELAXED);
-        if (own > clock) clock = own;
-    }
-    return clock;
-}
-
 /* The steady round: at least `gap` live contexts, each running and ready at its turn, and no
  * instruction asks for attention; then each context issues every n >= gap clocks and is ready
  * again by its next turn, so the round issues the next live context at every clock with no test
@@ -679,7 +653,7 @@ ISK_INLINE uint64_t circle_steady(isk_system *sys, isk_inst *p, isk_sched *q, ui
     sys->fast.steady_first = (uint32_t)id;
     sys->fast.steady_live = running;
     sys->fast.steady_gap = GAP ? GAP : q->gap;
-    if (OWN_OPS) h->ops = &steady_ops;
+    if (OWN_OPS) h->ops = &isk_engine_ops_clocked;   /* the clock in the header only (system.h) */
     bool stopped = false;                            /* at `id`: attention or a PC outside */
     while (clock < limit) {
         const uint64_t pc = c->pc;
@@ -710,7 +684,7 @@ ISK_INLINE uint64_t circle_steady(isk_system *sys, isk_inst *p, isk_sched *q, ui
         id = after[id];
     }
     if (OWN_OPS) {   /* an op may have put another table in (isk_watch_reads) */
-        if (h->ops == &steady_ops) h->ops = &isk_engine_ops;
+        if (h->ops == &isk_engine_ops_clocked) h->ops = &isk_engine_ops;
         sys->clock = h->clock;                       /* the last issue's, as the per-issue store left it */
     }
     steady_settle(sys, ctx, clock);
@@ -1026,8 +1000,8 @@ void isk_settle_fast_loop_after_fault(isk_system *sys)
         sync_sticky_before(sys, c);
         sys->fast.sticky = NULL;
     }
-    if (p->hdr->ops == &steady_ops) {   /* a crash, which made no call that brought the clock */
-        isk_steady_clock(sys);
+    if (p->hdr->ops == &isk_engine_ops_clocked) {   /* a crash, which made no call that brought the clock */
+        isk_bring_clock(sys);
         p->hdr->ops = &isk_engine_ops;
     }
     if (sys->fast.steady_gap) steady_settle(sys, p->contexts, sys->clock);   /* the fault's issue uncounted */

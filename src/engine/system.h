@@ -370,12 +370,16 @@ ISK_INLINE void isk_queue_leave(isk_system *sys)
     .param_number = P##_param_number, .schedule = P##_schedule, .exception = P##_exception, \
     .exit_context = P##_exit_context, .breakpoint = P##_breakpoint, .dma = P##_dma, .bus_read = P##_bus_read, \
     .bus_write = P##_bus_write, .read = P##_read, .promise_end = P##_promise_end }
-/* issue.c: the steady round keeps the clock in its processor's header (its ops bring the
- * system's up to date): isk_steady_clock brings it (a signal handler inside the round), and
- * isk_live_clock reads it from another thread (the watchdog, isk_request_stop). */
-void isk_steady_clock(isk_system *sys);
-uint64_t isk_live_clock(const isk_system *sys);
 extern const struct isk_engine_ops isk_engine_ops;
+/* clock.c: a fast loop that stores the clock in its instance's header only (issue.c's steady
+ * round, clock.c's slotless loop) runs with this table in place of the plain one: each entry
+ * first brings sys->clock, which the engine's services read, up to date from h->clock. While it
+ * is in, that header's clock runs ahead of the system's: isk_bring_clock brings it (a signal
+ * handler, a fault, a loop's exit), isk_live_clock reads it from another thread (the watchdog,
+ * isk_request_stop). */
+extern const struct isk_engine_ops isk_engine_ops_clocked;
+void isk_bring_clock(isk_system *sys);
+uint64_t isk_live_clock(const isk_system *sys);
 /* The same, with the ops->read of an instance whose reads are watched (isk_watch_reads). */
 extern const struct isk_engine_ops isk_engine_ops_reads;
 void isk_decode_miss(isk_hdr *h, const int64_t *op);
