@@ -16,7 +16,7 @@ extern "C" {
 /* Bumped whenever the layout of isk_hdr, the ops tables or the declaration structs change
  * (tests/engine/test_abi.c records each version's layout and fails on a change without a new
  * version); the engine refuses a model compiled against another version. */
-#define ISK_ABI_VERSION 21
+#define ISK_ABI_VERSION 22
 
 /* Most operands an instruction format may have (fields passed to a behaviour). */
 #define ISK_MAX_OPS 6
@@ -221,7 +221,11 @@ struct isk_hdr {
      * latency, a launch, a port access. Cleared by the engine. */
     uint32_t attention;
     uint32_t lines;           /* [engine] processors: pending interrupt lines (ACK_LINE clears one) */
-    uint64_t issued;          /* [engine] processors: instructions issued before this one, live */
+    /* [engine] processors: instructions issued before this one, live, are
+     * issued + issued_per_clock * clock (INSTRUCTIONS_ISSUED): a steady round issues one
+     * instruction per clock, so it sets issued_per_clock to 1 and issued to a bias (its start
+     * count less its start clock) rather than adding one per issue; 0 elsewhere */
+    uint64_t issued, issued_per_clock;
     isk_write_log *wlog;      /* [engine] the system's log of this clock's writes to latency-1 cells */
     /* [engine] non-NULL only while a command runs and the log is empty: the log's first entry,
      * its writer (inst, slot) filled in, where SET puts its first latency-1 write (then clears
@@ -230,6 +234,9 @@ struct isk_hdr {
      * takes the log's first entry), so that a later SET appends behind it. */
     isk_write_entry *inline_entry;
 };
+
+/* The live count of a processor's issues before the current one (isk_hdr.issued). */
+ISK_INLINE uint64_t isk_issued(const isk_hdr *h) { return h->issued + h->issued_per_clock * h->clock; }
 
 typedef void (*isk_behaviour_fn)(isk_hdr *h, const int64_t *op);
 typedef struct isk_behaviour_info {

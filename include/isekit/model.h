@@ -398,7 +398,7 @@ ISK_INLINE void isk_set_iset(isk_hdr *h, uint32_t id, uint32_t n)
 #define ACK_LINE(n) (S->isk.lines &= ~(UINT32_C(1) << (n)))
 #define WAKE_ON_LINES(id, mask) (S->isk.contexts[(id)].wake_lines = (uint32_t)(mask))
 /* Instructions this processor issued before the current one, all contexts (exact at any time). */
-#define INSTRUCTIONS_ISSUED (S->isk.issued)
+#define INSTRUCTIONS_ISSUED isk_issued(&S->isk)
 /* Choose the issue policy, e.g. from a parameter in ON_RESET: SCHEDULE(ISK_ISSUE_REVOLVER, 11),
  * or a model's own scheduler: SCHEDULE_OWN(&my_scheduler). */
 #define SCHEDULE(issue, gap) S->isk.ops->schedule(&S->isk, (issue), (uint64_t)(gap), NULL)

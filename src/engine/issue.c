@@ -654,6 +654,10 @@ ISK_INLINE uint64_t circle_steady(isk_system *sys, isk_inst *p, isk_sched *q, ui
     sys->fast.steady_live = running;
     sys->fast.steady_gap = GAP ? GAP : q->gap;
     if (OWN_OPS) h->ops = &isk_engine_ops_clocked;   /* the clock in the header only (system.h) */
+    /* one issue per clock: the count follows the clock from a bias (isk_issued), no add per issue */
+    const uint64_t bias = h->issued - clock;
+    h->issued = bias;
+    h->issued_per_clock = 1;
     bool stopped = false;                            /* at `id`: attention or a PC outside */
     while (clock < limit) {
         const uint64_t pc = c->pc;
@@ -673,12 +677,10 @@ ISK_INLINE uint64_t circle_steady(isk_system *sys, isk_inst *p, isk_sched *q, ui
         dcache[pc].fn(h, dcache[pc].op);
         clock++;
         if (ISK_UNLIKELY(h->attention)) {
-            h->issued++;
             *issuer = (int)(c - ctx);
             stopped = true;
             break;
         }
-        h->issued++;
         c->pc = h->next_pc;
         c = after_ctx[id];
         id = after[id];
@@ -687,6 +689,8 @@ ISK_INLINE uint64_t circle_steady(isk_system *sys, isk_inst *p, isk_sched *q, ui
         if (h->ops == &isk_engine_ops_clocked) h->ops = &isk_engine_ops;
         sys->clock = h->clock;                       /* the last issue's, as the per-issue store left it */
     }
+    h->issued = bias + clock;                        /* the true count again: clock - start issues */
+    h->issued_per_clock = 0;
     steady_settle(sys, ctx, clock);
     /* the general pick starts after the last context that issued (the round issued at least
      * once: circle_burst enters it below the limit), or at one whose PC is outside */
@@ -1005,6 +1009,8 @@ void isk_settle_fast_loop_after_fault(isk_system *sys)
         p->hdr->ops = &isk_engine_ops;
     }
     if (sys->fast.steady_gap) steady_settle(sys, p->contexts, sys->clock);   /* the fault's issue uncounted */
+    p->hdr->issued = isk_issued(p->hdr);                 /* a steady round's bias: the count before the fault's */
+    p->hdr->issued_per_clock = 0;
     const uint64_t issued = p->hdr->issued - sys->fast.issued_before;
     p->stats.instructions += issued;
     sys->stats.instructions += issued;

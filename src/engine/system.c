@@ -221,6 +221,7 @@ static void reset_inst(isk_inst *inst)
         inst->contexts[0].state = ISK_CTX_RUNNING;
         inst->hdr->lines = 0;
         inst->hdr->issued = 0;
+        inst->hdr->issued_per_clock = 0;
         isk_sched_select(inst, m->proc.issue,
                          (uint64_t)(m->proc.issue == ISK_ISSUE_CPI ? m->proc.cpi : m->proc.distance), m->proc.scheduler);
         isk_dcache_clear(inst);
@@ -837,7 +838,7 @@ static uint64_t unfinished_slot_clocks(const isk_inst *a)
 static uint64_t fast_loop_issued(const isk_system *sys, const isk_inst *inst)
 {
     const isk_inst *p = sys->fast.proc;
-    return p && (!inst || inst == p) ? p->hdr->issued - sys->fast.issued_before : 0;
+    return p && (!inst || inst == p) ? isk_issued(p->hdr) - sys->fast.issued_before : 0;
 }
 
 /* The commands' counts are kept per accelerator only (one increment per launch and end, not

@@ -434,6 +434,26 @@ static void test_time(void)
     /* reset at clock 11; time at clock 44: 33 cycles >> 4 = 2 */
     CHECK_EQ(dh_reg(&h, 0, 0), 2);
     dh_close(&h);
+    /* instruction mode in functional mode: the loop runs in the engine's steady round, whose
+     * count follows the clock from a bias; the move, the n turns of the loop and the time itself
+     * make n + 2, 63 (one over reads 4) and 64 (one short reads 3). In one run, and in runs of 7
+     * clocks, each of which starts a new round from the count the last one left. */
+    for (int n = 61; n <= 62; n++)
+        for (int piece = 0; piece <= 7; piece += 7) {
+            dh_open(&h, NULL);
+            char move[32];
+            snprintf(move, sizeof move, "move r3, %d", n);
+            dh_load(&h, PROG("move r1, 5", "time_cfg r2, r1", move, "add r3, r3, -1, nz, 3", "time r0", "stop"));
+            isk_status st = ISK_OK;
+            if (piece) while ((st = isk_run(h.sys, piece)) == ISK_OK) {}
+            else st = dh_run(&h);
+            CHECK_EQ(st, ISK_STOPPED);
+            CHECK_EQ(dh_reg(&h, 0, 0), (uint32_t)(n + 2) >> 4);
+            isk_stats s;
+            isk_get_stats(h.sys, &s);
+            CHECK_EQ(s.instructions, (uint64_t)n + 5);    /* the stop too */
+            dh_close(&h);
+        }
 }
 
 static void test_uncertain(void)

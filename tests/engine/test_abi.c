@@ -40,7 +40,7 @@ static uint64_t fingerprint(void)
         O(struct isk_hdr, pc), O(struct isk_hdr, next_pc), O(struct isk_hdr, context), O(struct isk_hdr, ncontexts),
         O(struct isk_hdr, contexts), O(struct isk_hdr, ops), O(struct isk_hdr, engine), O(struct isk_hdr, user),
         O(struct isk_hdr, attention), O(struct isk_hdr, lines), O(struct isk_hdr, issued), O(struct isk_hdr, wlog),
-        O(struct isk_hdr, inline_entry),
+        O(struct isk_hdr, inline_entry), O(struct isk_hdr, issued_per_clock),
         S(isk_write_entry), O(isk_write_entry, cell), O(isk_write_entry, value), O(isk_write_entry, inst),
         O(isk_write_entry, slot), O(isk_write_entry, how), S(isk_write_log), O(isk_write_log, data),
         O(isk_write_log, len), O(isk_write_log, cap),
@@ -133,6 +133,7 @@ static const struct { int version; uint64_t layout; } versions[] = {
     { 19, 0x3e4614a26e3e824bull },    /* INSTRUCTION .interrupts_at_end, ops->promise_end (PromiseEnd) */
     { 20, 0x5cd24b2a3f2c4593ull },    /* isk_scheduler.run: a model scheduler's own stretch of issues */
     { 21, 0x011d795922fc265bull },    /* isk_hdr.inline_entry: SET's first latency-1 write, its writer filled in by the engine */
+    { 22, 0x8fdb385345fa918bull },    /* isk_hdr.issued_per_clock: a steady round counts its issues by the clock (isk_issued) */
 };
 
 STATE_BEGIN
