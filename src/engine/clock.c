@@ -300,36 +300,10 @@ static __attribute__((noinline)) void log_write_slow(isk_hdr *h, void *cell, int
     h->attention = 1;
 }
 
-/* The common path calls nothing, so that it needs no stack frame: a queued write, checked
- * against the few writes already due in the same clock (the CREW log) by walking a pointer,
- * which leaves registers enough for no saves. */
-static void op_write(isk_hdr *h, void *cell, int64_t value, unsigned how)
+/* A write due in a later bucket (latency >= 2, a code cell) or now (latency 0): out of line, so
+ * that op_write's latency-1 path keeps to the caller-saved registers. */
+static __attribute__((noinline)) void bucket_write(isk_hdr *h, void *cell, int64_t value, unsigned how)
 {
-    if ((how & (0xff | ISK_WRITE_CODE)) == 1) {
-        /* a write to a latency-1 cell that SET did not append itself: a command's is checked
-         * against the clock's log (CREW), as a bucket is below */
-        isk_system *const sys = ((isk_inst *)h->engine)->sys;
-        isk_write_log *const log = &sys->wlog;
-        const size_t n = log->len;
-        if (ISK_UNLIKELY(n == log->cap)) goto slow_log;
-        if (h->checking >= ISK_CHECKING_SLOT) {
-            /* a command finding the log empty called ops->write itself (SET would have taken the
-             * armed entry): the slow path disarms it; n > 0 on, the loop's test is this one */
-            if (ISK_UNLIKELY(n == 0)) goto slow_log;
-            const isk_write_entry *e = log->data, *const end = e + n;
-            do
-                if (ISK_UNLIKELY(e->cell == cell)) goto slow_log;
-            while (++e != end);
-        }
-        log->data[n] = (isk_write_entry){ cell, value, h->engine, sys->cur_slot, how };
-        log->len = n + 1;
-        sys->pending++;
-        h->attention = 1;
-        return;
-    slow_log:
-        log_write_slow(h, cell, value, how);
-        return;
-    }
     write_bucket *const due = bucket_due(((isk_inst *)h->engine)->sys, how & 0xff);
     const size_t n = due->len;
     if (ISK_UNLIKELY((how & 0xff) == 0 || n == due->cap)) goto slow;
@@ -340,6 +314,39 @@ static void op_write(isk_hdr *h, void *cell, int64_t value, unsigned how)
     return;
 slow:
     write_slow(h, cell, value, how);
+}
+
+/* The common path calls nothing, so that it needs no stack frame: a write to a latency-1 cell
+ * that SET did not append itself, a command's checked against the few writes already in the
+ * clock's log (CREW). The walk stops at the entry about to be written, whose cell is set first
+ * (a sentinel: the log has room for it), so that it tests nothing but the cell. */
+static void op_write(isk_hdr *h, void *cell, int64_t value, unsigned how)
+{
+    if (ISK_UNLIKELY((how & (0xff | ISK_WRITE_CODE)) != 1)) {
+        bucket_write(h, cell, value, how);
+        return;
+    }
+    isk_system *const sys = ((isk_inst *)h->engine)->sys;
+    isk_write_log *const log = &sys->wlog;
+    const size_t n = log->len;
+    if (ISK_UNLIKELY(n == log->cap)) goto slow_log;
+    isk_write_entry *const e = log->data + n;
+    if (h->checking >= ISK_CHECKING_SLOT) {
+        /* a command finding the log empty called ops->write itself (SET would have taken the
+         * armed entry): the slow path disarms it */
+        if (ISK_UNLIKELY(n == 0)) goto slow_log;
+        e->cell = cell;
+        const isk_write_entry *w = log->data;
+        while (w->cell != cell) w++;
+        if (ISK_UNLIKELY(w != e)) goto slow_log;
+    }
+    *e = (isk_write_entry){ cell, value, h->engine, sys->cur_slot, how };
+    log->len = n + 1;
+    sys->pending++;
+    h->attention = 1;
+    return;
+slow_log:
+    log_write_slow(h, cell, value, how);
 }
 
 ISK_INLINE void commit_writes(isk_system *sys)
@@ -381,31 +388,10 @@ static __attribute__((noinline)) void emit_resources(isk_system *sys, isk_inst *
     isk_emit(sys, &(isk_event){ .kind = ISK_EV_RESOURCE, .inst = inst, .slot = slot, .mask = mask });
 }
 
-void isk_op_use_resources(isk_hdr *h, uint64_t mask)
+/* The used bits of this clock, each new one counted once (the statistics count clocks) and
+ * named with its first user (for a clash's message), then any listener told. */
+ISK_INLINE void use_bits(isk_system *sys, isk_inst *inst, int slot, uint64_t mask)
 {
-    isk_inst *inst = h->engine;
-    isk_system *sys = inst->sys;
-    int slot = inst == sys->cur_inst ? sys->cur_slot : -1;
-    if (inst->resources_clock != sys->clock) {
-        inst->resources_used = 0;
-        inst->resources_clock = sys->clock;
-    }
-    uint64_t clash = inst->resources_used & mask;
-    if (ISK_UNLIKELY(clash)) {
-        uint64_t bit = clash & -clash;
-        const char *rname = resource_name(inst->model, bit);
-        char first[160], second[160], msg[700];
-        isk_describe_queued(sys);
-        isk_describe_actor(inst, inst->resource_slot[__builtin_ctzll(bit)], first, sizeof first);
-        isk_describe_actor(inst, slot, second, sizeof second);
-        snprintf(msg, sizeof msg, "clock %llu: resource clash in %s: %s uses resource bits 0x%llx%s%s%s, already used "
-                 "in this clock by %s", (unsigned long long)sys->clock, inst->name, second,
-                 (unsigned long long)clash, rname ? " (" : "", rname ? rname : "", rname ? ")" : "", first);
-        sys->stats.resource_clashes++;
-        inst->stats.resource_clashes++;
-        if (!sys->opt.conflicts_are_warnings) stop_with(sys, ISK_CONFLICT, msg);
-        isk_report(sys, ISK_WARNING, "%s", msg);
-    }
     for (uint64_t bits = mask & ~inst->resources_used; bits; bits &= bits - 1) {
         int b = __builtin_ctzll(bits);
         sys->stats.resource_clocks[b]++;
@@ -414,6 +400,43 @@ void isk_op_use_resources(isk_hdr *h, uint64_t mask)
     }
     inst->resources_used |= mask;
     if (isk_listening(sys, ISK_EV_RESOURCE)) emit_resources(sys, inst, slot, mask);
+}
+
+/* A clash: reported, then the bits used as without one. */
+static __attribute__((noinline)) void resource_clash(isk_system *sys, isk_inst *inst, int slot, uint64_t mask)
+{
+    uint64_t clash = inst->resources_used & mask;
+    uint64_t bit = clash & -clash;
+    const char *rname = resource_name(inst->model, bit);
+    char first[160], second[160], msg[700];
+    isk_describe_queued(sys);
+    isk_describe_actor(inst, inst->resource_slot[__builtin_ctzll(bit)], first, sizeof first);
+    isk_describe_actor(inst, slot, second, sizeof second);
+    snprintf(msg, sizeof msg, "clock %llu: resource clash in %s: %s uses resource bits 0x%llx%s%s%s, already used "
+             "in this clock by %s", (unsigned long long)sys->clock, inst->name, second,
+             (unsigned long long)clash, rname ? " (" : "", rname ? rname : "", rname ? ")" : "", first);
+    sys->stats.resource_clashes++;
+    inst->stats.resource_clashes++;
+    if (!sys->opt.conflicts_are_warnings) stop_with(sys, ISK_CONFLICT, msg);
+    isk_report(sys, ISK_WARNING, "%s", msg);
+    use_bits(sys, inst, slot, mask);
+}
+
+/* The common case (no clash) needs no stack frame: the clash's message is built out of line. */
+void isk_op_use_resources(isk_hdr *h, uint64_t mask)
+{
+    isk_inst *const inst = h->engine;
+    isk_system *const sys = inst->sys;
+    const int slot = inst == sys->cur_inst ? sys->cur_slot : -1;
+    if (inst->resources_clock != sys->clock) {
+        inst->resources_used = 0;
+        inst->resources_clock = sys->clock;
+    }
+    if (ISK_UNLIKELY(inst->resources_used & mask)) {
+        resource_clash(sys, inst, slot, mask);
+        return;
+    }
+    use_bits(sys, inst, slot, mask);
 }
 
 static __attribute__((noinline)) void emit_interrupt(isk_system *sys, isk_inst *inst, int line)
