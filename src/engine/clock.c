@@ -35,11 +35,16 @@ isk_stack isk_take_stack(isk_system *sys)
     return s;
 }
 
-static void put_back_recycled(isk_system *sys)
+static __attribute__((noinline)) void keep_recycled(isk_system *sys)
 {
-    if (!sys->recycle.lo) return;
     VEC_PUSH(&sys->spare_stacks, sys->recycle);
     memset(&sys->recycle, 0, sizeof sys->recycle);
+}
+
+/* Tested inline: run_slot asks after every resumed command, and a stack is rarely given back. */
+ISK_INLINE void put_back_recycled(isk_system *sys)
+{
+    if (ISK_UNLIKELY(sys->recycle.lo)) keep_recycled(sys);
 }
 
 /* ---- stopping: faults and conflicts ----------------------------------------------------- */
@@ -300,13 +305,46 @@ static __attribute__((noinline)) void log_write_slow(isk_hdr *h, void *cell, int
     h->attention = 1;
 }
 
-/* A write due in a later bucket (latency >= 2, a code cell) or now (latency 0): out of line, so
- * that op_write's latency-1 path keeps to the caller-saved registers. */
+/* A latency-0 write: a command's logged for CREW (walked with a sentinel, as op_write's log), an
+ * issue group's held back, any other made now; what needs more (a conflict, a full vector) is
+ * write_slow's, which starts over: nothing here has changed yet. */
+static __attribute__((noinline)) void write_now(isk_hdr *h, void *cell, int64_t value, unsigned how)
+{
+    isk_inst *const inst = h->engine;
+    isk_system *const sys = inst->sys;
+    const int slot = sys->cur_slot;
+    if (slot >= 0) {
+        const size_t n = sys->crew.len;
+        if (ISK_UNLIKELY(n == sys->crew.cap)) goto slow;
+        crew_entry *const e = sys->crew.data + n;
+        e->cell = cell;
+        const crew_entry *w = sys->crew.data;
+        while (w->cell != cell) w++;
+        if (ISK_UNLIKELY(w != e)) goto slow;
+        e->inst = inst;
+        e->slot = slot;
+        sys->crew.len = n + 1;
+        h->attention = 1;   /* the log to empty at the clock's end (run_slotless tests this) */
+    } else if (sys->grouping == inst) {
+        const size_t n = sys->group_writes.len;
+        if (ISK_UNLIKELY(n == sys->group_writes.cap)) goto slow;
+        sys->group_writes.data[n] = (group_write){ cell, value, how };
+        sys->group_writes.len = n + 1;
+        return;
+    }
+    store_now(inst, cell, value, how);
+    return;
+slow:
+    write_slow(h, cell, value, how);
+}
+
+/* A write due in a later bucket (latency >= 2, a code cell): out of line, so that op_write's
+ * latency-1 path keeps to the caller-saved registers. */
 static __attribute__((noinline)) void bucket_write(isk_hdr *h, void *cell, int64_t value, unsigned how)
 {
     write_bucket *const due = bucket_due(((isk_inst *)h->engine)->sys, how & 0xff);
     const size_t n = due->len;
-    if (ISK_UNLIKELY((how & 0xff) == 0 || n == due->cap)) goto slow;
+    if (ISK_UNLIKELY(n == due->cap)) goto slow;
     if (h->checking)
         for (const pending_write *w = due->data, *end = w + n; w != end; w++)
             if (ISK_UNLIKELY(w->cell == cell)) goto slow;
@@ -323,7 +361,10 @@ slow:
 static void op_write(isk_hdr *h, void *cell, int64_t value, unsigned how)
 {
     if (ISK_UNLIKELY((how & (0xff | ISK_WRITE_CODE)) != 1)) {
-        bucket_write(h, cell, value, how);
+        if (how & 0xff)
+            bucket_write(h, cell, value, how);
+        else
+            write_now(h, cell, value, how);
         return;
     }
     isk_system *const sys = ((isk_inst *)h->engine)->sys;

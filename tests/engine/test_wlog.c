@@ -14,6 +14,7 @@
 STATE_BEGIN
     DECLARE_MEMORY(INT(32, 1), 64) M;
     DECLARE_MEMORY(INT(32, 2), 8) L2;
+    DECLARE_MEMORY(INT(16, 0), 64) L0;
 STATE_END
 
 /* M[i] = v: one write. */
@@ -54,17 +55,25 @@ ACC_FUNCTION(Direct, i, v)
     SET(M, i + 1, v + 1);
 }
 
+/* L0[i + k] = k + 1 for k < n: latency 0, made now and logged for the clock's CREW check. */
+ACC_FUNCTION(Fill0, i, n)
+{
+    for (int64_t k = 0; k < n; k++) SET(L0, i + k, k + 1);
+}
+
 MODEL_BEGIN(wlog, "the write log")
     WORD_BITS(16);
     SLOTS(4);
     MEMORY(M, "memory, latency 1");
     MEMORY(L2, "memory, latency 2");
+    MEMORY(L0, "memory, latency 0");
     INSTRUCTION("0001-iiiiii-vvvvvv", Put, "put {i}, {v}");
     INSTRUCTION("0010-iiiiii-vvvvvv", PutCopy, "putcopy {i}, {v}");
     INSTRUCTION("0011-iiiiii-000000", Twice, "twice {i}");
     INSTRUCTION("0100-000iii-vvvvvv", Both, "both {i}, {v}");
     INSTRUCTION("0101-iiiiii-nnnnnn", Fill, "fill {i}, {n}");
     INSTRUCTION("0110-iiiiii-vvvvvv", Direct, "direct {i}, {v}");
+    INSTRUCTION("0111-iiiiii-nnnnnn", Fill0, "fill0 {i}, {n}");
 MODEL_END
 
 static uint64_t put(unsigned i, unsigned v) { return 0x1000u | i << 6 | v; }
@@ -73,6 +82,7 @@ static uint64_t twice(unsigned i) { return 0x3000u | i << 6; }
 static uint64_t both(unsigned i, unsigned v) { return 0x4000u | i << 6 | v; }
 static uint64_t fill(unsigned i, unsigned n) { return 0x5000u | i << 6 | n; }
 static uint64_t direct(unsigned i, unsigned v) { return 0x6000u | i << 6 | v; }
+static uint64_t fill0(unsigned i, unsigned n) { return 0x7000u | i << 6 | n; }
 
 typedef struct rig { isk_diag d; isk_diag_buffer out; isk_model *m; isk_system *sys; isk_inst *a; } rig;
 
@@ -214,6 +224,31 @@ static void test_many_writes(void)
     close_rig(&r);
 }
 
+/* Latency-0 writes: visible at once, CREW-checked against every earlier one of the clock, the log
+ * grown past its first room, emptied at the clock's end; as warnings, counted and the later wins. */
+static void test_latency_zero(void)
+{
+    rig r;
+    open_rig(&r, 0);
+    CHECK_EQ(ONE_CLOCK(&r, fill0(0, 40), fill0(50, 3)), ISK_OK);
+    for (unsigned k = 0; k < 40; k++) CHECK_EQ(cell(&r, "L0", k), k + 1);
+    CHECK_EQ(cell(&r, "L0", 52), 3);
+    CHECK_EQ(ONE_CLOCK(&r, fill0(0, 1)), ISK_OK);               /* the last clock's log is gone */
+    CHECK_EQ(ONE_CLOCK(&r, fill0(0, 40), fill0(39, 1)), ISK_CONFLICT);
+    CHECK_CONTAINS(isk_last_error(r.sys), "clock 2: CREW conflict: a.L0[39] written twice in one clock, by a slot 0 (Fill0");
+    CHECK_CONTAINS(isk_last_error(r.sys), "and by a slot 1 (Fill0");
+    close_rig(&r);
+    open_rig(&r, 1);
+    CHECK_EQ(ONE_CLOCK(&r, fill0(5, 2), fill0(6, 1), fill0(6, 1)), ISK_OK);   /* the third conflicts twice */
+    CHECK_CONTAINS(r.out.text, "warning: clock 0: CREW conflict: a.L0[6]");
+    CHECK_EQ(cell(&r, "L0", 6), 1);
+    CHECK_EQ(cell(&r, "L0", 5), 1);
+    isk_stats st;
+    isk_get_stats(r.sys, &st);
+    CHECK_EQ(st.crew_conflicts, 3);
+    close_rig(&r);
+}
+
 /* A command's direct ops->write as the clock's first latency-1 write, then SET: both land (SET
  * does not overwrite the log's first entry), in the slot loop and in the slotless queue. */
 static void test_direct_then_set(void)
@@ -252,5 +287,6 @@ int main(void)
     test_conflict_warnings();
     test_many_writes();
     test_direct_then_set();
+    test_latency_zero();
     return CHECK_DONE();
 }
