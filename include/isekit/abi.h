@@ -16,7 +16,7 @@ extern "C" {
 /* Bumped whenever the layout of isk_hdr, the ops tables or the declaration structs change
  * (tests/engine/test_abi.c records each version's layout and fails on a change without a new
  * version); the engine refuses a model compiled against another version. */
-#define ISK_ABI_VERSION 22
+#define ISK_ABI_VERSION 23
 
 /* Most operands an instruction format may have (fields passed to a behaviour). */
 #define ISK_MAX_OPS 6
@@ -352,9 +352,11 @@ enum isk_issue_policy {
 };
 /* The decode cache's entry of one code address: the behaviour and its operand fields
  * (pattern: the index of the model's INSTRUCTION, -1 while the word is not decoded, whose fn
- * then decodes it). A processor's own burst (below) reads it, and may keep what it derives from
- * the entry in `spare`, which the engine sets to 0 whenever it writes the entry (decoded,
- * invalidated). */
+ * then decodes it). A processor's own burst or stretch (below) reads it. `spare` is what the
+ * model's PROCESSOR .entry_spare computes when the engine decodes the entry, 0 without one or
+ * while the entry is not decoded (invalidated); a burst may also keep what it derives there at
+ * run time, but that write copies a page of entries that instances running one program would
+ * otherwise share. */
 typedef struct isk_decoded {
     isk_behaviour_fn fn;
     int32_t pattern;
@@ -410,6 +412,12 @@ typedef struct isk_processor_decl {
      * and the disassembler still take a group from its head). */
     int group_bit, group_words, group_all, group_align;
     isk_burst_fn *burst;     /* ISK_ISSUE_CPI, one context: the model's own fast loop (optional) */
+    /* Optional: the `spare` word of a decode cache entry the engine has just decoded from
+     * `word` (fn, pattern and op filled), wherever it decodes one: an instance's own decode
+     * and a shared program's whole image. It must depend on the word alone (instances running
+     * one program share their entries); what a burst or stretch would otherwise derive per
+     * issue or keep at run time. 0 means nothing kept. */
+    uint32_t (*entry_spare)(const isk_decoded *entry, uint64_t word);
 } isk_processor_decl;
 
 /* The toolchain's view of a processor: its object files, memory map and relocations. */

@@ -89,16 +89,55 @@ ISK_INLINE uint64_t dpu_regs_at(struct isk_state *S, uint64_t pc)
     return e[1];
 }
 
-/* The instruction context `id` issues in `clock` at pc: its register-file extra cycles (its
- * reads and its thread's previous instruction's writes), and its way through the pipeline.
- * Returns the cycle in which it leaves the register-file stage. */
-ISK_INLINE uint64_t follow_issue(struct isk_state *S, uint32_t id, uint64_t pc, uint64_t clock)
+/* What dpu_regs_at finds, worked out once per decode cache entry when the engine decodes it
+ * (PROCESSOR .entry_spare), so that detailed_stretch needs no compare with the IRAM word: the
+ * reads' banks in bits 0..23, bit 24 set (0: nothing kept) and in bits 25..31 the writes as an
+ * index in dpu_rf_writes (an instruction writes none, one register or a pair; another mask is
+ * not kept). dram_rf_extra looks at bits 0..23 only. The word depends on the IRAM word alone,
+ * so DPUs running one program share it with the rest of the entry: nothing writes it at run
+ * time. An entry not decoded (or invalidated by an IRAM write) has 0. */
+#define DPU_RF_KEPT (UINT32_C(1) << 24)
+#define DPU_RF_W1(r) (UINT32_C(1) << ((r) / 2 + ((r) & 1) * 12))
+#define DPU_RF_W4(r) DPU_RF_W1(r), DPU_RF_W1(r + 1), DPU_RF_W1(r + 2), DPU_RF_W1(r + 3)
+#define DPU_RF_W2(p) ((UINT32_C(1) << (p)) | (UINT32_C(1) << ((p) + 12)))
+#define DPU_RF_W2_4(p) DPU_RF_W2(p), DPU_RF_W2(p + 1), DPU_RF_W2(p + 2), DPU_RF_W2(p + 3)
+static const uint32_t dpu_rf_writes[] = { 0, DPU_RF_W4(0), DPU_RF_W4(4), DPU_RF_W4(8), DPU_RF_W4(12), DPU_RF_W4(16),
+                                          DPU_RF_W4(20), DPU_RF_W2_4(0), DPU_RF_W2_4(4), DPU_RF_W2_4(8) };
+_Static_assert(sizeof dpu_rf_writes / sizeof dpu_rf_writes[0] <= 128, "the writes' index has 7 bits");
+
+static uint32_t dpu_entry_spare(const isk_decoded *entry, uint64_t word)
+{
+    (void)entry;
+    const uint64_t regs = dram_decode_regs(dpu_isa_rows, sizeof dpu_isa_rows / sizeof dpu_isa_rows[0], word);
+    for (uint32_t k = 0; k < sizeof dpu_rf_writes / sizeof dpu_rf_writes[0]; k++)
+        if (dpu_rf_writes[k] == DRAM_WRITES(regs)) return (uint32_t)DRAM_READS(regs) | DPU_RF_KEPT | k << 25;
+    return 0;
+}
+
+/* The instruction context `id` issues in `clock`, reading `reads` and writing `writes`
+ * (dram_banks): its register-file extra cycles (its reads and its thread's previous
+ * instruction's writes), and its way through the pipeline. Returns the cycle in which it leaves
+ * the register-file stage. */
+ISK_INLINE uint64_t follow_regs(struct isk_state *S, uint32_t id, uint64_t clock, uint64_t reads, uint64_t writes)
 {
     const uint64_t enter = pipe_enter(S, clock);
-    const uint64_t regs = dpu_regs_at(S, pc);
-    const uint32_t extra = dram_rf_extra(S->prev_writes[id] | DRAM_READS(regs));
-    S->prev_writes[id] = DRAM_WRITES(regs);
+    const uint32_t extra = dram_rf_extra(S->prev_writes[id] | reads);
+    S->prev_writes[id] = writes;
     return S->pipe.stage_free = enter + extra + 1;
+}
+/* The same for the instruction at pc, from the register-file cache. */
+ISK_INLINE uint64_t follow_issue(struct isk_state *S, uint32_t id, uint64_t pc, uint64_t clock)
+{
+    const uint64_t regs = dpu_regs_at(S, pc);
+    return follow_regs(S, id, clock, DRAM_READS(regs), DRAM_WRITES(regs));
+}
+/* The same for detailed_stretch's issue at pc, whose decode cache entry it has at hand: the
+ * registers kept in the entry, else (not decoded yet, or a mask not kept) the cache's. */
+ISK_INLINE void follow_entry(struct isk_state *S, uint32_t id, uint64_t pc, const isk_decoded *entry, uint64_t clock)
+{
+    const uint32_t kept = entry->spare;
+    if (ISK_LIKELY(kept)) follow_regs(S, id, clock, kept, dpu_rf_writes[kept >> 25]);
+    else follow_issue(S, id, pc, clock);
 }
 
 /* The same for a DMA, which needs the cycle (insns/dma.h), unless its issue was followed before
@@ -266,7 +305,7 @@ ISK_INLINE uint64_t detailed_stretch(isk_sched *q, const isk_decoded *dcache, ui
     uint64_t pc = c->pc;
     if (ISK_UNLIKELY(pc >= DPU_IRAM_INSNS)) goto closed;
     for (;;) {
-        follow_issue(S, (uint32_t)id, pc, clock);
+        follow_entry(S, (uint32_t)id, pc, &dcache[pc], clock);
         isk_sched_issue(h, c, (uint32_t)id, pc, dcache, clock, sys_clock);
         if (c->ready_at < clock + DPU_REVOLVER) c->ready_at = clock + DPU_REVOLVER;
         /* (read back rather than kept across the behaviour's call: only a DMA's looks at the
@@ -494,7 +533,7 @@ MODEL_BEGIN(dpu, "UPMEM DPU (SDK 2025.1 ISA)")
     /* One instruction per clock over the running threads, round robin; dpu_reset chooses the
      * distance between two issues of a thread from the mode. */
     PROCESSOR(.code = "IRAM", .contexts = DPU_THREADS, .issue = ISK_ISSUE_REVOLVER, .distance = 1,
-              .reset_pc = 0, .code_bytes = 8, .pc_unit_bytes = 8);
+              .reset_pc = 0, .code_bytes = 8, .pc_unit_bytes = 8, .entry_spare = dpu_entry_spare);
 
     /* ELF (elf-abi.md 1): EM_DPU, ELFCLASS32 little-endian, e_flags = EABI set (bit 23) and
      * version 2 in bits 31:24. */

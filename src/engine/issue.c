@@ -118,6 +118,7 @@ bool isk_decode_word(const isk_inst *p, uint32_t iset, uint64_t word, isk_decode
     const bool head = p->groups && (word >> p->model->proc.group_bit & 1) && pat->info.solo != ISK_SOLO_BIT_SET;
     *d = (isk_decoded){ .fn = head ? run_group_entry : pat->beh->fn, .pattern = pattern };
     memcpy(d->op, op, sizeof op);
+    if (p->model->proc.entry_spare) d->spare = p->model->proc.entry_spare(d, word);
     return true;
 }
 
