@@ -372,16 +372,19 @@ static void op_write(isk_hdr *h, void *cell, int64_t value, unsigned how)
     const size_t n = log->len;
     if (ISK_UNLIKELY(n == log->cap)) goto slow_log;
     isk_write_entry *const e = log->data + n;
+    e->cell = cell;   /* the walk's sentinel, stored once: a slow path rewrites the whole entry */
     if (h->checking >= ISK_CHECKING_SLOT) {
         /* a command finding the log empty called ops->write itself (SET would have taken the
          * armed entry): the slow path disarms it */
         if (ISK_UNLIKELY(n == 0)) goto slow_log;
-        e->cell = cell;
         const isk_write_entry *w = log->data;
         while (w->cell != cell) w++;
         if (ISK_UNLIKELY(w != e)) goto slow_log;
     }
-    *e = (isk_write_entry){ cell, value, h->engine, sys->cur_slot, how };
+    e->value = value;
+    e->inst = h->engine;
+    e->slot = sys->cur_slot;
+    e->how = how;
     log->len = n + 1;
     sys->pending++;
     h->attention = 1;

@@ -11,14 +11,6 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#if defined(__SANITIZE_ADDRESS__)
-#define ISK_CORO_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define ISK_CORO_ASAN 1
-#endif
-#endif
-
 #if defined(ISK_CORO_ASAN)
 #include <sanitizer/asan_interface.h>
 #include <sanitizer/common_interface_defs.h>
@@ -167,12 +159,14 @@ __attribute__((visibility("hidden"))) void isk_coro_start_on_(void **save_sp, vo
                                                               void (*fn)(void *), void *arg);
 __attribute__((visibility("hidden"))) _Noreturn void isk_coro_resume_(void *to_sp);
 
+#if defined(ISK_CORO_ASAN)   /* else inline in coro.h */
 void isk_coro_switch(isk_coro *self, isk_coro *to)
 {
     fiber_leave(&self->asan_fake_stack, to->stack_lo, to->stack_size);
     isk_coro_swap_(&self->sp, to->sp);
     fiber_arrive(self->asan_fake_stack);
 }
+#endif
 
 /* The first frame on a new stack (called by the assembly trampoline, which catches a return). */
 static void first_entry(void *record)
