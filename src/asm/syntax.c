@@ -277,8 +277,19 @@ static bool match_name(const isk_kind *k, const char *s, int64_t *value, const c
 typedef struct attempt {
     const char *stop;        /* how far the text matched */
     bool value_rejected;     /* the operand had the right form but its value did not fit */
+    const char *literal;     /* why is "expected 'WORD'": the template's WORD, literal_len long */
+    int literal_len;
     char why[200];
 } attempt;
+
+/* The literal word of a template that starts at t: one leading punctuation character (the
+ * DPU's `!little`) and the word characters after it, or that one character alone. */
+static int literal_length(const char *t)
+{
+    int n = 1;
+    while (isk_syntax_word_char(t[n])) n++;
+    return n;
+}
 
 static const isk_field *template_field(const isk_pattern *p, const char *t, const char **close)
 {
@@ -300,6 +311,9 @@ static bool match_template(const isk_model *m, const isk_pattern *p, const char 
                                                                                          : parse_literal;
     memset(out, 0, sizeof *out);
     t = isk_skip_blanks(t);
+    /* where the template's current literal word began, and the text then: a mismatch inside it
+     * is reported at its start, naming it whole ("expected '!little'", not "expected 'l'") */
+    const char *word_t = NULL, *word_s = NULL;
     while (*t) {
         at->stop = s;
         if (*t == ' ' || *t == '\t') {
@@ -312,6 +326,7 @@ static bool match_template(const isk_model *m, const isk_pattern *p, const char 
                 return false;
             }
             s = after;
+            word_t = NULL;
             continue;
         }
         /* Spaces the template does not show are allowed around punctuation. */
@@ -319,13 +334,18 @@ static bool match_template(const isk_model *m, const isk_pattern *p, const char 
         if (!glued) s = isk_skip_blanks(s);
         at->stop = s;
         if (*t != '{') {
+            if (!word_t || !isk_syntax_word_char(*t)) word_t = t, word_s = s;
             if (tolower((unsigned char)*t) != tolower((unsigned char)*s)) {
-                snprintf(at->why, sizeof at->why, "expected '%c'", *t);
+                at->stop = word_s;
+                at->literal = word_t;
+                at->literal_len = literal_length(word_t);
+                snprintf(at->why, sizeof at->why, "expected '%.*s'", at->literal_len, word_t);
                 return false;
             }
             t++, s++;
             continue;
         }
+        word_t = NULL;
         const char *close;
         const isk_field *f = template_field(p, t, &close);
         if (!f) {
@@ -377,6 +397,14 @@ static bool match_template(const isk_model *m, const isk_pattern *p, const char 
     return true;
 }
 
+/* Whether `best`'s message already names the literal `at` expected. */
+static bool names_literal(const attempt *best, const attempt *at)
+{
+    char quoted[64];
+    snprintf(quoted, sizeof quoted, "'%.*s'", at->literal_len, at->literal);
+    return strstr(best->why, quoted) != NULL;
+}
+
 /* Can every deferred operand of this encoding still be filled in later? */
 static bool deferrable(const isk_model *m, const isk_encoded *e)
 {
@@ -424,6 +452,11 @@ bool isk_syntax_encode(const isk_model *m, const char *text, const isk_syntax_en
              * form but a value out of range says more than "expected a register". */
             if (!best.stop || at.stop > best.stop || (at.stop == best.stop && at.value_rejected && !best.value_rejected))
                 best = at;
+            else if (at.stop == best.stop && at.literal && best.literal && !names_literal(&best, &at))
+                /* templates whose literals differ at one place: name them all ("expected '!little'
+                 * or '!big'") */
+                snprintf(best.why + strlen(best.why), sizeof best.why - strlen(best.why), " or '%.*s'",
+                         at.literal_len, at.literal);
             continue;
         }
         if (!any_deferred(&cur) || deferrable(m, &cur)) {

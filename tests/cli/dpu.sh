@@ -17,6 +17,10 @@ expect_in "$tmp/su.dis" 'sh r1, 8, -1'
 printf 'sb r0, 4, 256\n' >"$tmp/su2.s"
 run 1 "$tmp/su2" -- "$isekit" as -m dpu "$tmp/su2.s" -o "$tmp/su2.o"
 expect_in "$tmp/su2" 'su2.s:1:11: error: operand imm: 256 is out of range [-128, 255]'
+# the byte order is a literal of two decode entries (gen_isa.py): a wrong one names both
+printf 'lw !middle, r0, r1, 0\n' >"$tmp/bo.s"
+run 1 "$tmp/bo" -- "$isekit" as -m dpu "$tmp/bo.s" -o "$tmp/bo.o"
+expect_in "$tmp/bo" "bo.s:1:4: error: expected '!little' or '!big'"
 
 # sources with the runtime, several tasklets; printf output, results and statistics
 run 0 "$tmp/vec" -- "$isekit" run dpu "$progs/vecadd.s" --tasklets 16 --cycles -o "$tmp/vecadd.elf"
