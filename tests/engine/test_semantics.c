@@ -170,6 +170,38 @@ static void test_resource_clash(void)
     harness_close(&h);
 }
 
+/* A clash as a warning: the clock's bits are counted once, the first user stays the one named,
+ * and the statistics include the clock just run when they are read, for the system and for the
+ * instance (a scheme that counts a clock's uses only when the next clock's arrive must still
+ * show them). */
+static void test_resource_clocks_with_clash(void)
+{
+    harness h;
+    harness_open(&h, 1);
+    launch_step(&h, "mac gr0, gr1");                         /* clock 0: multiplier */
+    CHECK_EQ(launch_step(&h, "clracc"), ISK_OK);             /* clock 1: MAC and CLRACC add */
+    CHECK_CONTAINS(h.messages.text, "warning: clock 1: resource clash in acc");
+    CHECK_CONTAINS(h.messages.text, "already used in this clock by acc slot 0 (MAC_LREG_GREG");
+    isk_stats st, ist;
+    isk_get_stats(h.sys, &st);
+    CHECK_EQ(st.resource_clashes, 1);
+    CHECK_EQ(st.resource_clocks[0], 1);                      /* adder: clock 1, still open */
+    CHECK_EQ(st.resource_clocks[1], 1);                      /* multiplier: clock 0 */
+    launch_step(&h, "mac gr1, gr1");                         /* clock 2: multiplier */
+    CHECK_EQ(isk_step(h.sys, 1), ISK_OK);                    /* clock 3: adder */
+    launch_step(&h, "mac gr1, gr1");                         /* clock 4: multiplier */
+    CHECK_EQ(isk_step(h.sys, 1), ISK_OK);                    /* clock 5: adder */
+    isk_get_stats(h.sys, &st);
+    isk_inst_stats(h.acc, &ist);
+    CHECK_EQ(st.resource_clocks[0], 3);
+    CHECK_EQ(st.resource_clocks[1], 3);
+    CHECK_EQ(st.resource_clocks[2], 0);
+    CHECK_EQ(ist.resource_clocks[0], 3);
+    CHECK_EQ(ist.resource_clocks[1], 3);
+    CHECK_EQ(ist.resource_clashes, 1);
+    harness_close(&h);
+}
+
 /* N_s = 4 slots: a fifth concurrent command has none; a slot freed in clock k serves k+1. */
 static void test_slot_exhaustion(void)
 {
@@ -331,6 +363,7 @@ int main(void)
     test_finish_cycle_counts();
     test_crew_conflict();
     test_resource_clash();
+    test_resource_clocks_with_clash();
     test_slot_exhaustion();
     test_sync_static();
     test_sync_flag();
