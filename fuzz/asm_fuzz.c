@@ -1,4 +1,4 @@
-// fuzz-sources: fuzz/builtin_example.c fuzz/builtin_tiny.c src/asm/asm*.c src/asm/map.c src/asm/syntax.c src/asm/link_model.c src/asm/disasm.c src/engine/*.c src/elf/*.c src/base/*.c
+// fuzz-sources: fuzz/builtin_example.c fuzz/builtin_tiny.c src/asm/*.c src/engine/*.c src/elf/*.c src/base/*.c
 // fuzz-seeds: fuzz/asm_seeds.c
 // fuzz-cflags: -DISK_CORO_UCONTEXT=1
 // fuzz-libs: -lelf -ldl -lm -lpthread
