@@ -1010,6 +1010,31 @@ ISK_INLINE bool run_slots(isk_system *sys)
     return true;
 }
 
+/* The slot phase of a clock from its start. Its common case, one accelerator with one busy slot
+ * (a multi-clock command, a stream of short ones), runs that slot without reloading the loop's
+ * position: it is stored once, where the general loop has it after that slot, for a command that
+ * takes a stack of its own (the engine goes on from there on a fresh one). */
+static inline isk_inst *only_accelerator(const isk_system *sys)
+{
+    return sys->accelerators.len == 1 ? sys->accelerators.data[0] : NULL;
+}
+
+ISK_INLINE bool run_clock_slots(isk_system *sys, isk_inst *a)   /* a: the only accelerator, or NULL */
+{
+    sys->phase = PHASE_SLOTS;
+    sys->cur_acc = 0;
+    if (ISK_LIKELY(a && a->norder == 1)) {
+        sys->cur_order = 1;
+        run_slot(sys, a, a->order[0]);
+        if (ISK_UNLIKELY(sys->status != ISK_OK)) return false;
+        if (ISK_UNLIKELY(a->norder != 1)) return run_slots(sys);   /* it launched another */
+        sys->phase = PHASE_END;
+        return true;
+    }
+    sys->cur_order = 0;
+    return run_slots(sys);
+}
+
 /* The accelerators run, alone, the clocks the processor ran ahead of them: each clock's slots
  * and end, as clock_loop would run them after the processor's issue. Inside the processor's
  * instruction (the interaction that called it) a breach of the inert promise (a fault or a
@@ -1030,10 +1055,7 @@ void isk_catch_up(isk_system *sys)
             sys->clock = to;
             break;
         }
-        sys->phase = PHASE_SLOTS;
-        sys->cur_acc = 0;
-        sys->cur_order = 0;
-        if (ISK_UNLIKELY(!run_slots(sys))) {
+        if (ISK_UNLIKELY(!run_clock_slots(sys, only_accelerator(sys)))) {
             isk_report(sys, ISK_ERROR, "clock %llu: %s had run ahead to clock %llu beside commands declared inert: "
                        "its state is not that of a run stopped at clock %llu", (unsigned long long)sys->clock,
                        p->name, (unsigned long long)to, (unsigned long long)sys->clock);
@@ -1080,10 +1102,7 @@ static __attribute__((noinline)) void run_beside(isk_system *sys)
                 }
             }
         }
-        sys->phase = PHASE_SLOTS;
-        sys->cur_acc = 0;
-        sys->cur_order = 0;
-        if (!run_slots(sys)) return;
+        if (!run_clock_slots(sys, only_accelerator(sys))) return;
         end_clock(sys);
         sys->phase = PHASE_BEGIN;
         if (ISK_UNLIKELY(sys->stop_now || sys->status != ISK_OK || (!sys->busy_slots && !driver_active(sys)))) return;
@@ -1106,21 +1125,10 @@ static bool runs_beside(const isk_system *sys)
  * clock, or when the run stops or reaches its limit. */
 static __attribute__((noinline)) void run_stream(isk_system *sys)
 {
-    isk_inst *const a = sys->accelerators.data[0];
+    isk_inst *const a = sys->accelerators.data[0];   /* the only one (runs_stream) */
     while (sys->clock < sys->run_until && sys->driver_wait <= sys->clock) {
         if (!drive(sys) || ISK_UNLIKELY(sys->status != ISK_OK)) return;
-        sys->phase = PHASE_SLOTS;
-        sys->cur_acc = 0;
-        if (ISK_LIKELY(a->norder == 1 && sys->accelerators.len == 1)) {
-            sys->cur_order = 1;   /* where the slot phase goes on after this slot */
-            run_slot(sys, a, a->order[0]);
-            if (ISK_UNLIKELY(sys->status != ISK_OK)) return;
-            if (ISK_UNLIKELY(a->norder != 1) && !run_slots(sys)) return;   /* it launched another */
-        } else {
-            sys->cur_order = 0;
-            if (!run_slots(sys)) return;
-        }
-        sys->phase = PHASE_END;
+        if (!run_clock_slots(sys, a)) return;
         end_clock(sys);
         sys->phase = PHASE_BEGIN;
         if (ISK_UNLIKELY(sys->stop_now || sys->status != ISK_OK || sys->busy_slots || !driver_active(sys))) return;
