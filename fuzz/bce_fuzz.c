@@ -1,4 +1,4 @@
-// fuzz-sources: fuzz/builtin_kcpsm3.c fuzz/builtin_kcpsm6.c fuzz/builtin_edkdsp_dfu.c models/edkdsp/bce*.c models/picoblaze/pb_host.c src/psm/psm_*.c src/asm/map.c src/asm/syntax.c src/engine/*.c src/elf/*.c src/base/*.c
+// fuzz-sources: fuzz/builtin_kcpsm3.c fuzz/builtin_kcpsm6.c fuzz/builtin_edkdsp_dfu.c models/edkdsp/bce*.c models/picoblaze/pb_host.c src/psm/psm_*.c src/asm/*.c src/engine/*.c src/elf/*.c src/base/*.c
 // fuzz-seeds: fuzz/bce_seeds.c
 // fuzz-cflags: -DISK_CORO_UCONTEXT=1 -Imodels/edkdsp/include -Imodels/picoblaze/include
 // fuzz-libs: -ldl -lm -lpthread -lelf

@@ -1,5 +1,6 @@
-// fuzz-sources: src/asm/dwarf_line.c src/base/*.c
+// fuzz-sources: src/asm/dwarf_line.c src/elf/*.c src/base/*.c
 // fuzz-seeds: fuzz/dwarf_line_seeds.c
+// fuzz-libs: -lelf
 /* libFuzzer harness for the .debug_line decoder (asm/dwarf_line.h), which reads untrusted
  * executables' line tables for the loader and objdump -l. The first byte picks the byte order
  * and how much of the rest stands for .debug_str/.debug_line_str (DWARF 5 names). Beyond "no

@@ -1,7 +1,7 @@
-// fuzz-sources: fuzz/builtin_example.c src/cli/launchlist.c src/asm/syntax.c src/engine/*.c src/base/*.c
+// fuzz-sources: fuzz/builtin_example.c src/cli/launchlist.c src/asm/*.c src/engine/*.c src/elf/*.c src/base/*.c
 // fuzz-cflags: -DISK_CORO_UCONTEXT=1
 // fuzz-seeds: fuzz/launchlist_seeds.c
-// fuzz-libs: -ldl -lm -lpthread
+// fuzz-libs: -lelf -ldl -lm -lpthread
 /* libFuzzer harness for launch lists (`isekit run MODEL LIST`) on the example accelerator: the
  * input is the list. A list that loads is run for at most 2,000 clocks, so the fuzzer also
  * reaches the engine through every kind of line. Beyond "no crash, no sanitizer report, no

@@ -1,7 +1,7 @@
-// fuzz-sources: fuzz/builtin_example.c src/cli/launchlist.c src/asm/syntax.c src/engine/*.c src/base/*.c
+// fuzz-sources: fuzz/builtin_example.c src/cli/launchlist.c src/asm/*.c src/engine/*.c src/elf/*.c src/base/*.c
 // fuzz-cflags: -DISK_CORO_UCONTEXT=1
 // fuzz-seeds: fuzz/launchlist_wait_seeds.c
-// fuzz-libs: -ldl -lm -lpthread
+// fuzz-libs: -lelf -ldl -lm -lpthread
 /* libFuzzer harness for the waits of launch lists on the example accelerator: each input byte
  * picks a line from a menu (wait irq, wait flag, wait idle, wait N, launches at a far clock,
  * commands that interrupt, set flags, delay or loop) and the next bytes fill in its numbers.

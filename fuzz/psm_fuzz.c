@@ -1,4 +1,4 @@
-// fuzz-sources: fuzz/builtin_kcpsm3.c fuzz/builtin_kcpsm6.c src/psm/psm_*.c src/asm/map.c src/asm/syntax.c src/engine/*.c src/elf/*.c src/base/*.c
+// fuzz-sources: fuzz/builtin_kcpsm3.c fuzz/builtin_kcpsm6.c src/psm/psm_*.c src/asm/*.c src/engine/*.c src/elf/*.c src/base/*.c
 // fuzz-seeds: fuzz/psm_seeds.c
 // fuzz-cflags: -DISK_CORO_UCONTEXT=1
 // fuzz-libs: -ldl -lm -lpthread -lelf
