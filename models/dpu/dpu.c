@@ -133,8 +133,8 @@ ISK_INLINE uint64_t follow_issue(struct isk_state *S, uint32_t id, uint64_t pc, 
 }
 /* The same for detailed_stretch's issue at pc, whose decode cache entry it has at hand: the
  * registers kept in the entry, else (not decoded yet, or a mask not kept) the cache's. The
- * entry is read again after the walk (the ring's stores may alias it, so GCC loads it), which
- * costs less than keeping its word and the writes' look-up across the walk in stack slots. */
+ * writes' look-up comes after the walk: GCC then keeps the entry's word in a register across it,
+ * where before both went to stack slots. */
 ISK_INLINE void follow_entry(struct isk_state *S, uint32_t id, uint64_t pc, const isk_decoded *entry, uint64_t clock)
 {
     if (ISK_LIKELY(entry->spare)) {
