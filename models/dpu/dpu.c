@@ -114,30 +114,36 @@ static uint32_t dpu_entry_spare(const isk_decoded *entry, uint64_t word)
     return 0;
 }
 
-/* The instruction context `id` issues in `clock`, reading `reads` and writing `writes`
- * (dram_banks): its register-file extra cycles (its reads and its thread's previous
- * instruction's writes), and its way through the pipeline. Returns the cycle in which it leaves
- * the register-file stage. */
-ISK_INLINE uint64_t follow_regs(struct isk_state *S, uint32_t id, uint64_t clock, uint64_t reads, uint64_t writes)
+/* The instruction context `id` issued, which entered the register-file stage in `enter`
+ * (pipe_enter), reading `reads` and writing `writes` (dram_banks): its register-file extra
+ * cycles (its reads and its thread's previous instruction's writes). Returns the cycle in which
+ * it leaves the stage. */
+ISK_INLINE uint64_t follow_rule(struct isk_state *S, uint32_t id, uint64_t enter, uint64_t reads, uint64_t writes)
 {
-    const uint64_t enter = pipe_enter(S, clock);
     const uint32_t extra = dram_rf_extra(S->prev_writes[id] | reads);
     S->prev_writes[id] = writes;
     return S->pipe.stage_free = enter + extra + 1;
 }
-/* The same for the instruction at pc, from the register-file cache. */
+/* The same for the instruction at pc issued in `clock`, from the register-file cache, after its
+ * way through the pipeline. */
 ISK_INLINE uint64_t follow_issue(struct isk_state *S, uint32_t id, uint64_t pc, uint64_t clock)
 {
     const uint64_t regs = dpu_regs_at(S, pc);
-    return follow_regs(S, id, clock, DRAM_READS(regs), DRAM_WRITES(regs));
+    return follow_rule(S, id, pipe_enter(S, clock), DRAM_READS(regs), DRAM_WRITES(regs));
 }
 /* The same for detailed_stretch's issue at pc, whose decode cache entry it has at hand: the
- * registers kept in the entry, else (not decoded yet, or a mask not kept) the cache's. */
+ * registers kept in the entry, else (not decoded yet, or a mask not kept) the cache's. The
+ * writes' look-up comes after the walk: GCC then keeps the entry's word in a register across it,
+ * where before both went to stack slots. */
 ISK_INLINE void follow_entry(struct isk_state *S, uint32_t id, uint64_t pc, const isk_decoded *entry, uint64_t clock)
 {
-    const uint32_t kept = entry->spare;
-    if (ISK_LIKELY(kept)) follow_regs(S, id, clock, kept, dpu_rf_writes[kept >> 25]);
-    else follow_issue(S, id, pc, clock);
+    if (ISK_LIKELY(entry->spare)) {
+        const uint64_t enter = pipe_enter(S, clock);
+        const uint32_t kept = entry->spare;
+        follow_rule(S, id, enter, kept, dpu_rf_writes[kept >> 25]);
+    } else {
+        follow_issue(S, id, pc, clock);
+    }
 }
 
 /* The same for a DMA, which needs the cycle (insns/dma.h), unless its issue was followed before

@@ -202,7 +202,7 @@ ISK_INLINE uint64_t pipe_thaw(const dpu_pipe *p, uint64_t v)
  * in v - 1 still waits to enter the pipeline. */
 ISK_INLINE bool pipe_blocked(const dpu_pipe *p, uint64_t v)
 {
-    return pipe_thaw(p, v) != v || (p->issued_at == v && p->entered_late);
+    return pipe_thaw(p, v) != v || p->late_at == v;
 }
 
 /* The first cycle from v on in which the pipeline does not block an issue: one walk over the
@@ -214,7 +214,7 @@ ISK_INLINE uint64_t pipe_unblocked(const dpu_pipe *p, uint64_t v)
     for (;;) {
         while (k != head && p->to[PIPE_SLOT(k)] <= v) k++;
         if (k != head && p->from[PIPE_SLOT(k)] <= v) v = p->to[PIPE_SLOT(k)];
-        else if (p->issued_at == v && p->entered_late) v++;
+        else if (p->late_at == v) v++;
         else return v;
     }
 }
@@ -242,9 +242,10 @@ ISK_INLINE uint64_t pipe_enter(struct isk_state *S, uint64_t u)
 {
     dpu_pipe *p = &S->pipe;
     uint32_t tail = p->tail;
-    bool late = false;
+    uint64_t v = u + 1;                         /* the first cycle after u, or u + 2 if it is late */
     if (p->to[PIPE_SLOT(tail)] <= u) {          /* (the sentinel at head stops the walk) */
         uint64_t lag = p->lag;
+        bool late;
         do {
             late = p->to[PIPE_SLOT(tail)] == u;
             lag -= p->to[PIPE_SLOT(tail)] - p->from[PIPE_SLOT(tail)];
@@ -252,14 +253,13 @@ ISK_INLINE uint64_t pipe_enter(struct isk_state *S, uint64_t u)
         } while (p->to[PIPE_SLOT(tail)] <= u);
         p->tail = tail;
         p->lag = lag;
+        if (late) p->late_at = v++;             /* (an older late_at is before any cycle asked) */
     }
     /* pipeline - 1 cycles after its entry plus the frozen cycles ahead (p->lag) */
-    const uint64_t arrive = u + late + p->lag;
-    /* (stored now and read back below, so that `late` needs no register, or stack slot, across
-     * the freeze) */
-    p->entered_late = late;
-    const uint64_t enter = arrive > p->stage_free ? arrive : p->stage_free;
-    if (enter > arrive) {                       /* held in the input: frozen until it enters */
+    const uint64_t arrive = v - 1 + p->lag;
+    uint64_t enter = arrive;
+    if (p->stage_free > arrive) {               /* held in the input: frozen until it enters */
+        enter = p->stage_free;
         const uint32_t head = p->head;
         uint64_t lag = p->lag;
         if (head - tail == DPU_FREEZES - 1) {   /* (pipeline_stages keeps fewer in flight) */
@@ -276,7 +276,6 @@ ISK_INLINE uint64_t pipe_enter(struct isk_state *S, uint64_t u)
     /* The first cycle after u that the pipeline lets issue (pipe_unblocked(u + 1)): the
      * intervals kept begin after u, and one from another by a cycle at least, so one look at
      * the oldest (the sentinel when none is kept); done here, where the ring's tail is at hand. */
-    const uint64_t v = u + 1 + p->entered_late;
     p->open_at = p->from[PIPE_SLOT(tail)] <= v ? p->to[PIPE_SLOT(tail)] : v;
     return enter;
 }
