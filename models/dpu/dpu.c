@@ -442,6 +442,7 @@ static void dpu_reset(isk_hdr *h)
                           .pipeline = (uint64_t)GET_PARAM("pipeline_stages") };
     memset(&S->dram, 0, sizeof S->dram);
     memset(&S->pipe, 0, sizeof S->pipe);
+    S->pipe.late_at = UINT64_MAX;   /* no late entry yet (0 would block cycle 0 in pipe_unblocked) */
     S->pipe.lag = S->tm.pipeline - 1;
     pipe_sentinel(&S->pipe, 0);
     S->rf_stall_cycles = 0;

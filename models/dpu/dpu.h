@@ -67,7 +67,8 @@ typedef struct dpu_pipe {
     uint64_t issued_at;                /* 1 + the cycle of the last issue (0: none yet) */
     uint64_t open_at;                  /* the first cycle after it that the pipeline lets issue */
     /* issued_at when that issue entered the pipeline a cycle late, blocking the next cycle
-     * (written only then: an older value is a cycle before any asked about) */
+     * (written only then: an older value is a cycle before any asked about; UINT64_MAX after
+     * reset, none) */
     uint64_t late_at;
 } dpu_pipe;
 
