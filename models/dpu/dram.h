@@ -271,6 +271,12 @@ ISK_INLINE uint64_t pipe_enter(struct isk_state *S, uint64_t u)
         pipe_sentinel(p, head + 1);
         p->head = head + 1;
         p->lag = lag + (enter - arrive);
+#if defined(__GNUC__)
+        /* (read again after an empty asm that may change memory: kept in a register, GCC
+         * spilled it on every issue, before this branch) */
+        __asm__ volatile("" ::: "memory");
+        enter = p->stage_free;
+#endif
     }
     p->issued_at = u + 1;
     /* The first cycle after u that the pipeline lets issue (pipe_unblocked(u + 1)): the
