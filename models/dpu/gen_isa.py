@@ -148,6 +148,7 @@ REG_TYPE = {'r': 'r', 'rk': 'rk', 'rk-nozero': 'rknz', 'k': 'k', 'd': 'd', 's': 
 NOZERO_SUGAR = {'jump:r': 'ra', 'move.u:rrci': 'ra'}
 
 INT_KINDS = {}   # name -> (type, lo, hi)
+USED_REG_KINDS = set()   # the register kinds some template uses (the byte order `e` none: endian_rows)
 
 
 def int_kind(typ, rng):
@@ -174,6 +175,7 @@ def kind_of(row, name, typ):
         k = REG_TYPE[typ]
         if NOZERO_SUGAR.get(row['sig']) == name and k == 'rk':
             k = 'rknz'
+        USED_REG_KINDS.add(k)
         return k
     if typ in CLASSES or typ.endswith('_cc'):
         return typ
@@ -402,7 +404,8 @@ def main():
                ' * immediates with the ranges the LLVM assembler accepts. */\n')
     out.append('static void dpu_declare_kinds(isk_builder *B)\n{\n')
     for k, names in REG_KINDS.items():
-        out.append('    KIND_NAMES(%s, %s);\n' % (c_str(k), c_str(names)))
+        if k in USED_REG_KINDS:
+            out.append('    KIND_NAMES(%s, %s);\n' % (c_str(k), c_str(names)))
     for cls in sorted(CLASSES):
         if cls == 'no_cc':
             continue
