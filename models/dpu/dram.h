@@ -256,12 +256,18 @@ ISK_INLINE uint64_t pipe_enter(struct isk_state *S, uint64_t u)
         if (late) p->late_at = v++;             /* (an older late_at is before any cycle asked) */
     }
     /* pipeline - 1 cycles after its entry plus the frozen cycles ahead (p->lag) */
-    const uint64_t arrive = v - 1 + p->lag;
-    uint64_t enter = arrive;
-    if (p->stage_free > arrive) {               /* held in the input: frozen until it enters */
+    uint64_t enter = v - 1 + p->lag;
+    if (p->stage_free > enter) {                /* held in the input: frozen until it enters */
+#if defined(__GNUC__)
+        /* (lag and the cycles read again after an empty asm that may change memory, so that
+         * nothing computed before the branch lives into it: GCC spilled arrive + 1 on every
+         * issue, before this branch) */
+        __asm__ volatile("" ::: "memory");
+#endif
+        uint64_t lag = p->lag;
+        const uint64_t arrive = v - 1 + lag;
         enter = p->stage_free;
         const uint32_t head = p->head;
-        uint64_t lag = p->lag;
         if (head - tail == DPU_FREEZES - 1) {   /* (pipeline_stages keeps fewer in flight) */
             lag -= p->to[PIPE_SLOT(tail)] - p->from[PIPE_SLOT(tail)];
             p->tail = ++tail;
