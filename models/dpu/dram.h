@@ -256,16 +256,29 @@ ISK_INLINE uint64_t pipe_enter(struct isk_state *S, uint64_t u)
         if (late) p->late_at = v++;             /* (an older late_at is before any cycle asked) */
     }
     /* pipeline - 1 cycles after its entry plus the frozen cycles ahead (p->lag) */
-    const uint64_t arrive = v - 1 + p->lag;
-    uint64_t enter = arrive;
-    if (p->stage_free > arrive) {               /* held in the input: frozen until it enters */
+    uint64_t enter = v - 1 + p->lag;
+    if (p->stage_free > enter) {                /* held in the input: frozen until it enters */
+#if defined(__GNUC__)
+        /* (lag and the cycles read again after an empty asm that may change memory, so that
+         * nothing computed before the branch lives into it: GCC spilled arrive + 1 on every
+         * issue, before this branch) */
+        __asm__ volatile("" ::: "memory");
+#endif
+        const uint64_t lag = p->lag;
+        const uint64_t arrive = v - 1 + lag;
         enter = p->stage_free;
         const uint32_t head = p->head;
-        uint64_t lag = p->lag;
-        if (head - tail == DPU_FREEZES - 1) {   /* (pipeline_stages keeps fewer in flight) */
-            lag -= p->to[PIPE_SLOT(tail)] - p->from[PIPE_SLOT(tail)];
-            p->tail = ++tail;
-        }
+        /* The ring never fills (it holds DPU_FREEZES - 1 intervals and the sentinel): only
+         * this branch adds one, for the instruction issued in u, and the walk above kept those
+         * with to > u, which began after u as u is not frozen (nothing issues in a frozen
+         * cycle), so each belongs to an instruction j not yet at the stage's input by u - 1.
+         * j moves a stage per cycle not frozen from its entry on and arrives in the
+         * pipeline-th, so fewer than `pipeline` of them lie in [entry_j, u - 1]; each later
+         * issue before u is one of them, as is entry_j itself unless j entered late (then
+         * entry_j = u_j + 1, and u_j + 1 is blocked). For the oldest j kept, at most
+         * pipeline - 1 later issues: head - tail <= pipeline <= 60 (dpu.c's bound for
+         * pipeline_stages) < DPU_FREEZES - 1. */
+        assert(head - tail < DPU_FREEZES - 1);
         p->from[PIPE_SLOT(head)] = arrive + 1;
         p->to[PIPE_SLOT(head)] = enter + 1;
         pipe_sentinel(p, head + 1);
