@@ -58,7 +58,8 @@ typedef struct dpu_dram {
 /* The pipeline and register-file stage of the detailed timing (dram.h): the cycles [from, to)
  * in which the stage's input is held ("frozen"), oldest first, for the instructions still in
  * flight, in a ring indexed by two running counts. */
-#define DPU_FREEZES 64                 /* more than pipeline_stages' largest value (60) + 2 */
+/* more than pipeline_stages' largest value (60) + 2: pipe_enter asserts the ring never fills */
+#define DPU_FREEZES 64
 typedef struct dpu_pipe {
     uint64_t from[DPU_FREEZES], to[DPU_FREEZES];
     uint32_t tail, head;               /* the oldest interval kept, one past the newest (mod 64) */
