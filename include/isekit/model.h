@@ -526,9 +526,9 @@ ISK_INLINE void INSTRUCTION_FRAME_after(struct isk_state *S, uint64_t before) { 
 #define ISK_BEHAVIOUR_INFO(name, ...) \
     static const isk_behaviour_info name##_isk_info = { #name, #__VA_ARGS__, ISK_NARGS(__VA_ARGS__), name };
 /* A command tests h->trap at nearly every GET and SET. Tested once at its entry, it sends a
- * trapped run (reads watched, a CREW check) to a copy out of line, and the compiler drops the
- * tests that follow until something may set the trap (a call, a FinishCycle()): a one-clock
- * command then makes no call that returns into it and saves no registers. */
+ * trapped run (the only trap a command can start with is a read watch) to a copy out of line,
+ * and the compiler drops the tests that follow until something may set the trap (a call, a
+ * FinishCycle()): a one-clock command then makes no call that returns into it. */
 #define ACC_FUNCTION(name, ...) \
     static void name##_isk_body(struct isk_state *S ISK_PARAMS(__VA_ARGS__)); \
     ISK_BEHAVIOUR_RUN(name, __VA_ARGS__) \

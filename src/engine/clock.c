@@ -1010,15 +1010,15 @@ ISK_INLINE bool run_slots(isk_system *sys)
     return true;
 }
 
-/* The slot phase of a clock from its start. Its common case, one accelerator with one busy slot
- * (a multi-clock command, a stream of short ones), runs that slot without reloading the loop's
- * position: it is stored once, where the general loop has it after that slot, for a command that
- * takes a stack of its own (the engine goes on from there on a fresh one). */
 static inline isk_inst *only_accelerator(const isk_system *sys)
 {
     return sys->accelerators.len == 1 ? sys->accelerators.data[0] : NULL;
 }
 
+/* The slot phase of a clock from its start. Its common case, one accelerator with one busy slot
+ * (a multi-clock command, a stream of short ones), runs that slot without reloading the loop's
+ * position: it is stored once, where the general loop has it after that slot, for a command that
+ * takes a stack of its own (the engine goes on from there on a fresh one). */
 ISK_INLINE bool run_clock_slots(isk_system *sys, isk_inst *a)   /* a: the only accelerator, or NULL */
 {
     sys->phase = PHASE_SLOTS;
@@ -1211,14 +1211,14 @@ static __attribute__((noinline)) void run_slotless(isk_system *sys)
     h->trap = 0;   /* trap_rest: no watched reads */
     slot->state = SLOT_ON_ENGINE;
     isk_write_log *const log = &sys->wlog;
-    /* The clock and the log's first entry are kept in registers: nothing a behaviour calls moves
-     * the clock (stored in the header only: its calls into the engine go through
-     * isk_engine_ops_clocked, which brings sys->clock; the loop brings it before its commit and
-     * wherever it leaves), and the log grows (moves) only through ops->write, which sets h->attention, as
-     * does every other write the clock's end must commit or forget (the ring, the CREW log), and
-     * so sends the clock to commit_writes, after which the entry is armed again; attention stays
-     * set while the ring holds writes due later. The entry's
-     * writer (this accelerator, slot 0) stays filled in while only SET writes into it. */
+    /* The clock and the log's first entry are kept in registers. Nothing a behaviour calls moves
+     * the clock, which is stored in the header only: the command's calls into the engine go
+     * through isk_engine_ops_clocked, which brings sys->clock, and the loop brings it before its
+     * commit and wherever it leaves. The log grows (moves) only through ops->write, which sets
+     * h->attention, as does every other write the clock's end must commit or forget (the ring,
+     * the CREW log), and so sends the clock to commit_writes, after which the entry is armed
+     * again; attention stays set while the ring holds writes due later. The entry's writer
+     * (this accelerator, slot 0) stays filled in while only SET writes into it. */
     uint64_t clock = sys->clock;
     assert(h->ops == &isk_engine_ops);   /* runs_slotless: no watched reads */
     h->clock = clock;   /* never behind sys->clock while the table is in (isk_live_clock) */
@@ -1250,8 +1250,8 @@ static __attribute__((noinline)) void run_slotless(isk_system *sys)
             h->inline_entry = first;
         } else if (ISK_UNLIKELY(__atomic_load_n(&h->attention, __ATOMIC_RELAXED))) {
             /* attention read again (a relaxed load is not merged with the test above): a copy
-             * kept in a register for this rare test would cost the usual clock a move */
-            /* a launch sets attention only (start_command); the other reasons set the word too */
+             * kept in a register for this rare test would cost the usual clock a move. A launch
+             * sets attention only (start_command); the other reasons set the word too. */
             assert(sys->queue.leave || a->norder != 1 || !slotless_must_leave(sys, a, slot));
             if (ISK_UNLIKELY(sys->queue.leave || a->norder != 1)) {
                 if (slotless_must_leave(sys, a, slot)) {

@@ -232,8 +232,9 @@ struct isk_system {
      * and goes on. All but a launch set leave first: the loop looks at it (and at norder) only
      * on attention, and clears it before it reads the limit again. A status set inside a command
      * always unwinds (stop_with, isk_abandon_behaviour), so none returns; a debug build asserts
-     * all four (tests/engine/test_queue_exits.c); unwritten: the loop's clocks since start whose writes
-     * it did not commit as SET's one inline entry (each one write, counted when it leaves) */
+     * all four (tests/engine/test_queue_exits.c). unwritten: the loop's clocks since start whose
+     * writes it did not commit as SET's one inline entry (each one write, counted when it
+     * leaves) */
     struct {
         const isk_command *const *cmds;
         size_t len, next;
