@@ -16,7 +16,7 @@ extern "C" {
 /* Bumped whenever the layout of isk_hdr, the ops tables or the declaration structs change
  * (tests/engine/test_abi.c records each version's layout and fails on a change without a new
  * version); the engine refuses a model compiled against another version. */
-#define ISK_ABI_VERSION 23
+#define ISK_ABI_VERSION 24
 
 /* Most operands an instruction format may have (fields passed to a behaviour). */
 #define ISK_MAX_OPS 6
@@ -393,6 +393,33 @@ ISK_INLINE void isk_sched_issue(isk_hdr *h, isk_context *c, uint32_t id, uint64_
 typedef uint64_t isk_burst_fn(isk_hdr *h, const isk_decoded *dcache, uint64_t ncode, uint64_t after,
                               uint64_t limit, uint64_t *clock);
 
+/* A processor's own steady round (PROCESSOR .round), for ISK_ISSUE_REVOLVER: what the engine's
+ * steady round does (issue.c, circle_steady: at least `distance` live contexts, each running and
+ * ready at its turn, so that one issues at every clock) between its start and its settling,
+ * while the instance's ops are the engine's own. From `clock` on, one issue per clock while
+ * clock < r->limit: context r->id first, then r->after[r->id], and so on round the circle of the
+ * live contexts. Before an issue it ends (ISK_ROUND_OUTSIDE) if the context's pc >= ncode;
+ * otherwise it makes h->context, h->pc, h->next_pc (pc + 1) and h->clock what the engine's loop
+ * would before it calls the entry's fn (what it runs inline needs h->context, h->pc and h->clock,
+ * which a fault reports, and h->next_pc if it may jump), then ends (ISK_ROUND_ASKED) if
+ * h->attention, leaving the context's pc alone; else the context's pc = h->next_pc. It counts no
+ * issue (the engine derives the counts from the clocks). It looks at h->attention after every
+ * fn it calls and at least every few thousand instructions (a stop request from another
+ * thread); seen between two issues, it ends as at the limit (ISK_ROUND_LIMIT). On return r->id
+ * is the context that ended it, or the next to issue, r->end says why, h->clock is the last
+ * issue's and the result is the clock after it. What it runs must be what the entries' fn
+ * would do. */
+enum isk_round_end { ISK_ROUND_LIMIT, ISK_ROUND_OUTSIDE, ISK_ROUND_ASKED };
+typedef struct isk_round {
+    isk_context *contexts;
+    const uint64_t *after;            /* the live context after each one round the circle */
+    isk_context *const *after_ctx;    /* &contexts[after[i]] */
+    uint64_t limit;
+    uint32_t id;                      /* in: the first to issue; out: see above */
+    int end;                          /* out: enum isk_round_end */
+} isk_round;
+typedef uint64_t isk_round_fn(isk_hdr *h, const isk_decoded *dcache, uint64_t ncode, uint64_t clock, isk_round *r);
+
 typedef struct isk_processor_decl {
     const char *code;        /* the code memory storage (DECLARE_CODE_MEMORY) */
     int contexts;            /* hardware contexts (threads, 1..64); context 0 starts at reset_pc */
@@ -412,6 +439,7 @@ typedef struct isk_processor_decl {
      * and the disassembler still take a group from its head). */
     int group_bit, group_words, group_all, group_align;
     isk_burst_fn *burst;     /* ISK_ISSUE_CPI, one context: the model's own fast loop (optional) */
+    isk_round_fn *round;     /* ISK_ISSUE_REVOLVER: the model's own steady round (optional) */
     /* Optional: the `spare` word of a decode cache entry the engine has just decoded from
      * `word` (fn, pattern and op filled), wherever it decodes one: an instance's own decode
      * and a shared program's whole image. It must depend on the word alone (instances running

@@ -541,13 +541,14 @@ ISK_INLINE void INSTRUCTION_FRAME_after(struct isk_state *S, uint64_t before) { 
     ISK_BEHAVIOUR_INFO(name, __VA_ARGS__) \
     ISK_INLINE void name##_isk_body(struct isk_state *S ISK_PARAMS(__VA_ARGS__))
 /* A processor's instruction: many touch no storage through GET and SET, and would only pay the
- * entry's test. */
+ * entry's test. The body is inlined wherever it runs: into the behaviour, and into a model's own
+ * loop that runs it (name##_isk_run; PROCESSOR .burst, .round). */
 #define BEHAVIOUR(name, ...) \
-    static void name##_isk_body(struct isk_state *S ISK_PARAMS(__VA_ARGS__)); \
+    ISK_INLINE void name##_isk_body(struct isk_state *S ISK_PARAMS(__VA_ARGS__)); \
     ISK_BEHAVIOUR_RUN(name, __VA_ARGS__) \
     static void name(isk_hdr *h, const int64_t *op) { name##_isk_run(h, op); } \
     ISK_BEHAVIOUR_INFO(name, __VA_ARGS__) \
-    static void name##_isk_body(struct isk_state *S ISK_PARAMS(__VA_ARGS__))
+    ISK_INLINE void name##_isk_body(struct isk_state *S ISK_PARAMS(__VA_ARGS__))
 
 /* =========================================================================================
  * 4. The description

@@ -660,7 +660,16 @@ ISK_INLINE uint64_t circle_steady(isk_system *sys, isk_inst *p, isk_sched *q, ui
     h->issued = bias;
     h->issued_per_clock = 1;
     bool stopped = false;                            /* at `id`: attention or a PC outside */
-    while (clock < limit) {
+    isk_round_fn *const round = OWN_OPS ? p->model->proc.round : NULL;
+    if (round) {                                     /* the model's own (PROCESSOR .round) */
+        isk_round r = { .contexts = ctx, .after = after, .after_ctx = after_ctx, .limit = limit, .id = (uint32_t)id };
+        clock = round(h, dcache, ncode, clock, &r);
+        id = r.id;
+        c = &ctx[id];
+        stopped = r.end != ISK_ROUND_LIMIT;
+        if (r.end == ISK_ROUND_ASKED) *issuer = (int)id;
+    }
+    while (!round && clock < limit) {
         const uint64_t pc = c->pc;
         if (ISK_UNLIKELY(pc >= ncode)) {             /* the general path raises the exception */
             stopped = true;

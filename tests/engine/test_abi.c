@@ -63,7 +63,9 @@ static uint64_t fingerprint(void)
         O(isk_processor_decl, reset_pc), O(isk_processor_decl, code_bytes), O(isk_processor_decl, pc_unit_bytes),
         O(isk_processor_decl, scheduler), O(isk_processor_decl, isets), O(isk_processor_decl, group_bit),
         O(isk_processor_decl, group_words), O(isk_processor_decl, group_all), O(isk_processor_decl, group_align),
-        O(isk_processor_decl, burst), O(isk_processor_decl, entry_spare), S(isk_decoded), O(isk_decoded, fn), O(isk_decoded, pattern), O(isk_decoded, op),
+        O(isk_processor_decl, burst), O(isk_processor_decl, entry_spare), O(isk_processor_decl, round),
+        S(isk_round), O(isk_round, contexts), O(isk_round, after), O(isk_round, after_ctx), O(isk_round, limit),
+        O(isk_round, id), O(isk_round, end), S(isk_decoded), O(isk_decoded, fn), O(isk_decoded, pattern), O(isk_decoded, op),
         S(isk_elf_decl), O(isk_elf_decl, machine), O(isk_elf_decl, elfclass), O(isk_elf_decl, big_endian),
         O(isk_elf_decl, flags), O(isk_elf_decl, abi_mask), O(isk_elf_decl, abi_shift),
         S(isk_gdb_decl), O(isk_gdb_decl, arch), O(isk_gdb_decl, registers), O(isk_gdb_decl, feature), O(isk_gdb_decl, context_stride),
@@ -135,6 +137,7 @@ static const struct { int version; uint64_t layout; } versions[] = {
     { 21, 0x011d795922fc265bull },    /* isk_hdr.inline_entry: SET's first latency-1 write, its writer filled in by the engine */
     { 22, 0x8fdb385345fa918bull },    /* isk_hdr.issued_per_clock: a steady round counts its issues by the clock (isk_issued) */
     { 23, 0x163d0707530e5173ull },    /* PROCESSOR .entry_spare: a decoded entry's spare word, computed when the engine decodes it */
+    { 24, 0x9f71b63c1d1a0effull },    /* PROCESSOR .round: a processor's own steady round (isk_round) */
 };
 
 STATE_BEGIN
