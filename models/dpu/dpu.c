@@ -56,6 +56,9 @@ static uint64_t dpu_follow_issue(struct isk_state *S, uint32_t id, uint64_t pc, 
 #undef DPU_INSTRUCTION
 #undef DPU_ALIAS
 
+/* The steady round with the behaviours' bodies inlined (PROCESSOR .round). */
+#include "round.h"
+
 /* ---- the detailed timing's scheduler (dram.h) ------------------------------------------------ */
 
 /* Every real signature's bit pattern and fields: how the register-file rule finds the GPRs an
@@ -540,7 +543,7 @@ MODEL_BEGIN(dpu, "UPMEM DPU (SDK 2025.1 ISA)")
     /* One instruction per clock over the running threads, round robin; dpu_reset chooses the
      * distance between two issues of a thread from the mode. */
     PROCESSOR(.code = "IRAM", .contexts = DPU_THREADS, .issue = ISK_ISSUE_REVOLVER, .distance = 1,
-              .reset_pc = 0, .code_bytes = 8, .pc_unit_bytes = 8, .entry_spare = dpu_entry_spare);
+              .reset_pc = 0, .code_bytes = 8, .pc_unit_bytes = 8, .entry_spare = dpu_entry_spare, .round = dpu_round);
 
     /* ELF (elf-abi.md 1): EM_DPU, ELFCLASS32 little-endian, e_flags = EABI set (bit 23) and
      * version 2 in bits 31:24. */

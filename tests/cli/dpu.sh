@@ -76,6 +76,24 @@ expect_in "$tmp/f1" 'dpu: tasklet 0 faulted at pc 0x'
 expect_in "$tmp/f1" 'fault 3'
 expect_in "$tmp/f1" 'dpu: v1A, cycle mode: '      # and the statistics up to the fault
 expect_in "$tmp/f1" 'in cycle'
+# A fault inside the steady round, in an instruction it runs inline (models/dpu/round.h): 16
+# tasklets loop 50 times, then tasklet 5 loads from a misaligned address, or tasklet 7 runs hash
+# with uncertain=fault; the clock and pc are those the engine's own loop reports (the cycle mode
+# counts the revolver's gaps and the staggered boot).
+for what in "5 lw r3, r1, 2" "7 hash r3, r1, 3"; do
+    set -- $what
+    t=$1
+    shift
+    printf '    .text\nmain:\n    .globl main\n    move r1, 0\n    move r2, 50\nloop:\n    add r1, r1, 4\n    lw r3, r1, 0\n    sub r2, r2, 1, nz, loop\n    jneq id, %s, done\n    %s\ndone:\n    add r1, r1, 1\n    stop\n' \
+        "$t" "$*" >"$tmp/round$t.s"
+    run 1 "$tmp/rf$t" -- "$isekit" run dpu "$tmp/round$t.s" --tasklets 16 --param uncertain=fault
+    run 1 "$tmp/rc$t" -- "$isekit" run dpu "$tmp/round$t.s" --tasklets 16 --param uncertain=fault --cycles
+done
+expect_in "$tmp/rf5" 'dpu: tasklet 5 faulted at pc 0x1bc (lw r3, r1, 2) in cycle 2429'
+expect_in "$tmp/rf5" 'memory fault: load of 4 bytes at WRAM address 0xca is misaligned'
+expect_in "$tmp/rc5" 'dpu: tasklet 5 faulted at pc 0x1bc (lw r3, r1, 2) in cycle 2549'
+expect_in "$tmp/rf7" 'dpu: tasklet 7 faulted at pc 0x1bc (hash r3, r1, 3) in cycle 2471'
+expect_in "$tmp/rc7" 'dpu: tasklet 7 faulted at pc 0x1bc (hash r3, r1, 3) in cycle 2595'
 printf '    .text\nmain:\n    .globl main\n    move r0, 0x10001\n    lw r1, r0, 0\n    jump r23\n' > "$tmp/mem.s"
 run 1 "$tmp/f2" -- "$isekit" run dpu "$tmp/mem.s"
 expect_in "$tmp/f2" 'memory fault: load of 4 bytes at WRAM address 0x10001 is misaligned'

@@ -9,7 +9,8 @@ add_test(NAME dpu/isa_current COMMAND sh -c
   "'${ISEKIT_PYTHON3}' '${_dpu}/gen_isa.py' --out '${_gen}' && for f in isa_conditions.inc isa_kinds.inc isa_instructions.inc; do diff -u \"${_dpu}/$f\" \"${_gen}/$f\" || { echo \"models/dpu/$f is stale: run python3 models/dpu/gen_isa.py\"; exit 1; }; done")
 
 # 2. A variant of the model from a copy of the TSV with one more row (xorswap/xorswap.tsv) and
-#    that row's family (xorswap/xorswap.h): the same dpu.c, compiled into a loadable model.
+#    that row's family (xorswap/xorswap.h): the same dpu.c, compiled into a loadable model, with
+#    the switch its steady round uses where the compiler has no computed goto.
 set(_var ${CMAKE_CURRENT_BINARY_DIR}/dpu_xorswap)
 set(_var_inc ${_var}/isa_conditions.inc ${_var}/isa_kinds.inc ${_var}/isa_instructions.inc)
 add_custom_command(OUTPUT ${_var_inc}
@@ -26,7 +27,8 @@ target_include_directories(dpu_xorswap PRIVATE ${CMAKE_SOURCE_DIR}/include)
 target_compile_definitions(dpu_xorswap PRIVATE
   DPU_ISA_CONDITIONS="${_var}/isa_conditions.inc" DPU_ISA_KINDS="${_var}/isa_kinds.inc"
   DPU_ISA_INSTRUCTIONS="${_var}/isa_instructions.inc"
-  DPU_EXTRA_FAMILIES="${CMAKE_CURRENT_SOURCE_DIR}/dpu/xorswap/xorswap.h")
+  DPU_EXTRA_FAMILIES="${CMAKE_CURRENT_SOURCE_DIR}/dpu/xorswap/xorswap.h"
+  DPU_SWITCH_DISPATCH)   # the steady round's portable dispatch (models/dpu/round.h), run by variant.sh
 add_dependencies(dpu_test_variant dpu_xorswap)
 target_compile_definitions(dpu_test_variant PRIVATE DPU_VARIANT="$<TARGET_FILE:dpu_xorswap>")
 add_test(NAME dpu/variant_cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/dpu/variant.sh ${CMAKE_BINARY_DIR}/isekit
