@@ -49,6 +49,9 @@ typedef struct builder {
     uint8_t *checked;        /* pairs of formats already compared (a bit per pair): the
                                 comparison does not depend on the leaf */
     size_t npatterns;
+    uint64_t **images;       /* per field of a format (format * ISK_MAX_OPS + field), made when
+                                first needed: each name's value of its kind put in the field,
+                                in name order; comparing pairs reuses them */
 } builder;
 
 #define MAX_NODES (1u << 22)
@@ -56,54 +59,67 @@ typedef struct builder {
 
 static int popcount64(uint64_t x) { return __builtin_popcountll(x); }
 
-/* Is there a value of field f (of pattern p) in its domain whose bits agree with `fixed` on
- * `fixed_mask`? */
-static bool domain_meets_bits(const isk_model *m, const isk_field *f, uint64_t fixed_mask, uint64_t fixed)
-{
-    const isk_kind *k = &m->kinds.data[f->kind];
-    uint64_t overlap = fixed_mask & f->word_bits;
-    if (!overlap) return true;
-    for (size_t i = 0; i < k->names.len; i++) {
-        uint64_t w = 0;
-        isk_field_insert(f, k->names.data[i].value, &w);
-        if (((w ^ fixed) & overlap) == 0) return true;
-    }
-    return false;
-}
-
 static bool has_domain(const isk_model *m, const isk_field *f)
 {
     return f->kind >= 0 && m->kinds.data[f->kind].d.type == ISK_KIND_NAMES;
 }
 
-/* Can operand domains prove that no word is accepted by both p and q? */
-static bool domains_separate(const isk_model *m, const isk_pattern *p, const isk_pattern *q)
+/* The words of field i of format p (one with a domain) for each name of its kind, all other
+ * bits 0: cached, as each format is compared with many. */
+static const uint64_t *field_images(builder *b, int p, int i, size_t *n)
 {
+    const isk_field *f = &b->m->patterns.data[p].field[i];
+    const isk_kind *k = &b->m->kinds.data[f->kind];
+    uint64_t **slot = &b->images[(size_t)p * ISK_MAX_OPS + (size_t)i];
+    if (!*slot) {
+        *slot = isk_xcalloc(k->names.len + 1, sizeof **slot);
+        for (size_t v = 0; v < k->names.len; v++) isk_field_insert(f, k->names.data[v].value, &(*slot)[v]);
+    }
+    *n = k->names.len;
+    return *slot;
+}
+
+/* Is there a value in the domain of field i of format p whose bits agree with `fixed` on
+ * `fixed_mask`? */
+static bool domain_meets_bits(builder *b, int p, int i, uint64_t fixed_mask, uint64_t fixed)
+{
+    uint64_t overlap = fixed_mask & b->m->patterns.data[p].field[i].word_bits;
+    if (!overlap) return true;
+    size_t n;
+    const uint64_t *w = field_images(b, p, i, &n);
+    for (size_t v = 0; v < n; v++)
+        if (((w[v] ^ fixed) & overlap) == 0) return true;
+    return false;
+}
+
+/* Have field i of format p and field j of format q a pair of domain values that agree on the
+ * bits both fields occupy? */
+static bool domains_meet(builder *b, int p, int i, int q, int j, uint64_t overlap)
+{
+    size_t nf, ng;
+    const uint64_t *wf = field_images(b, p, i, &nf), *wg = field_images(b, q, j, &ng);
+    for (size_t x = 0; x < nf; x++)
+        for (size_t y = 0; y < ng; y++)
+            if (((wf[x] ^ wg[y]) & overlap) == 0) return true;
+    return false;
+}
+
+/* Can operand domains prove that no word is accepted by both formats pi and qi? */
+static bool domains_separate(builder *b, int pi, int qi)
+{
+    const isk_model *m = b->m;
+    const isk_pattern *p = &m->patterns.data[pi], *q = &m->patterns.data[qi];
     for (int pass = 0; pass < 2; pass++) {
-        const isk_pattern *a = pass ? q : p, *b = pass ? p : q;
+        int ai = pass ? qi : pi;
+        const isk_pattern *a = pass ? q : p, *o = pass ? p : q;
         for (int i = 0; i < a->nfields; i++)
-            if (has_domain(m, &a->field[i]) && !domain_meets_bits(m, &a->field[i], b->mask, b->match))
-                return true;
+            if (has_domain(m, &a->field[i]) && !domain_meets_bits(b, ai, i, o->mask, o->match)) return true;
     }
     for (int i = 0; i < p->nfields; i++) {
-        const isk_field *f = &p->field[i];
-        if (!has_domain(m, f)) continue;
+        if (!has_domain(m, &p->field[i])) continue;
         for (int j = 0; j < q->nfields; j++) {
-            const isk_field *g = &q->field[j];
-            uint64_t overlap = f->word_bits & g->word_bits;
-            if (!has_domain(m, g) || !overlap) continue;
-            const isk_kind *kf = &m->kinds.data[f->kind], *kg = &m->kinds.data[g->kind];
-            bool meet = false;
-            for (size_t a = 0; a < kf->names.len && !meet; a++) {
-                uint64_t wf = 0;
-                isk_field_insert(f, kf->names.data[a].value, &wf);
-                for (size_t b = 0; b < kg->names.len && !meet; b++) {
-                    uint64_t wg = 0;
-                    isk_field_insert(g, kg->names.data[b].value, &wg);
-                    meet = ((wf ^ wg) & overlap) == 0;
-                }
-            }
-            if (!meet) return true;
+            uint64_t overlap = p->field[i].word_bits & q->field[j].word_bits;
+            if (has_domain(m, &q->field[j]) && overlap && !domains_meet(b, pi, i, qi, j, overlap)) return true;
         }
     }
     return false;
@@ -154,19 +170,20 @@ static void sort_by_priority(const isk_model *m, int *set, int n)
 
 /* Could p and q accept one word: do their fixed bits agree, and can operand domains not
  * prove them apart? Only formats of one priority compete (the higher one wins otherwise). */
-static bool ambiguous_pair(const isk_model *m, const isk_pattern *p, const isk_pattern *q)
+static bool ambiguous_pair(builder *b, int pi, int qi)
 {
+    const isk_pattern *p = &b->m->patterns.data[pi], *q = &b->m->patterns.data[qi];
     return p->priority == q->priority && ((p->match ^ q->match) & p->mask & q->mask) == 0 &&
-           !domains_separate(m, p, q);
+           !domains_separate(b, pi, qi);
 }
 
 /* Has some pair of the set (one instruction set's formats) a word both may accept? A cheap
  * mask test first rules out almost every pair. */
-static bool any_ambiguous_pair(const isk_model *m, const int *set, int n)
+static bool any_ambiguous_pair(builder *b, const int *set, int n)
 {
     for (int i = 0; i < n; i++)
         for (int j = i + 1; j < n; j++)
-            if (ambiguous_pair(m, &m->patterns.data[set[i]], &m->patterns.data[set[j]])) return true;
+            if (ambiguous_pair(b, set[i], set[j])) return true;
     return false;
 }
 
@@ -212,7 +229,7 @@ static void check_leaf(builder *b, const int *set, int n, uint64_t known_mask, u
             size_t bit = lo * b->npatterns + hi;
             if (b->checked[bit >> 3] >> (bit & 7) & 1) continue;
             b->checked[bit >> 3] |= (uint8_t)(1u << (bit & 7));
-            if (p->priority != q->priority || domains_separate(m, p, q)) continue;
+            if (p->priority != q->priority || domains_separate(b, set[i], set[j])) continue;
             char where[90], sample[40] = "", in_set[40] = "";
             uint64_t w;
             region_string(m, known_mask, known_value, where, sizeof where);
@@ -380,12 +397,13 @@ isk_decoder *isk_decoder_build(isk_model *m, isk_diag *diag)
 {
     builder b = { .m = m, .diag = diag, .npatterns = m->patterns.len };
     b.checked = isk_xcalloc(m->patterns.len * m->patterns.len / 8 + 1, 1);
+    b.images = isk_xcalloc(m->patterns.len * ISK_MAX_OPS + 1, sizeof *b.images);
     b.d = isk_xcalloc(1, sizeof *b.d);
     b.d->word_mask = m->word_mask;
     if (m->proc.group_bit > 0 && !m->has_solo) b.d->word_mask &= ~(UINT64_C(1) << m->proc.group_bit);
     int *set = isk_xcalloc(m->patterns.len + 1, sizeof *set);
     for (int iset = 0; iset < m->isets && !b.exhaustive; iset++)
-        b.exhaustive = any_ambiguous_pair(m, set, iset_formats(m, iset, set));
+        b.exhaustive = any_ambiguous_pair(&b, set, iset_formats(m, iset, set));
     for (int iset = 0; iset < m->isets; iset++) {
         int n = iset_formats(m, iset, set);
         uint32_t root = (uint32_t)b.d->nodes.len;
@@ -396,6 +414,8 @@ isk_decoder *isk_decoder_build(isk_model *m, isk_diag *diag)
     }
     free(set);
     free(b.checked);
+    for (size_t i = 0; i < m->patterns.len * ISK_MAX_OPS; i++) free(b.images[i]);
+    free(b.images);
 
     isk_coverage *c = &m->coverage;
     memset(c, 0, sizeof *c);
