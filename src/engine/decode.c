@@ -138,7 +138,9 @@ static void region_string(const isk_model *m, uint64_t mask, uint64_t value, cha
 static void note_undecodable(builder *b, uint64_t known_mask, uint64_t known_value)
 {
     if (b->iset != 0) return;          /* the coverage report is about set 0 */
-    double words = ldexp(1.0, b->m->word_bits - popcount64(known_mask));
+    int free_bits = b->m->word_bits - popcount64(known_mask);
+    /* the same power of two as ldexp gives, without its call on each of many empty leaves */
+    double words = free_bits < 64 ? (double)(UINT64_C(1) << free_bits) : ldexp(1.0, free_bits);
     b->undecodable += words;
     int at;
     if (b->nlargest < 8) at = b->nlargest++;
