@@ -2,11 +2,18 @@
  * instruction set (PROCESSOR .isets), so that two sets may give one encoding two meanings.
  *
  * Each inner node tests a run of word bits and jumps to one child per value; each leaf holds
- * the formats that accept every word reaching it, best first. The tree is split until every
- * format's fixed bits are tested, so a leaf knows its formats match and only has to check
- * operand domains (e.g. a register field that must name a register). Building it yields, for
- * free, the undecodable code space (empty leaves) and the ambiguous pairs (two formats of the
- * same priority in one leaf that operand domains cannot tell apart). */
+ * the formats that may accept the words reaching it, best first, and decoding takes the first
+ * whose fixed bits and operand domains (e.g. a register field that must name a register)
+ * accept the word. A node becomes a leaf as soon as one of its formats has all its fixed bits
+ * tested: that format matches every word of the node, so no word below is undecodable and
+ * splitting further would only copy it into every child (a general format beside specific
+ * ones multiplied the DPU's tree to 0.9 M nodes). Building it yields the undecodable code space
+ * (empty leaves).
+ *
+ * The ambiguous pairs (two formats of the same priority that operand domains cannot tell
+ * apart) are looked for over all pairs first. If there is one, the tree is built the
+ * exhaustive way, split until every format's fixed bits are tested, and each leaf checks its
+ * pairs: the error then names the leaf's region, as it always has. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,9 +44,14 @@ typedef struct builder {
     double undecodable;
     region largest[8];
     int nlargest;
+    bool exhaustive;         /* some pair is ambiguous: split every leaf to its end and check
+                                its pairs, to name the region in the error */
     uint8_t *checked;        /* pairs of formats already compared (a bit per pair): the
                                 comparison does not depend on the leaf */
     size_t npatterns;
+    uint64_t **images;       /* per field of a format (format * ISK_MAX_OPS + field), made when
+                                first needed: each name's value of its kind put in the field,
+                                in name order; comparing pairs reuses them */
 } builder;
 
 #define MAX_NODES (1u << 22)
@@ -47,54 +59,67 @@ typedef struct builder {
 
 static int popcount64(uint64_t x) { return __builtin_popcountll(x); }
 
-/* Is there a value of field f (of pattern p) in its domain whose bits agree with `fixed` on
- * `fixed_mask`? */
-static bool domain_meets_bits(const isk_model *m, const isk_field *f, uint64_t fixed_mask, uint64_t fixed)
-{
-    const isk_kind *k = &m->kinds.data[f->kind];
-    uint64_t overlap = fixed_mask & f->word_bits;
-    if (!overlap) return true;
-    for (size_t i = 0; i < k->names.len; i++) {
-        uint64_t w = 0;
-        isk_field_insert(f, k->names.data[i].value, &w);
-        if (((w ^ fixed) & overlap) == 0) return true;
-    }
-    return false;
-}
-
 static bool has_domain(const isk_model *m, const isk_field *f)
 {
     return f->kind >= 0 && m->kinds.data[f->kind].d.type == ISK_KIND_NAMES;
 }
 
-/* Can operand domains prove that no word is accepted by both p and q? */
-static bool domains_separate(const isk_model *m, const isk_pattern *p, const isk_pattern *q)
+/* The words of field i of format p (one with a domain) for each name of its kind, all other
+ * bits 0: cached, as each format is compared with many. */
+static const uint64_t *field_images(builder *b, int p, int i, size_t *n)
 {
+    const isk_field *f = &b->m->patterns.data[p].field[i];
+    const isk_kind *k = &b->m->kinds.data[f->kind];
+    uint64_t **slot = &b->images[(size_t)p * ISK_MAX_OPS + (size_t)i];
+    if (!*slot) {
+        *slot = isk_xcalloc(k->names.len + 1, sizeof **slot);
+        for (size_t v = 0; v < k->names.len; v++) isk_field_insert(f, k->names.data[v].value, &(*slot)[v]);
+    }
+    *n = k->names.len;
+    return *slot;
+}
+
+/* Is there a value in the domain of field i of format p whose bits agree with `fixed` on
+ * `fixed_mask`? */
+static bool domain_meets_bits(builder *b, int p, int i, uint64_t fixed_mask, uint64_t fixed)
+{
+    uint64_t overlap = fixed_mask & b->m->patterns.data[p].field[i].word_bits;
+    if (!overlap) return true;
+    size_t n;
+    const uint64_t *w = field_images(b, p, i, &n);
+    for (size_t v = 0; v < n; v++)
+        if (((w[v] ^ fixed) & overlap) == 0) return true;
+    return false;
+}
+
+/* Have field i of format p and field j of format q a pair of domain values that agree on the
+ * bits both fields occupy? */
+static bool domains_meet(builder *b, int p, int i, int q, int j, uint64_t overlap)
+{
+    size_t nf, ng;
+    const uint64_t *wf = field_images(b, p, i, &nf), *wg = field_images(b, q, j, &ng);
+    for (size_t x = 0; x < nf; x++)
+        for (size_t y = 0; y < ng; y++)
+            if (((wf[x] ^ wg[y]) & overlap) == 0) return true;
+    return false;
+}
+
+/* Can operand domains prove that no word is accepted by both formats pi and qi? */
+static bool domains_separate(builder *b, int pi, int qi)
+{
+    const isk_model *m = b->m;
+    const isk_pattern *p = &m->patterns.data[pi], *q = &m->patterns.data[qi];
     for (int pass = 0; pass < 2; pass++) {
-        const isk_pattern *a = pass ? q : p, *b = pass ? p : q;
+        int ai = pass ? qi : pi;
+        const isk_pattern *a = pass ? q : p, *o = pass ? p : q;
         for (int i = 0; i < a->nfields; i++)
-            if (has_domain(m, &a->field[i]) && !domain_meets_bits(m, &a->field[i], b->mask, b->match))
-                return true;
+            if (has_domain(m, &a->field[i]) && !domain_meets_bits(b, ai, i, o->mask, o->match)) return true;
     }
     for (int i = 0; i < p->nfields; i++) {
-        const isk_field *f = &p->field[i];
-        if (!has_domain(m, f)) continue;
+        if (!has_domain(m, &p->field[i])) continue;
         for (int j = 0; j < q->nfields; j++) {
-            const isk_field *g = &q->field[j];
-            uint64_t overlap = f->word_bits & g->word_bits;
-            if (!has_domain(m, g) || !overlap) continue;
-            const isk_kind *kf = &m->kinds.data[f->kind], *kg = &m->kinds.data[g->kind];
-            bool meet = false;
-            for (size_t a = 0; a < kf->names.len && !meet; a++) {
-                uint64_t wf = 0;
-                isk_field_insert(f, kf->names.data[a].value, &wf);
-                for (size_t b = 0; b < kg->names.len && !meet; b++) {
-                    uint64_t wg = 0;
-                    isk_field_insert(g, kg->names.data[b].value, &wg);
-                    meet = ((wf ^ wg) & overlap) == 0;
-                }
-            }
-            if (!meet) return true;
+            uint64_t overlap = p->field[i].word_bits & q->field[j].word_bits;
+            if (has_domain(m, &q->field[j]) && overlap && !domains_meet(b, pi, i, qi, j, overlap)) return true;
         }
     }
     return false;
@@ -113,7 +138,9 @@ static void region_string(const isk_model *m, uint64_t mask, uint64_t value, cha
 static void note_undecodable(builder *b, uint64_t known_mask, uint64_t known_value)
 {
     if (b->iset != 0) return;          /* the coverage report is about set 0 */
-    double words = ldexp(1.0, b->m->word_bits - popcount64(known_mask));
+    int free_bits = b->m->word_bits - popcount64(known_mask);
+    /* the same power of two as ldexp gives, without its call on each of many empty leaves */
+    double words = free_bits < 64 ? (double)(UINT64_C(1) << free_bits) : ldexp(1.0, free_bits);
     b->undecodable += words;
     int at;
     if (b->nlargest < 8) at = b->nlargest++;
@@ -127,7 +154,8 @@ static void note_undecodable(builder *b, uint64_t known_mask, uint64_t known_val
     }
 }
 
-/* Leaf order: higher priority first, then declaration order. */
+/* Leaf order: higher priority first, then declaration order. The root's set is sorted once:
+ * partitioning keeps the order, so every leaf's set is sorted too. */
 static void sort_by_priority(const isk_model *m, int *set, int n)
 {
     for (int i = 1; i < n; i++) {
@@ -140,6 +168,25 @@ static void sort_by_priority(const isk_model *m, int *set, int n)
         }
         set[j] = x;
     }
+}
+
+/* Could p and q accept one word: do their fixed bits agree, and can operand domains not
+ * prove them apart? Only formats of one priority compete (the higher one wins otherwise). */
+static bool ambiguous_pair(builder *b, int pi, int qi)
+{
+    const isk_pattern *p = &b->m->patterns.data[pi], *q = &b->m->patterns.data[qi];
+    return p->priority == q->priority && ((p->match ^ q->match) & p->mask & q->mask) == 0 &&
+           !domains_separate(b, pi, qi);
+}
+
+/* Has some pair of the set (one instruction set's formats) a word both may accept? A cheap
+ * mask test first rules out almost every pair. */
+static bool any_ambiguous_pair(builder *b, const int *set, int n)
+{
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++)
+            if (ambiguous_pair(b, set[i], set[j])) return true;
+    return false;
 }
 
 static bool accepts(const isk_model *m, const isk_pattern *p, uint64_t w)
@@ -184,7 +231,7 @@ static void check_leaf(builder *b, const int *set, int n, uint64_t known_mask, u
             size_t bit = lo * b->npatterns + hi;
             if (b->checked[bit >> 3] >> (bit & 7) & 1) continue;
             b->checked[bit >> 3] |= (uint8_t)(1u << (bit & 7));
-            if (p->priority != q->priority || domains_separate(m, p, q)) continue;
+            if (p->priority != q->priority || domains_separate(b, set[i], set[j])) continue;
             char where[90], sample[40] = "", in_set[40] = "";
             uint64_t w;
             region_string(m, known_mask, known_value, where, sizeof where);
@@ -232,19 +279,84 @@ static void pick_split(const isk_model *m, const int *set, int n, uint64_t known
     *bits = 1;
 }
 
+/* Is the node a leaf? Exhaustive: when every format has all its fixed bits tested. Else as
+ * soon as one has (or none is left): it matches every word below, so the node has no
+ * undecodable word, and the leaf's linear scan does what further splits would. */
+static bool is_leaf(const builder *b, const int *set, int n, uint64_t known_mask)
+{
+    const isk_model *m = b->m;
+    int decided = 0;
+    for (int i = 0; i < n; i++) decided += (m->patterns.data[set[i]].mask & ~known_mask) == 0;
+    return b->exhaustive ? decided == n : n == 0 || decided > 0;
+}
+
+/* Does p accept every word whose bits in known_mask agree with its fixed bits: are they all
+ * tested, and has no field a domain? Then no format after it in a leaf is ever reached. */
+static bool accepts_all(const isk_model *m, const isk_pattern *p, uint64_t known_mask)
+{
+    if (p->mask & ~known_mask) return false;
+    for (int i = 0; i < p->nfields; i++)
+        if (has_domain(m, &p->field[i])) return false;
+    return true;
+}
+
+static void make_leaf(builder *b, uint32_t at, const int *set, int n, uint64_t known_mask, uint64_t known_value)
+{
+    if (n == 0) note_undecodable(b, known_mask, known_value);
+    if (b->exhaustive) check_leaf(b, set, n, known_mask, known_value);
+    uint32_t first = (uint32_t)b->d->candidates.len;
+    int kept = 0;
+    while (kept < n && !accepts_all(b->m, &b->m->patterns.data[set[kept]], known_mask)) kept++;
+    if (kept < n) kept++;  /* the format that accepts everything; those after it never decode */
+    for (int i = 0; i < kept; i++) VEC_PUSH(&b->d->candidates, set[i]);
+    b->d->nodes.data[at] = (dnode){ 1, 0, 0, first, (uint32_t)kept };
+}
+
+/* Partition the set among the 1 << bits children of a split on `bits` bits at `shift`, in two
+ * passes over the set (count, then place) instead of one scan of it per child: each format
+ * goes to the children whose value agrees with its fixed bits there (one child when it fixes
+ * them all, else one per value of the bits it leaves free). Child v's set is
+ * out[start[v] .. start[v + 1]), in the set's order (so still sorted by priority). The caller
+ * frees the returned buffer. */
+static int *partition(const isk_model *m, const int *set, int n, int shift, int bits,
+                      uint32_t start[(1u << MAX_SPLIT_BITS) + 1])
+{
+    uint32_t nchildren = 1u << bits, all = nchildren - 1;
+    uint32_t fill[1u << MAX_SPLIT_BITS];
+    memset(start, 0, (nchildren + 1) * sizeof *start);
+    memset(fill, 0, nchildren * sizeof *fill);
+    for (int i = 0; i < n; i++) {      /* count each child's formats */
+        const isk_pattern *p = &m->patterns.data[set[i]];
+        uint32_t fixed = (uint32_t)(p->mask >> shift) & all, free_bits = all & ~fixed;
+        uint32_t value = (uint32_t)(p->match >> shift) & fixed, sub = 0;
+        do {
+            fill[value | sub]++;
+            sub = (sub - free_bits) & free_bits;  /* the next submask of free_bits */
+        } while (sub);
+    }
+    for (uint32_t v = 0; v < nchildren; v++) {
+        start[v + 1] = start[v] + fill[v];
+        fill[v] = start[v];
+    }
+    int *out = isk_xcalloc((size_t)start[nchildren] + 1, sizeof *out);
+    for (int i = 0; i < n; i++) {      /* then place them */
+        const isk_pattern *p = &m->patterns.data[set[i]];
+        uint32_t fixed = (uint32_t)(p->mask >> shift) & all, free_bits = all & ~fixed;
+        uint32_t value = (uint32_t)(p->match >> shift) & fixed, sub = 0;
+        do {
+            out[fill[value | sub]++] = set[i];
+            sub = (sub - free_bits) & free_bits;
+        } while (sub);
+    }
+    return out;
+}
+
 static void build_node(builder *b, uint32_t at, int *set, int n, uint64_t known_mask, uint64_t known_value)
 {
     if (b->failed && b->d->nodes.len > MAX_NODES) return;
     isk_model *m = b->m;
-    bool decided = true;
-    for (int i = 0; i < n && decided; i++) decided = (m->patterns.data[set[i]].mask & ~known_mask) == 0;
-    if (decided) {
-        if (n == 0) note_undecodable(b, known_mask, known_value);
-        sort_by_priority(m, set, n);
-        check_leaf(b, set, n, known_mask, known_value);
-        uint32_t first = (uint32_t)b->d->candidates.len;
-        for (int i = 0; i < n; i++) VEC_PUSH(&b->d->candidates, set[i]);
-        b->d->nodes.data[at] = (dnode){ 1, 0, 0, first, (uint32_t)n };
+    if (is_leaf(b, set, n, known_mask)) {
+        make_leaf(b, at, set, n, known_mask, known_value);
         return;
     }
     int shift, bits;
@@ -261,17 +373,22 @@ static void build_node(builder *b, uint32_t at, int *set, int n, uint64_t known_
     b->d->nodes.len += nchildren;
     b->d->nodes.data[at] = (dnode){ 0, (uint8_t)shift, (uint8_t)bits, first, 0 };
     uint64_t split_mask = (((uint64_t)1 << bits) - 1) << shift;
-    int *subset = isk_xcalloc((size_t)n + 1, sizeof *subset);
-    for (uint32_t v = 0; v < nchildren; v++) {
-        uint64_t value = (uint64_t)v << shift;
-        int k = 0;
-        for (int i = 0; i < n; i++) {
-            const isk_pattern *p = &m->patterns.data[set[i]];
-            if (((value ^ p->match) & p->mask & split_mask) == 0) subset[k++] = set[i];
-        }
-        build_node(b, first + v, subset, k, known_mask | split_mask, known_value | value);
-    }
-    free(subset);
+    uint32_t start[(1u << MAX_SPLIT_BITS) + 1];
+    int *subsets = partition(m, set, n, shift, bits, start);
+    for (uint32_t v = 0; v < nchildren; v++)
+        build_node(b, first + v, subsets + start[v], (int)(start[v + 1] - start[v]), known_mask | split_mask,
+                   known_value | (uint64_t)v << shift);
+    free(subsets);
+}
+
+/* The decodable formats of one instruction set, best first; returns their number. */
+static int iset_formats(const isk_model *m, int iset, int *set)
+{
+    int n = 0;
+    for (size_t i = 0; i < m->patterns.len; i++)
+        if (!m->patterns.data[i].alias && m->patterns.data[i].info.iset == iset) set[n++] = (int)i;
+    sort_by_priority(m, set, n);
+    return n;
 }
 
 /* One tree per instruction set, each over its own formats only: overlaps and ambiguities are
@@ -282,14 +399,15 @@ isk_decoder *isk_decoder_build(isk_model *m, isk_diag *diag)
 {
     builder b = { .m = m, .diag = diag, .npatterns = m->patterns.len };
     b.checked = isk_xcalloc(m->patterns.len * m->patterns.len / 8 + 1, 1);
+    b.images = isk_xcalloc(m->patterns.len * ISK_MAX_OPS + 1, sizeof *b.images);
     b.d = isk_xcalloc(1, sizeof *b.d);
     b.d->word_mask = m->word_mask;
     if (m->proc.group_bit > 0 && !m->has_solo) b.d->word_mask &= ~(UINT64_C(1) << m->proc.group_bit);
     int *set = isk_xcalloc(m->patterns.len + 1, sizeof *set);
+    for (int iset = 0; iset < m->isets && !b.exhaustive; iset++)
+        b.exhaustive = any_ambiguous_pair(&b, set, iset_formats(m, iset, set));
     for (int iset = 0; iset < m->isets; iset++) {
-        int n = 0;
-        for (size_t i = 0; i < m->patterns.len; i++)
-            if (!m->patterns.data[i].alias && m->patterns.data[i].info.iset == iset) set[n++] = (int)i;
+        int n = iset_formats(m, iset, set);
         uint32_t root = (uint32_t)b.d->nodes.len;
         VEC_PUSH(&b.d->roots, root);
         VEC_PUSH(&b.d->nodes, ((dnode){ 0 }));
@@ -298,6 +416,8 @@ isk_decoder *isk_decoder_build(isk_model *m, isk_diag *diag)
     }
     free(set);
     free(b.checked);
+    for (size_t i = 0; i < m->patterns.len * ISK_MAX_OPS; i++) free(b.images[i]);
+    free(b.images);
 
     isk_coverage *c = &m->coverage;
     memset(c, 0, sizeof *c);
@@ -341,6 +461,7 @@ int isk_model_decode_iset(const isk_model *m, int iset, uint64_t word, int64_t o
     for (uint32_t c = 0; c < node->count; c++) {
         int index = d->candidates.data[node->first + c];
         const isk_pattern *p = &m->patterns.data[index];
+        if ((word & p->mask) != p->match) continue;  /* a leaf need not test every fixed bit */
         int64_t v[ISK_MAX_OPS];
         bool ok = true;
         for (int i = 0; i < p->nfields && ok; i++) {
