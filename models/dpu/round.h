@@ -140,11 +140,11 @@ enum dpu_round_pattern {
     pc = c->pc; \
     if (ISK_UNLIKELY(pc >= DPU_IRAM_INSNS)) goto outside; \
     d = &dcache[pc]; \
-    h->context = id; \
     DPU_DISPATCH;
 
-/* What a body may read besides the thread, stored only where it may: the PC (a call's link, a
- * fault), the clock (a fault) and NEXT_PC = pc + 1 (a jump). */
+/* What a body may read besides the thread (stored in the case itself, where the body's load of it
+ * then takes the register), stored only where it may: the PC (a call's link, a fault), the
+ * clock (a fault) and NEXT_PC = pc + 1 (a jump). */
 #define DPU_ROUND_FAULT_FRAME(F) if (DPU_ROUND_FAULTS(F)) { h->pc = pc; h->clock = end - left; }
 #define DPU_ROUND_FRAME_PLAIN(F) DPU_ROUND_FAULT_FRAME(F)
 #define DPU_ROUND_FRAME_FRAMED(F) h->pc = pc; h->clock = end - left;
@@ -169,12 +169,12 @@ static uint64_t dpu_round(isk_hdr *h, const isk_decoded *dcache, uint64_t ncode,
     (void)ncode;
     /* the circle of the live threads from r's tables, copied where one load reads each */
     isk_context *next_ctx[DPU_THREADS];
-    uint64_t next_id[DPU_THREADS];
-    uint64_t id = r->id;
+    uint32_t next_id[DPU_THREADS];
+    uint32_t id = r->id;
     do {
         assert(id < DPU_THREADS);
         next_ctx[id] = r->after_ctx[id];
-        next_id[id] = r->after[id];
+        next_id[id] = (uint32_t)r->after[id];
         id = next_id[id];
     } while (id != r->id);
     isk_context *c = &r->contexts[id];
@@ -208,7 +208,6 @@ issue:                                 /* as DPU_ROUND_NEXT, after its move to t
     pc = c->pc;
     if (ISK_UNLIKELY(pc >= DPU_IRAM_INSNS)) goto outside;
     d = &dcache[pc];
-    h->context = id;
 #if DPU_THREADED
     DPU_DISPATCH;
     {
@@ -219,6 +218,7 @@ dispatch:
 #define DPU_ROUND_CASE_INLINE(name, family, kind) \
     DPU_CASE(DPU_PATTERN_##name, case_##name) \
         assert(d->fn == name); \
+        h->context = id; \
         DPU_ROUND_FRAME_##kind(family) \
         name##_isk_run(h, d->op); \
         DPU_ROUND_MOVE_##kind \
@@ -244,12 +244,13 @@ dispatch:
 #endif
     }
 call:                                  /* through the entry's fn, as the engine's loop runs it */
+    h->context = id;
     h->pc = pc;
     h->next_pc = pc + 1;
     h->clock = end - left;
     d->fn(h, d->op);
     if (ISK_UNLIKELY(h->attention)) {
-        r->id = (uint32_t)id;
+        r->id = id;
         r->end = ISK_ROUND_ASKED;
         return end - left + 1;
     }
@@ -263,7 +264,7 @@ chunk:                                 /* the chunk is done: the limit, then att
         left = end - clock;
         goto issue;
     }
-    r->id = (uint32_t)id;
+    r->id = id;
     r->end = ISK_ROUND_LIMIT;
     /* the last issue's (a PLAIN body's store is left out; with none in this round, the engine's
      * issue just before it) */
@@ -271,7 +272,7 @@ chunk:                                 /* the chunk is done: the limit, then att
     return clock;
 outside:                               /* the engine's general path raises the exception */
     clock = end - left;
-    r->id = (uint32_t)id;
+    r->id = id;
     r->end = ISK_ROUND_OUTSIDE;
     h->clock = clock - 1;
     return clock;
