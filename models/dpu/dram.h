@@ -100,20 +100,28 @@ static int64_t dram_field(const char *fields, const char *name, uint64_t w)
     return v;
 }
 
-/* How many fixed bits of the format ("00cc-11cc-...", bit 47 first) word w matches, or -1 if
- * one differs. */
-static int dram_matches(const char *format, uint64_t w)
+/* A format's fixed bits as masks, worked out once per row (dram_compile) rather than per word:
+ * walking the format string for each of the ~1000 rows cost ~80 K host instructions a word. */
+typedef struct dram_isa_bits {
+    uint64_t mask, value;   /* the fixed bits, and what they must be */
+    int fixed;              /* how many there are */
+} dram_isa_bits;
+
+/* The fixed bits of the format ("00cc-11cc-...", bit 47 first). */
+static dram_isa_bits dram_compile(const char *format)
 {
-    int bit = 47, fixed = 0;
+    dram_isa_bits b = { 0, 0, 0 };
+    int bit = 47;
     for (const char *p = format; *p && bit >= 0; p++) {
         if (*p == '-') continue;
         if (*p == '0' || *p == '1') {
-            if ((uint64_t)(*p - '0') != ((w >> bit) & 1)) return -1;
-            fixed++;
+            b.mask |= UINT64_C(1) << bit;
+            b.value |= (uint64_t)(*p - '0') << bit;
+            b.fixed++;
         }
         bit--;
     }
-    return fixed;
+    return b;
 }
 
 static uint64_t dram_gpr(int64_t r, bool pair)
@@ -135,15 +143,13 @@ static uint64_t dram_banks(uint64_t mask)
 /* The reads and writes as dram_banks packs them, the writes in bits 32..55 (each half a plain
  * 32-bit word). The row with the most fixed bits wins, as in the engine's decoder: a general form
  * (e.g. add rrici without a destination's bits) also matches the words of its specific ones,
- * and taking it would lose their registers. */
-static uint64_t dram_decode_regs(const dram_isa_row *rows, size_t nrows, uint64_t w)
+ * and taking it would lose their registers. bits[i] is dram_compile(rows[i].format). */
+static uint64_t dram_decode_regs(const dram_isa_row *rows, const dram_isa_bits *bits, size_t nrows, uint64_t w)
 {
     size_t best = nrows;
     int best_fixed = -1;
-    for (size_t i = 0; i < nrows; i++) {
-        const int fixed = dram_matches(rows[i].format, w);
-        if (fixed > best_fixed) best = i, best_fixed = fixed;
-    }
+    for (size_t i = 0; i < nrows; i++)
+        if ((w & bits[i].mask) == bits[i].value && bits[i].fixed > best_fixed) best = i, best_fixed = bits[i].fixed;
     if (best == nrows) return 0;
     const char *f = rows[best].fields ? rows[best].fields : "";
     const uint64_t reads = dram_gpr(dram_field(f, "ra", w), false) | dram_gpr(dram_field(f, "rb", w), false) |
