@@ -84,6 +84,27 @@ typedef struct dram_isa_row {
     int flow;
 } dram_isa_row;
 
+/* Read the unsigned decimal number at *p, then the character `then` (0: none); false if
+ * either is missing. */
+static bool dram_number(const char **p, unsigned *v, char then)
+{
+    const char *s = *p;
+    if (*s < '0' || *s > '9') return false;
+    for (*v = 0; *s >= '0' && *s <= '9'; s++) *v = *v * 10 + (unsigned)(*s - '0');
+    if (then && *s++ != then) return false;
+    *p = s;
+    return true;
+}
+
+/* "{hi:lo}=bhi:blo" at p, as the generated .fields write them (read by hand: sscanf cost
+ * ~2,300 host instructions a segment). */
+static bool dram_segment(const char *p, unsigned *hi, unsigned *lo, unsigned *bhi, unsigned *blo)
+{
+    if (*p++ != '{') return false;
+    return dram_number(&p, hi, ':') && dram_number(&p, lo, '}') && *p++ == '=' && dram_number(&p, bhi, ':') &&
+           dram_number(&p, blo, 0);
+}
+
 /* The value of field `name` of word w as .fields describes it ("rc{4:3}=45:44 rc{2:0}=41:39"),
  * or -1 if the format has no such field. */
 static int64_t dram_field(const char *fields, const char *name, uint64_t w)
@@ -93,7 +114,7 @@ static int64_t dram_field(const char *fields, const char *name, uint64_t w)
     for (const char *p = fields; (p = strstr(p, name)) != NULL; p += len) {
         if ((p != fields && p[-1] != ' ' && p[-1] != ';') || p[len] != '{') continue;
         unsigned hi, lo, bhi, blo;
-        if (sscanf(p + len, "{%u:%u}=%u:%u", &hi, &lo, &bhi, &blo) != 4 || hi < lo || bhi - blo != hi - lo) continue;
+        if (!dram_segment(p + len, &hi, &lo, &bhi, &blo) || hi < lo || bhi - blo != hi - lo) continue;
         if (v < 0) v = 0;
         v |= (int64_t)(((w >> blo) & ((UINT64_C(1) << (bhi - blo + 1)) - 1)) << lo);
     }

@@ -175,9 +175,9 @@ static const char *parse_flags(isk_field *f, const char *s, const char *fmt, isk
 static long parse_decimal(const char *s, const char **end)
 {
     long v = 0;
-    for (; isdigit((unsigned char)*s); s++) {
+    for (; *s >= '0' && *s <= '9'; s++) {
         int d = *s - '0';
-        v = v > (LONG_MAX - d) / 10 ? LONG_MAX : v * 10 + d;
+        v = v > LONG_MAX / 10 || (v == LONG_MAX / 10 && d > LONG_MAX % 10) ? LONG_MAX : v * 10 + d;
     }
     *end = s;
     return v;
