@@ -62,7 +62,18 @@ typedef struct builder {
                                 in name order; comparing pairs reuses them. Not owned: they
                                 point into `layouts`, shared by fields of one layout */
     VEC(layout_images) layouts;
+    struct meet_memo *meets; /* domains_meet's answers, direct-mapped (MEET_MEMO entries) */
 } builder;
+
+/* One answer of domains_meet: the words it compared (layouts' images) and the bits. Formats
+ * share layouts, so the same comparison comes back for many pairs. */
+typedef struct meet_memo {
+    const uint64_t *f, *g;
+    uint64_t overlap;
+    bool meet;
+} meet_memo;
+
+#define MEET_MEMO 1024
 
 #define MAX_NODES (1u << 22)
 #define MAX_SPLIT_BITS 8
@@ -124,10 +135,14 @@ static bool domains_meet(builder *b, int p, int i, int q, int j, uint64_t overla
 {
     size_t nf, ng;
     const uint64_t *wf = field_images(b, p, i, &nf), *wg = field_images(b, q, j, &ng);
-    for (size_t x = 0; x < nf; x++)
-        for (size_t y = 0; y < ng; y++)
-            if (((wf[x] ^ wg[y]) & overlap) == 0) return true;
-    return false;
+    uint64_t h = ((uint64_t)(uintptr_t)wf * 31 + (uint64_t)(uintptr_t)wg) * 0x9e3779b97f4a7c15u ^ overlap;
+    meet_memo *e = &b->meets[(h ^ h >> 29) % MEET_MEMO];
+    if (e->f == wf && e->g == wg && e->overlap == overlap) return e->meet;
+    bool meet = false;
+    for (size_t x = 0; x < nf && !meet; x++)
+        for (size_t y = 0; y < ng && !meet; y++) meet = ((wf[x] ^ wg[y]) & overlap) == 0;
+    *e = (meet_memo){ wf, wg, overlap, meet };
+    return meet;
 }
 
 /* Can operand domains prove that no word is accepted by both formats pi and qi? */
@@ -335,8 +350,10 @@ static void pick_split(const isk_model *m, const int *set, int n, uint64_t known
     for (int i = 0; i < n; i++)
         for (uint64_t need = m->patterns.data[set[i]].mask & any; need; need &= need - 1) count[__builtin_ctzll(need)]++;
     int best = 63 - __builtin_clzll(any), best_count = -1;
-    for (int bit = 0; bit < 64; bit++)
-        if ((any >> bit & 1) && count[bit] > best_count) best = bit, best_count = count[bit];
+    for (uint64_t left = any; left; left &= left - 1) {   /* any's bits, lowest first */
+        int bit = __builtin_ctzll(left);
+        if (count[bit] > best_count) best = bit, best_count = count[bit];
+    }
     *shift = best;
     *bits = 1;
 }
@@ -462,6 +479,7 @@ isk_decoder *isk_decoder_build(isk_model *m, isk_diag *diag)
     builder b = { .m = m, .diag = diag, .npatterns = m->patterns.len };
     b.checked = isk_xcalloc(m->patterns.len * m->patterns.len / 8 + 1, 1);
     b.images = isk_xcalloc(m->patterns.len * ISK_MAX_OPS + 1, sizeof *b.images);
+    b.meets = isk_xcalloc(MEET_MEMO, sizeof *b.meets);
     b.d = isk_xcalloc(1, sizeof *b.d);
     b.d->word_mask = m->word_mask;
     if (m->proc.group_bit > 0 && !m->has_solo) b.d->word_mask &= ~(UINT64_C(1) << m->proc.group_bit);
@@ -481,6 +499,7 @@ isk_decoder *isk_decoder_build(isk_model *m, isk_diag *diag)
     for (size_t i = 0; i < b.layouts.len; i++) free(b.layouts.data[i].words);
     VEC_FREE(&b.layouts);
     free(b.images);
+    free(b.meets);
 
     isk_coverage *c = &m->coverage;
     memset(c, 0, sizeof *c);
