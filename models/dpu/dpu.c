@@ -16,6 +16,7 @@
  * Modes (PARAM "mode"): "functional" issues one instruction per clock, round robin over the
  * running threads, and DMA takes no time; "cycle" applies the 11-cycle revolver rule and the
  * DMA cost, so that the clock is the DPU's cycle count. */
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -71,6 +72,25 @@ static const dram_isa_row dpu_isa_rows[] = {
 #undef DPU_ALIAS
 };
 
+#define DPU_ISA_ROWS (sizeof dpu_isa_rows / sizeof dpu_isa_rows[0])
+
+/* dpu_isa_rows' fixed bits (dram_compile), shared by every DPU of the process: written once,
+ * under pthread_once, by the first decode of any of them, and only read after that. */
+static dram_isa_bits dpu_isa_bits[DPU_ISA_ROWS];
+static pthread_once_t dpu_isa_bits_once = PTHREAD_ONCE_INIT;
+
+static void dpu_isa_bits_build(void)
+{
+    for (size_t i = 0; i < DPU_ISA_ROWS; i++) dpu_isa_bits[i] = dram_compile(dpu_isa_rows[i].format);
+}
+
+/* dram_decode_regs over the DPU's own instruction table. */
+static uint64_t dpu_decode_regs(uint64_t word)
+{
+    pthread_once(&dpu_isa_bits_once, dpu_isa_bits_build);
+    return dram_decode_regs(dpu_isa_rows, dpu_isa_bits, DPU_ISA_ROWS, word);
+}
+
 /* The GPRs read and written by the instruction at pc (dram_decode_regs), cached per word with
  * the word's complement: a 48-bit word's complement is never 0, so an entry not yet written
  * (0) never matches and needs no flag of its own. */
@@ -78,7 +98,7 @@ static ISK_NOINLINE uint64_t dpu_regs_decode(struct isk_state *S, uint64_t pc)
 {
     uint64_t *e = &CELLS(RFC)[2 * pc];
     e[0] = ~CELLS(IRAM)[pc];
-    e[1] = dram_decode_regs(dpu_isa_rows, sizeof dpu_isa_rows / sizeof dpu_isa_rows[0], ~e[0]);
+    e[1] = dpu_decode_regs(~e[0]);
     return e[1];
 }
 
@@ -111,7 +131,7 @@ _Static_assert(sizeof dpu_rf_writes / sizeof dpu_rf_writes[0] <= 128, "the write
 static uint32_t dpu_entry_spare(const isk_decoded *entry, uint64_t word)
 {
     (void)entry;
-    const uint64_t regs = dram_decode_regs(dpu_isa_rows, sizeof dpu_isa_rows / sizeof dpu_isa_rows[0], word);
+    const uint64_t regs = dpu_decode_regs(word);
     for (uint32_t k = 0; k < sizeof dpu_rf_writes / sizeof dpu_rf_writes[0]; k++)
         if (dpu_rf_writes[k] == DRAM_WRITES(regs)) return (uint32_t)DRAM_READS(regs) | DPU_RF_KEPT | k << 25;
     return 0;

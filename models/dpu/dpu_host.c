@@ -11,6 +11,7 @@
 #include "asm/asm.h"
 #include "asm/link_model.h"
 #include "asm/load.h"
+#include "asm/syntax.h"
 #include "elf/elf_file.h"
 #include "isekit/sim.h"
 
@@ -364,10 +365,10 @@ static const char *runtime_text(const char *name)
     return NULL;
 }
 
-static isk_obj *assemble_text(const isk_model *m, const char *name, const char *prefix, const char *text,
-                              isk_diag *diag)
+static isk_obj *assemble_text(const isk_model *m, const isk_asm_options *opt, const char *name, const char *prefix,
+                              const char *text, isk_diag *diag)
 {
-    isk_asm *a = isk_asm_new(m, name, NULL, diag);
+    isk_asm *a = isk_asm_new(m, name, opt, diag);
     bool ok = true;
     if (prefix) ok &= isk_asm_text(a, "<configuration>", prefix, strlen(prefix));
     ok &= isk_asm_text(a, name, text, strlen(text));
@@ -394,15 +395,18 @@ static isk_obj *build(const isk_model *m, const char *const *paths, size_t n, co
     isk_obj *objs[64];
     size_t nobjs = 0;
     int errors = diag->errors;
-    objs[nobjs++] = assemble_text(m, "crt0.s", config, runtime_text("crt0.s"), diag);
-    objs[nobjs++] = assemble_text(m, "syslib.s", NULL, runtime_text("syslib.s"), diag);
-    objs[nobjs++] = assemble_text(m, "stdio.s", NULL, runtime_text("stdio.s"), diag);
+    /* every source is assembled on its own, all with one syntax index of the model */
+    isk_syntax_index *index = isk_syntax_index_new(m);
+    const isk_asm_options opt = { .index = index };
+    objs[nobjs++] = assemble_text(m, &opt, "crt0.s", config, runtime_text("crt0.s"), diag);
+    objs[nobjs++] = assemble_text(m, &opt, "syslib.s", NULL, runtime_text("syslib.s"), diag);
+    objs[nobjs++] = assemble_text(m, &opt, "stdio.s", NULL, runtime_text("stdio.s"), diag);
     if (text) {
-        objs[nobjs++] = assemble_text(m, name, inc, text, diag);
+        objs[nobjs++] = assemble_text(m, &opt, name, inc, text, diag);
     } else {
         for (size_t i = 0; i < n && nobjs < 64; i++) {
             /* each source is its own object, with dpu.inc's macros predefined */
-            isk_asm *a = isk_asm_new(m, paths[i], NULL, diag);
+            isk_asm *a = isk_asm_new(m, paths[i], &opt, diag);
             bool ok = isk_asm_text(a, "dpu.inc", inc, strlen(inc));
             ok &= isk_asm_file(a, paths[i]);
             objs[nobjs++] = ok ? isk_asm_finish(a) : NULL;
@@ -411,6 +415,7 @@ static isk_obj *build(const isk_model *m, const char *const *paths, size_t n, co
     }
     isk_obj *exe = NULL;
     bool all = diag->errors == errors;
+    isk_syntax_index_free(index);
     for (size_t i = 0; i < nobjs; i++) all &= objs[i] != NULL;
     if (all) {
         isk_model_link *ml = isk_model_link_new(m, diag);

@@ -84,6 +84,27 @@ typedef struct dram_isa_row {
     int flow;
 } dram_isa_row;
 
+/* Read the unsigned decimal number at *p, then the character `then` (0: none); false if
+ * either is missing. */
+static bool dram_number(const char **p, unsigned *v, char then)
+{
+    const char *s = *p;
+    if (*s < '0' || *s > '9') return false;
+    for (*v = 0; *s >= '0' && *s <= '9'; s++) *v = *v * 10 + (unsigned)(*s - '0');
+    if (then && *s++ != then) return false;
+    *p = s;
+    return true;
+}
+
+/* "{hi:lo}=bhi:blo" at p, as the generated .fields write them (read by hand: sscanf cost
+ * ~2,300 host instructions a segment). */
+static bool dram_segment(const char *p, unsigned *hi, unsigned *lo, unsigned *bhi, unsigned *blo)
+{
+    if (*p++ != '{') return false;
+    return dram_number(&p, hi, ':') && dram_number(&p, lo, '}') && *p++ == '=' && dram_number(&p, bhi, ':') &&
+           dram_number(&p, blo, 0);
+}
+
 /* The value of field `name` of word w as .fields describes it ("rc{4:3}=45:44 rc{2:0}=41:39"),
  * or -1 if the format has no such field. */
 static int64_t dram_field(const char *fields, const char *name, uint64_t w)
@@ -93,27 +114,35 @@ static int64_t dram_field(const char *fields, const char *name, uint64_t w)
     for (const char *p = fields; (p = strstr(p, name)) != NULL; p += len) {
         if ((p != fields && p[-1] != ' ' && p[-1] != ';') || p[len] != '{') continue;
         unsigned hi, lo, bhi, blo;
-        if (sscanf(p + len, "{%u:%u}=%u:%u", &hi, &lo, &bhi, &blo) != 4 || hi < lo || bhi - blo != hi - lo) continue;
+        if (!dram_segment(p + len, &hi, &lo, &bhi, &blo) || hi < lo || bhi - blo != hi - lo) continue;
         if (v < 0) v = 0;
         v |= (int64_t)(((w >> blo) & ((UINT64_C(1) << (bhi - blo + 1)) - 1)) << lo);
     }
     return v;
 }
 
-/* How many fixed bits of the format ("00cc-11cc-...", bit 47 first) word w matches, or -1 if
- * one differs. */
-static int dram_matches(const char *format, uint64_t w)
+/* A format's fixed bits as masks, worked out once per row (dram_compile) rather than per word:
+ * walking the format string for each of the ~1000 rows cost ~80 K host instructions a word. */
+typedef struct dram_isa_bits {
+    uint64_t mask, value;   /* the fixed bits, and what they must be */
+    int fixed;              /* how many there are */
+} dram_isa_bits;
+
+/* The fixed bits of the format ("00cc-11cc-...", bit 47 first). */
+static dram_isa_bits dram_compile(const char *format)
 {
-    int bit = 47, fixed = 0;
+    dram_isa_bits b = { 0, 0, 0 };
+    int bit = 47;
     for (const char *p = format; *p && bit >= 0; p++) {
         if (*p == '-') continue;
         if (*p == '0' || *p == '1') {
-            if ((uint64_t)(*p - '0') != ((w >> bit) & 1)) return -1;
-            fixed++;
+            b.mask |= UINT64_C(1) << bit;
+            b.value |= (uint64_t)(*p - '0') << bit;
+            b.fixed++;
         }
         bit--;
     }
-    return fixed;
+    return b;
 }
 
 static uint64_t dram_gpr(int64_t r, bool pair)
@@ -135,15 +164,13 @@ static uint64_t dram_banks(uint64_t mask)
 /* The reads and writes as dram_banks packs them, the writes in bits 32..55 (each half a plain
  * 32-bit word). The row with the most fixed bits wins, as in the engine's decoder: a general form
  * (e.g. add rrici without a destination's bits) also matches the words of its specific ones,
- * and taking it would lose their registers. */
-static uint64_t dram_decode_regs(const dram_isa_row *rows, size_t nrows, uint64_t w)
+ * and taking it would lose their registers. bits[i] is dram_compile(rows[i].format). */
+static uint64_t dram_decode_regs(const dram_isa_row *rows, const dram_isa_bits *bits, size_t nrows, uint64_t w)
 {
     size_t best = nrows;
     int best_fixed = -1;
-    for (size_t i = 0; i < nrows; i++) {
-        const int fixed = dram_matches(rows[i].format, w);
-        if (fixed > best_fixed) best = i, best_fixed = fixed;
-    }
+    for (size_t i = 0; i < nrows; i++)
+        if ((w & bits[i].mask) == bits[i].value && bits[i].fixed > best_fixed) best = i, best_fixed = bits[i].fixed;
     if (best == nrows) return 0;
     const char *f = rows[best].fields ? rows[best].fields : "";
     const uint64_t reads = dram_gpr(dram_field(f, "ra", w), false) | dram_gpr(dram_field(f, "rb", w), false) |

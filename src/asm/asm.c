@@ -53,7 +53,7 @@ isk_asm *isk_asm_new(const isk_model *m, const char *output_name, const isk_asm_
     a->errors_at_start = diag->errors;
     if (opt) a->opt = *opt;
     if (!a->opt.max_expanded_bytes) a->opt.max_expanded_bytes = max_expansion_env(diag);
-    a->index = isk_syntax_index_new(m);
+    a->index = a->opt.index ? a->opt.index : (a->own_index = isk_syntax_index_new(m));
     a->insn_bytes = isk_asm_insn_bytes(m);
     a->pc_unit = isk_asm_pc_unit_bytes(m);
     a->big_endian = m->has_elf && m->elf.big_endian;
@@ -96,7 +96,7 @@ void isk_asm_free(isk_asm *a)
     for (size_t i = 0; i < a->collect.irp_values.len; i++) free(a->collect.irp_values.data[i]);
     VEC_FREE(&a->collect.irp_values);
     VEC_FREE(&a->conds);
-    isk_syntax_index_free(a->index);
+    isk_syntax_index_free(a->own_index);
     isk_obj_free(a->obj);
     free(a);
 }

@@ -58,6 +58,11 @@ typedef struct isk_asm_options {
      * `.loc` when present) each instruction came from. On by default (NULL options: the run
      * commands' on-the-fly assembly); `isekit as` and `build` set no_lines unless -g. */
     bool no_lines;
+    /* The model's syntax index (isk_syntax_index_new, asm/syntax.h) to use instead of one made
+     * for this assembler alone: whoever assembles many sources of one model (the DPU's runtime
+     * and program, ~1.6 M host instructions an index) makes it once; it must outlive the
+     * assembler. NULL: the assembler makes its own. */
+    const struct isk_syntax_index *index;
 } isk_asm_options;
 
 /* A folder of headers for `.S` sources of one model, which the C preprocessor searches after

@@ -178,7 +178,8 @@ struct isk_asm {
     isk_diag *diag;
     int errors_at_start;
     isk_asm_options opt;
-    isk_syntax_index *index;
+    const isk_syntax_index *index;   /* opt.index, or own_index */
+    isk_syntax_index *own_index;     /* made for this assembler alone (no opt.index), freed with it */
     isk_obj *obj;
     int insn_bytes, pc_unit;
     bool big_endian;

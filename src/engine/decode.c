@@ -35,6 +35,14 @@ struct isk_decoder {
 
 typedef struct region { uint64_t mask, value; double words; } region;
 
+/* The images of one field layout (kind, segments, scale, negation): what field_images'
+ * words depend on. Most formats share their operand fields' layouts with many others (the
+ * DPU's ~1000 formats have a few dozen), so the words are made once per layout. */
+typedef struct layout_images {
+    const isk_field *field;  /* the first field seen with this layout */
+    uint64_t *words;
+} layout_images;
+
 typedef struct builder {
     isk_model *m;
     isk_decoder *d;
@@ -51,8 +59,21 @@ typedef struct builder {
     size_t npatterns;
     uint64_t **images;       /* per field of a format (format * ISK_MAX_OPS + field), made when
                                 first needed: each name's value of its kind put in the field,
-                                in name order; comparing pairs reuses them */
+                                in name order; comparing pairs reuses them. Not owned: they
+                                point into `layouts`, shared by fields of one layout */
+    VEC(layout_images) layouts;
+    struct meet_memo *meets; /* domains_meet's answers, direct-mapped (MEET_MEMO entries) */
 } builder;
+
+/* One answer of domains_meet: the words it compared (layouts' images) and the bits. Formats
+ * share layouts, so the same comparison comes back for many pairs. */
+typedef struct meet_memo {
+    const uint64_t *f, *g;
+    uint64_t overlap;
+    bool meet;
+} meet_memo;
+
+#define MEET_MEMO 1024
 
 #define MAX_NODES (1u << 22)
 #define MAX_SPLIT_BITS 8
@@ -64,18 +85,34 @@ static bool has_domain(const isk_model *m, const isk_field *f)
     return f->kind >= 0 && m->kinds.data[f->kind].d.type == ISK_KIND_NAMES;
 }
 
+/* Do fields f and g put every value in the same word bits? */
+static bool same_layout(const isk_field *f, const isk_field *g)
+{
+    return f->kind == g->kind && f->nseg == g->nseg && f->scale == g->scale && f->negate == g->negate &&
+           memcmp(f->seg, g->seg, (size_t)f->nseg * sizeof f->seg[0]) == 0;
+}
+
+/* The words of field f (one with a domain) for each name of its kind, all other bits 0: made
+ * once per layout, or found among those made. */
+static uint64_t *layout_words(builder *b, const isk_field *f)
+{
+    for (size_t i = 0; i < b->layouts.len; i++)
+        if (same_layout(b->layouts.data[i].field, f)) return b->layouts.data[i].words;
+    const isk_kind *k = &b->m->kinds.data[f->kind];
+    uint64_t *words = isk_xcalloc(k->names.len + 1, sizeof *words);
+    for (size_t v = 0; v < k->names.len; v++) isk_field_insert(f, k->names.data[v].value, &words[v]);
+    VEC_PUSH(&b->layouts, ((layout_images){ f, words }));
+    return words;
+}
+
 /* The words of field i of format p (one with a domain) for each name of its kind, all other
  * bits 0: cached, as each format is compared with many. */
 static const uint64_t *field_images(builder *b, int p, int i, size_t *n)
 {
     const isk_field *f = &b->m->patterns.data[p].field[i];
-    const isk_kind *k = &b->m->kinds.data[f->kind];
     uint64_t **slot = &b->images[(size_t)p * ISK_MAX_OPS + (size_t)i];
-    if (!*slot) {
-        *slot = isk_xcalloc(k->names.len + 1, sizeof **slot);
-        for (size_t v = 0; v < k->names.len; v++) isk_field_insert(f, k->names.data[v].value, &(*slot)[v]);
-    }
-    *n = k->names.len;
+    if (!*slot) *slot = layout_words(b, f);
+    *n = b->m->kinds.data[f->kind].names.len;
     return *slot;
 }
 
@@ -98,10 +135,14 @@ static bool domains_meet(builder *b, int p, int i, int q, int j, uint64_t overla
 {
     size_t nf, ng;
     const uint64_t *wf = field_images(b, p, i, &nf), *wg = field_images(b, q, j, &ng);
-    for (size_t x = 0; x < nf; x++)
-        for (size_t y = 0; y < ng; y++)
-            if (((wf[x] ^ wg[y]) & overlap) == 0) return true;
-    return false;
+    uint64_t h = ((uint64_t)(uintptr_t)wf * 31 + (uint64_t)(uintptr_t)wg) * 0x9e3779b97f4a7c15u ^ overlap;
+    meet_memo *e = &b->meets[(h ^ h >> 29) % MEET_MEMO];
+    if (e->f == wf && e->g == wg && e->overlap == overlap) return e->meet;
+    bool meet = false;
+    for (size_t x = 0; x < nf && !meet; x++)
+        for (size_t y = 0; y < ng && !meet; y++) meet = ((wf[x] ^ wg[y]) & overlap) == 0;
+    *e = (meet_memo){ wf, wg, overlap, meet };
+    return meet;
 }
 
 /* Can operand domains prove that no word is accepted by both formats pi and qi? */
@@ -179,14 +220,50 @@ static bool ambiguous_pair(builder *b, int pi, int qi)
            !domains_separate(b, pi, qi);
 }
 
-/* Has some pair of the set (one instruction set's formats) a word both may accept? A cheap
- * mask test first rules out almost every pair. */
+/* A format as the all-pairs check sorts them: by priority, then by its value on the bits
+ * every format of the set fixes. Two formats that differ there cannot accept one word. */
+typedef struct pair_key {
+    int priority;
+    uint64_t common;         /* the format's match on the bits all fix */
+    uint64_t mask, match;    /* its fixed bits, copied: the pairs' mask test reads these only */
+    int index;
+} pair_key;
+
+static int pair_key_cmp(const void *a, const void *b)
+{
+    const pair_key *x = a, *y = b;
+    if (x->priority != y->priority) return x->priority < y->priority ? -1 : 1;
+    if (x->common != y->common) return x->common < y->common ? -1 : 1;
+    return (x->index > y->index) - (x->index < y->index);
+}
+
+/* Has some pair of the set (one instruction set's formats) a word both may accept? Only
+ * formats of one priority and one value on the bits all of them fix can: sorting by those
+ * leaves fewer pairs to compare, and a mask test on the keys' copies of the fixed bits rules out
+ * most of those without a look at the large pattern records (the DPU's ~1000 formats make
+ * ~470 K pairs, ~7 K of which need the domains compared). */
 static bool any_ambiguous_pair(builder *b, const int *set, int n)
 {
-    for (int i = 0; i < n; i++)
-        for (int j = i + 1; j < n; j++)
-            if (ambiguous_pair(b, set[i], set[j])) return true;
-    return false;
+    const isk_model *m = b->m;
+    uint64_t all_fix = ~UINT64_C(0);
+    for (int i = 0; i < n; i++) all_fix &= m->patterns.data[set[i]].mask;
+    pair_key *keys = isk_xcalloc((size_t)n + 1, sizeof *keys);
+    for (int i = 0; i < n; i++) {
+        const isk_pattern *p = &m->patterns.data[set[i]];
+        keys[i] = (pair_key){ p->priority, p->match & all_fix, p->mask, p->match, set[i] };
+    }
+    qsort(keys, (size_t)n, sizeof *keys, pair_key_cmp);
+    bool found = false;
+    for (int lo = 0, hi; lo < n && !found; lo = hi) {
+        for (hi = lo + 1; hi < n && keys[hi].priority == keys[lo].priority && keys[hi].common == keys[lo].common; hi++)
+            ;
+        for (int i = lo; i < hi && !found; i++)
+            for (int j = i + 1; j < hi && !found; j++)
+                found = ((keys[i].match ^ keys[j].match) & keys[i].mask & keys[j].mask) == 0 &&
+                        ambiguous_pair(b, keys[i].index, keys[j].index);
+    }
+    free(keys);
+    return found;
 }
 
 static bool accepts(const isk_model *m, const isk_pattern *p, uint64_t w)
@@ -267,13 +344,15 @@ static void pick_split(const isk_model *m, const int *set, int n, uint64_t known
         *bits = hi - lo + 1;
         return;
     }
-    /* No bit tested by all: split on the bit most formats test. */
+    /* No bit tested by all: split on the bit most formats test (the lowest of those tied).
+     * Counted in one pass over the set, each format adding its own bits. */
+    int count[64] = { 0 };
+    for (int i = 0; i < n; i++)
+        for (uint64_t need = m->patterns.data[set[i]].mask & any; need; need &= need - 1) count[__builtin_ctzll(need)]++;
     int best = 63 - __builtin_clzll(any), best_count = -1;
-    for (int bit = 0; bit < 64; bit++) {
-        if (!(any >> bit & 1)) continue;
-        int count = 0;
-        for (int i = 0; i < n; i++) count += (int)(m->patterns.data[set[i]].mask >> bit & 1);
-        if (count > best_count) best = bit, best_count = count;
+    for (uint64_t left = any; left; left &= left - 1) {   /* any's bits, lowest first */
+        int bit = __builtin_ctzll(left);
+        if (count[bit] > best_count) best = bit, best_count = count[bit];
     }
     *shift = best;
     *bits = 1;
@@ -400,6 +479,7 @@ isk_decoder *isk_decoder_build(isk_model *m, isk_diag *diag)
     builder b = { .m = m, .diag = diag, .npatterns = m->patterns.len };
     b.checked = isk_xcalloc(m->patterns.len * m->patterns.len / 8 + 1, 1);
     b.images = isk_xcalloc(m->patterns.len * ISK_MAX_OPS + 1, sizeof *b.images);
+    b.meets = isk_xcalloc(MEET_MEMO, sizeof *b.meets);
     b.d = isk_xcalloc(1, sizeof *b.d);
     b.d->word_mask = m->word_mask;
     if (m->proc.group_bit > 0 && !m->has_solo) b.d->word_mask &= ~(UINT64_C(1) << m->proc.group_bit);
@@ -416,8 +496,10 @@ isk_decoder *isk_decoder_build(isk_model *m, isk_diag *diag)
     }
     free(set);
     free(b.checked);
-    for (size_t i = 0; i < m->patterns.len * ISK_MAX_OPS; i++) free(b.images[i]);
+    for (size_t i = 0; i < b.layouts.len; i++) free(b.layouts.data[i].words);
+    VEC_FREE(&b.layouts);
     free(b.images);
+    free(b.meets);
 
     isk_coverage *c = &m->coverage;
     memset(c, 0, sizeof *c);

@@ -120,8 +120,10 @@ bool isk_kind_add(isk_model *m, const isk_kind_decl *d, isk_diag *diag)
 
 int isk_kind_find(const isk_model *m, const char *name)
 {
+    /* the first characters compared inline: loading a model looks up every syntax operand's
+       kind, and most kinds differ there */
     for (size_t i = 0; i < m->kinds.len; i++)
-        if (strcmp(m->kinds.data[i].d.name, name) == 0) return (int)i;
+        if (m->kinds.data[i].d.name[0] == name[0] && strcmp(m->kinds.data[i].d.name, name) == 0) return (int)i;
     return -1;
 }
 
