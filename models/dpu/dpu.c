@@ -296,26 +296,66 @@ ISK_INLINE void rf_stretch_close(struct isk_state *S, uint64_t base, uint64_t cl
  * per issue): the behaviour and the after-issue hook in one loop, no call of the hook and no
  * turn of the engine's loop per issue. The issue is followed through the pipeline before its
  * behaviour runs (only a DMA's looks at the pipeline, and finds it followed: dpu_follow_issue),
- * so that nothing of the walk is kept across the behaviour's call. The engine's ncode is the
- * code memory's size, IRAM's, a constant here, which frees a register. */
-ISK_INLINE uint64_t detailed_stretch(isk_sched *q, const isk_decoded *dcache, uint64_t clock, const uint64_t limit,
-                                     uint64_t *sys_clock, int *asked)
+ * so that nothing of the walk is kept across the behaviour's call. The behaviour runs as in the
+ * steady round (round.h): the bodies of most behaviours inlined, from the round's case list
+ * (round_cases.h), through its dispatch, each case leaving its next PC in npc and going on to
+ * the per-issue rest below; every other instruction (and an entry not decoded) through its fn.
+ * The engine's ncode is the code memory's size, IRAM's, a constant here, which frees a
+ * register. */
+static uint64_t detailed_stretch(isk_sched *q, const isk_decoded *dcache, uint64_t clock, const uint64_t limit,
+                                 uint64_t *sys_clock, int *asked)
 {
     isk_hdr *const h = q->h;
     struct isk_state *const S = (struct isk_state *)(void *)h;
     *asked = -1;
     int id = q->next_pick;
     if (clock >= limit || id < 0) return clock;
-    /* (read from q after each behaviour's call, where it is one compare with memory, rather
-     * than kept in a stack slot that GCC loads into a register first) */
+    /* (read from q after each issue, where it is one compare with memory, rather than kept in
+     * a stack slot that GCC loads into a register first) */
     q->DETAILED_LIMIT = limit;
     uint64_t base = rf_stretch_open(S, clock);
     isk_context *c = &q->contexts[id];
-    uint64_t pc = c->pc;
+    uint64_t pc = c->pc, npc;
+    const isk_decoded *d;
+#if DPU_THREADED
+    static const void *const cases[1 + DPU_PATTERNS] = {
+#define DPU_ROUND_TABLE
+#include "round_cases.h"
+#undef DPU_ROUND_TABLE
+    };
+    const void *const *const case_of = cases + 1;
+#endif
     if (ISK_UNLIKELY(pc >= DPU_IRAM_INSNS)) goto closed;
     for (;;) {
-        follow_entry(S, (uint32_t)id, pc, &dcache[pc], clock);
-        isk_sched_issue(h, c, (uint32_t)id, pc, dcache, clock, sys_clock);
+        d = &dcache[pc];
+        follow_entry(S, (uint32_t)id, pc, d, clock);
+        if (c->state == ISK_CTX_BLOCKED) c->state = ISK_CTX_RUNNING;
+        h->context = (uint32_t)id;
+        h->pc = pc;
+        h->next_pc = pc + 1;
+        h->clock = *sys_clock = clock;
+#if DPU_THREADED
+        DPU_DISPATCH;
+        {
+#else
+        switch (d->pattern) {
+#endif
+#define DPU_LOOP_BEFORE(kind, family)
+#define DPU_LOOP_AFTER(kind) npc = DPU_ROUND_NEXT_PC_##kind; goto issued;
+#include "round_cases.h"
+#undef DPU_LOOP_BEFORE
+#undef DPU_LOOP_AFTER
+#if !DPU_THREADED
+        default: goto call;
+#endif
+        }
+    call:
+        d->fn(h, d->op);
+        npc = h->next_pc;
+    issued:
+        c->last_issue = clock;
+        c->insns++;
+        h->issued++;
         if (c->ready_at < clock + DPU_REVOLVER) c->ready_at = clock + DPU_REVOLVER;
         /* (read back rather than kept across the behaviour's call: only a DMA's looks at the
          * pipeline, and leaves open_at alone) */
@@ -338,7 +378,7 @@ ISK_INLINE uint64_t detailed_stretch(isk_sched *q, const isk_decoded *dcache, ui
                 *asked = id;
                 return next;
             }
-            c->pc = h->next_pc;
+            c->pc = npc;
             clock = next;
             id = q->next_pick;
             if (clock >= limit || id < 0) return clock;
@@ -348,7 +388,7 @@ ISK_INLINE uint64_t detailed_stretch(isk_sched *q, const isk_decoded *dcache, ui
             if (ISK_UNLIKELY(pc >= DPU_IRAM_INSNS)) goto closed;   /* q is up to date */
             continue;
         }
-        c->pc = h->next_pc;
+        c->pc = npc;
         clock = at;
         if (clock >= q->DETAILED_LIMIT) break;
         pc = next_c->pc;
