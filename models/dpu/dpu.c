@@ -190,7 +190,6 @@ ISK_INLINE int detailed_next_ready(const isk_sched *q, uint64_t clock)
  * says the contexts changed (DETAILED_NONE: nothing kept). */
 #define DETAILED_AT word[0]             /* the cycle the kept pick is for */
 #define DETAILED_ID word[1]             /* the context, or -1 (as uint64_t) */
-#define DETAILED_LIMIT word[2]          /* detailed_stretch's limit, while it runs */
 #define DETAILED_NONE UINT64_MAX        /* (no pick is asked for the last cycle) */
 
 static uint64_t detailed_next(isk_sched *q, uint64_t clock);
@@ -310,9 +309,9 @@ static uint64_t detailed_stretch(isk_sched *q, const isk_decoded *dcache, uint64
     *asked = -1;
     int id = q->next_pick;
     if (clock >= limit || id < 0) return clock;
-    /* (read from q after each issue, where it is one compare with memory, rather than kept in
-     * a stack slot that GCC loads into a register first) */
-    q->DETAILED_LIMIT = limit;
+    /* (read from the state after each issue, where it is one compare with memory, rather than
+     * kept in a stack slot that GCC loads into a register first) */
+    S->stretch_limit = limit;
     uint64_t base = rf_stretch_open(S, clock);
     isk_context *c = &q->contexts[id];
     uint64_t pc = c->pc, npc;
@@ -331,16 +330,14 @@ static uint64_t detailed_stretch(isk_sched *q, const isk_decoded *dcache, uint64
         follow_entry(S, (uint32_t)id, pc, d, clock);
         if (c->state == ISK_CTX_BLOCKED) c->state = ISK_CTX_RUNNING;
         h->context = (uint32_t)id;
-        h->pc = pc;
-        h->next_pc = pc + 1;
-        h->clock = *sys_clock = clock;
+        *sys_clock = clock;
 #if DPU_THREADED
         DPU_DISPATCH;
         {
 #else
         switch (d->pattern) {
 #endif
-#define DPU_LOOP_BEFORE(kind, family)
+#define DPU_LOOP_BEFORE(kind, family) DPU_ROUND_FRAME_##kind(family, clock)
 #define DPU_LOOP_AFTER(kind) npc = DPU_ROUND_NEXT_PC_##kind; goto issued;
 #include "round_cases.h"
 #undef DPU_LOOP_BEFORE
@@ -350,12 +347,20 @@ static uint64_t detailed_stretch(isk_sched *q, const isk_decoded *dcache, uint64
 #endif
         }
     call:
+        h->pc = pc;
+        h->next_pc = pc + 1;
+        h->clock = clock;
         d->fn(h, d->op);
         npc = h->next_pc;
     issued:
         c->last_issue = clock;
         c->insns++;
+#if defined(__GNUC__) && defined(__x86_64__)
+        /* (an add in memory: GCC loads, adds and stores, keeping the count for the rare path) */
+        __asm__("addq $1, %0" : "+m"(h->issued));
+#else
         h->issued++;
+#endif
         if (c->ready_at < clock + DPU_REVOLVER) c->ready_at = clock + DPU_REVOLVER;
         /* (read back rather than kept across the behaviour's call: only a DMA's looks at the
          * pipeline, and leaves open_at alone) */
@@ -363,14 +368,18 @@ static uint64_t detailed_stretch(isk_sched *q, const isk_decoded *dcache, uint64
         /* (looked up after the call, which leaves them alone, so that no register holds them
          * across it; the empty asm keeps GCC from sharing &ctx_after[id] with the register-file
          * rule's &prev_writes[id] and spilling that across the call) */
-        uint32_t t = (uint32_t)id;
+        uint64_t t = (uint32_t)id;
 #if defined(__GNUC__)
         __asm__("" : "+r"(t));
 #endif
-        const uint32_t after = S->rr_after[t];
+        const uint64_t after = S->rr_after[t];
         isk_context *const next_c = S->ctx_after[t];
         /* (ready_at > clock + 1, written so that clock + 1 is not kept across the call) */
         if (ISK_UNLIKELY(h->attention || next_c->ready_at >= clock + 2)) {
+            /* the issue's PC, next PC and clock, which an inlined body may have left alone */
+            h->pc = pc;
+            h->next_pc = npc;
+            h->clock = clock;
             q->cursor = (uint32_t)id + 1;
             rf_stretch_close(S, base, clock, h->issued - 1);   /* before this issue's */
             const uint64_t next = detailed_issued_rest(q, (uint32_t)id, clock, at);
@@ -389,12 +398,21 @@ static uint64_t detailed_stretch(isk_sched *q, const isk_decoded *dcache, uint64
             continue;
         }
         c->pc = npc;
+        const uint64_t issued_in = clock;
         clock = at;
-        if (clock >= q->DETAILED_LIMIT) break;
-        pc = next_c->pc;
-        if (ISK_UNLIKELY(pc >= DPU_IRAM_INSNS)) break;
+        if (clock >= S->stretch_limit) goto last;
+        const uint64_t next_pc = next_c->pc;
+        if (ISK_UNLIKELY(next_pc >= DPU_IRAM_INSNS)) goto last;
+        pc = next_pc;
         id = (int)after;
         c = next_c;
+        continue;
+    last:
+        /* the last issue's PC, next PC and clock, as the engine's loop leaves them */
+        h->pc = pc;
+        h->next_pc = npc;
+        h->clock = issued_in;
+        break;
     }
     /* q's kept pick and cursor lag: as detailed_issued_at leaves them after the last issue, id's */
     rf_stretch_close(S, base, clock, h->issued);
