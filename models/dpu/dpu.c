@@ -291,6 +291,27 @@ ISK_INLINE void rf_stretch_close(struct isk_state *S, uint64_t base, uint64_t cl
     S->rf_open = false;
 }
 
+/* The cycles of a stretch's chunk: at its end the stretch looks at h->attention (a stop
+ * request from another thread), which it otherwise reads only after a call through an entry
+ * (an inlined body never asks for attention). */
+#define DETAILED_CHUNK 65536u
+ISK_INLINE uint64_t detailed_chunk_end(uint64_t clock, uint64_t limit)
+{
+    return limit - clock > DETAILED_CHUNK ? clock + DETAILED_CHUNK : limit;
+}
+/* An issue's counts (isk_scheduler.run). */
+ISK_INLINE void detailed_count(isk_hdr *h, isk_context *c, uint64_t clock)
+{
+    c->last_issue = clock;
+    c->insns++;
+#if defined(__GNUC__) && defined(__x86_64__)
+    /* (an add in memory: GCC loads, adds and stores, keeping the count for the rare path) */
+    __asm__("addq $1, %0" : "+m"(h->issued));
+#else
+    h->issued++;
+#endif
+}
+
 /* The engine's fast loop while the pick is kept (isk_scheduler.run, abi.h: what it must store
  * per issue): the behaviour and the after-issue hook in one loop, no call of the hook and no
  * turn of the engine's loop per issue. The issue is followed through the pipeline before its
@@ -309,9 +330,9 @@ static uint64_t detailed_stretch(isk_sched *q, const isk_decoded *dcache, uint64
     *asked = -1;
     int id = q->next_pick;
     if (clock >= limit || id < 0) return clock;
-    /* (read from the state after each issue, where it is one compare with memory, rather than
-     * kept in a stack slot that GCC loads into a register first) */
-    S->stretch_limit = limit;
+    /* (the chunk's end, read from the state after each issue, where it is one compare with
+     * memory, rather than kept in a stack slot that GCC loads into a register first) */
+    S->stretch_limit = detailed_chunk_end(clock, limit);
     uint64_t base = rf_stretch_open(S, clock);
     isk_context *c = &q->contexts[id];
     uint64_t pc = c->pc, npc;
@@ -338,7 +359,7 @@ static uint64_t detailed_stretch(isk_sched *q, const isk_decoded *dcache, uint64
         switch (d->pattern) {
 #endif
 #define DPU_LOOP_BEFORE(kind, family) DPU_ROUND_FRAME_##kind(family, clock)
-#define DPU_LOOP_AFTER(kind) npc = DPU_ROUND_NEXT_PC_##kind; goto issued;
+#define DPU_LOOP_AFTER(kind) npc = DPU_ROUND_NEXT_PC_##kind; goto inlined;
 #include "round_cases.h"
 #undef DPU_LOOP_BEFORE
 #undef DPU_LOOP_AFTER
@@ -352,16 +373,18 @@ static uint64_t detailed_stretch(isk_sched *q, const isk_decoded *dcache, uint64
         h->clock = clock;
         d->fn(h, d->op);
         npc = h->next_pc;
-    issued:
-        c->last_issue = clock;
-        c->insns++;
-#if defined(__GNUC__) && defined(__x86_64__)
-        /* (an add in memory: GCC loads, adds and stores, keeping the count for the rare path) */
-        __asm__("addq $1, %0" : "+m"(h->issued));
-#else
-        h->issued++;
-#endif
+        /* (a DMA's cost may block the thread past the revolver's distance) */
         if (c->ready_at < clock + DPU_REVOLVER) c->ready_at = clock + DPU_REVOLVER;
+        detailed_count(h, c, clock);
+        /* a call may ask for attention (an inlined body never does; a stop request from
+         * another thread is seen at the chunk's end, below) */
+        if (ISK_UNLIKELY(h->attention)) goto rare;
+        goto counted;
+    inlined:
+        assert(c->ready_at <= clock);   /* it was picked ready: the revolver's distance is the max */
+        c->ready_at = clock + DPU_REVOLVER;
+        detailed_count(h, c, clock);
+    counted:;
         /* (read back rather than kept across the behaviour's call: only a DMA's looks at the
          * pipeline, and leaves open_at alone) */
         const uint64_t at = S->pipe.open_at;
@@ -375,14 +398,15 @@ static uint64_t detailed_stretch(isk_sched *q, const isk_decoded *dcache, uint64
         const uint64_t after = S->rr_after[t];
         isk_context *const next_c = S->ctx_after[t];
         /* (ready_at > clock + 1, written so that clock + 1 is not kept across the call) */
-        if (ISK_UNLIKELY(h->attention || next_c->ready_at >= clock + 2)) {
+        if (ISK_UNLIKELY(next_c->ready_at >= clock + 2)) {
+        rare:
             /* the issue's PC, next PC and clock, which an inlined body may have left alone */
             h->pc = pc;
             h->next_pc = npc;
             h->clock = clock;
             q->cursor = (uint32_t)id + 1;
             rf_stretch_close(S, base, clock, h->issued - 1);   /* before this issue's */
-            const uint64_t next = detailed_issued_rest(q, (uint32_t)id, clock, at);
+            const uint64_t next = detailed_issued_rest(q, (uint32_t)id, clock, S->pipe.open_at);
             if (h->attention) {
                 *asked = id;
                 return next;
@@ -391,6 +415,7 @@ static uint64_t detailed_stretch(isk_sched *q, const isk_decoded *dcache, uint64
             clock = next;
             id = q->next_pick;
             if (clock >= limit || id < 0) return clock;
+            S->stretch_limit = detailed_chunk_end(clock, limit);
             c = &q->contexts[id];
             base = rf_stretch_open(S, clock);
             pc = c->pc;
@@ -400,7 +425,12 @@ static uint64_t detailed_stretch(isk_sched *q, const isk_decoded *dcache, uint64
         c->pc = npc;
         const uint64_t issued_in = clock;
         clock = at;
-        if (clock >= S->stretch_limit) goto last;
+        if (ISK_UNLIKELY(clock >= S->stretch_limit)) {
+            /* the chunk's end: the limit, then a stop request from another thread (as the
+             * steady round, the stretch ends as at the limit and the engine sees it) */
+            if (clock >= limit || h->attention) goto last;
+            S->stretch_limit = detailed_chunk_end(clock, limit);
+        }
         const uint64_t next_pc = next_c->pc;
         if (ISK_UNLIKELY(next_pc >= DPU_IRAM_INSNS)) goto last;
         pc = next_pc;
