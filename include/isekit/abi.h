@@ -109,7 +109,15 @@ typedef struct isk_scheduler {
      * the context's pc = h->next_pc and clock = what `issued` returned. On attention it sets
      * *asked = id and returns what `issued` returned (the engine settles the rest: the pc, the
      * context's ready_at); otherwise *asked = -1 and it returns the clock it stopped at (which
-     * may be past limit). It need not look at h->attention before the first issue. */
+     * may be past limit). It need not look at h->attention before the first issue. Where it
+     * runs a behaviour's body inline instead of its fn (as PROCESSOR .round may), it stores of
+     * h->pc, h->next_pc and h->clock only what that body may read (a fault reports the PC and
+     * the clock, a call links the PC, a jump changes NEXT_PC), but *sys_clock every issue (the
+     * watchdog and stop requests read it) and all three where it returns: on attention and at
+     * its end they are the last issue's, with h->next_pc its next PC. As no inlined body asks
+     * for attention, it may look at h->attention only after a call through fn and at least
+     * every few thousand clocks (a stop request from another thread), ending then as at the
+     * limit (*asked = -1; the engine sees the attention). */
     uint64_t (*run)(isk_sched *q, const struct isk_decoded *dcache, uint64_t ncode, uint64_t clock,
                     uint64_t limit, uint64_t *sys_clock, int *asked);
 } isk_scheduler;

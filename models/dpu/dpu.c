@@ -210,7 +210,6 @@ ISK_INLINE int detailed_next_ready(const isk_sched *q, uint64_t clock)
  * says the contexts changed (DETAILED_NONE: nothing kept). */
 #define DETAILED_AT word[0]             /* the cycle the kept pick is for */
 #define DETAILED_ID word[1]             /* the context, or -1 (as uint64_t) */
-#define DETAILED_LIMIT word[2]          /* detailed_stretch's limit, while it runs */
 #define DETAILED_NONE UINT64_MAX        /* (no pick is asked for the last cycle) */
 
 static uint64_t detailed_next(isk_sched *q, uint64_t clock);
@@ -312,69 +311,158 @@ ISK_INLINE void rf_stretch_close(struct isk_state *S, uint64_t base, uint64_t cl
     S->rf_open = false;
 }
 
+/* The cycles of a stretch's chunk: at its end the stretch looks at h->attention (a stop
+ * request from another thread), which it otherwise reads only after a call through an entry
+ * (an inlined body never asks for attention). */
+#define DETAILED_CHUNK 65536u
+ISK_INLINE uint64_t detailed_chunk_end(uint64_t clock, uint64_t limit)
+{
+    return limit - clock > DETAILED_CHUNK ? clock + DETAILED_CHUNK : limit;
+}
+/* An issue's counts (isk_scheduler.run). */
+ISK_INLINE void detailed_count(isk_hdr *h, isk_context *c, uint64_t clock)
+{
+    c->last_issue = clock;
+    c->insns++;
+#if defined(__GNUC__) && defined(__x86_64__)
+    /* (an add in memory: GCC loads, adds and stores, keeping the count for the rare path) */
+    __asm__("addq $1, %0" : "+m"(h->issued));
+#else
+    h->issued++;
+#endif
+}
+
 /* The engine's fast loop while the pick is kept (isk_scheduler.run, abi.h: what it must store
  * per issue): the behaviour and the after-issue hook in one loop, no call of the hook and no
  * turn of the engine's loop per issue. The issue is followed through the pipeline before its
  * behaviour runs (only a DMA's looks at the pipeline, and finds it followed: dpu_follow_issue),
- * so that nothing of the walk is kept across the behaviour's call. The engine's ncode is the
- * code memory's size, IRAM's, a constant here, which frees a register. */
-ISK_INLINE uint64_t detailed_stretch(isk_sched *q, const isk_decoded *dcache, uint64_t clock, const uint64_t limit,
-                                     uint64_t *sys_clock, int *asked)
+ * so that nothing of the walk is kept across the behaviour's call. The behaviour runs as in the
+ * steady round (round.h): the bodies of most behaviours inlined, from the round's case list
+ * (round_cases.h), through its dispatch, each case leaving its next PC in npc and going on to
+ * the per-issue rest below; every other instruction (and an entry not decoded) through its fn.
+ * The engine's ncode is the code memory's size, IRAM's, a constant here, which frees a
+ * register. */
+static uint64_t detailed_stretch(isk_sched *q, const isk_decoded *dcache, uint64_t clock, const uint64_t limit,
+                                 uint64_t *sys_clock, int *asked)
 {
     isk_hdr *const h = q->h;
     struct isk_state *const S = (struct isk_state *)(void *)h;
     *asked = -1;
     int id = q->next_pick;
     if (clock >= limit || id < 0) return clock;
-    /* (read from q after each behaviour's call, where it is one compare with memory, rather
-     * than kept in a stack slot that GCC loads into a register first) */
-    q->DETAILED_LIMIT = limit;
+    /* (the chunk's end, read from the state after each issue, where it is one compare with
+     * memory, rather than kept in a stack slot that GCC loads into a register first) */
+    S->stretch_limit = detailed_chunk_end(clock, limit);
     uint64_t base = rf_stretch_open(S, clock);
     isk_context *c = &q->contexts[id];
-    uint64_t pc = c->pc;
+    uint64_t pc = c->pc, npc;
+    const isk_decoded *d;
+#if DPU_THREADED
+    static const void *const cases[1 + DPU_PATTERNS] = {
+#define DPU_ROUND_TABLE
+#include "round_cases.h"
+#undef DPU_ROUND_TABLE
+    };
+    const void *const *const case_of = cases + 1;
+#endif
     if (ISK_UNLIKELY(pc >= DPU_IRAM_INSNS)) goto closed;
     for (;;) {
-        follow_entry(S, (uint32_t)id, pc, &dcache[pc], clock);
-        isk_sched_issue(h, c, (uint32_t)id, pc, dcache, clock, sys_clock);
+        d = &dcache[pc];
+        follow_entry(S, (uint32_t)id, pc, d, clock);
+        if (c->state == ISK_CTX_BLOCKED) c->state = ISK_CTX_RUNNING;
+        h->context = (uint32_t)id;
+        *sys_clock = clock;
+#if DPU_THREADED
+        DPU_DISPATCH;
+        {
+#else
+        switch (d->pattern) {
+#endif
+#define DPU_LOOP_BEFORE(kind, family) DPU_ROUND_FRAME_##kind(family, clock)
+#define DPU_LOOP_AFTER(kind) npc = DPU_ROUND_NEXT_PC_##kind; goto inlined;
+#include "round_cases.h"
+#undef DPU_LOOP_BEFORE
+#undef DPU_LOOP_AFTER
+#if !DPU_THREADED
+        default: goto call;
+#endif
+        }
+    call:
+        h->pc = pc;
+        h->next_pc = pc + 1;
+        h->clock = clock;
+        d->fn(h, d->op);
+        npc = h->next_pc;
+        /* (a DMA's cost may block the thread past the revolver's distance) */
         if (c->ready_at < clock + DPU_REVOLVER) c->ready_at = clock + DPU_REVOLVER;
+        detailed_count(h, c, clock);
+        /* a call may ask for attention (an inlined body never does; a stop request from
+         * another thread is seen at the chunk's end, below) */
+        if (ISK_UNLIKELY(h->attention)) goto rare;
+        goto counted;
+    inlined:
+        assert(c->ready_at <= clock);   /* it was picked ready: the revolver's distance is the max */
+        c->ready_at = clock + DPU_REVOLVER;
+        detailed_count(h, c, clock);
+    counted:;
         /* (read back rather than kept across the behaviour's call: only a DMA's looks at the
          * pipeline, and leaves open_at alone) */
         const uint64_t at = S->pipe.open_at;
         /* (looked up after the call, which leaves them alone, so that no register holds them
          * across it; the empty asm keeps GCC from sharing &ctx_after[id] with the register-file
          * rule's &prev_writes[id] and spilling that across the call) */
-        uint32_t t = (uint32_t)id;
+        uint64_t t = (uint32_t)id;
 #if defined(__GNUC__)
         __asm__("" : "+r"(t));
 #endif
-        const uint32_t after = S->rr_after[t];
+        const uint64_t after = S->rr_after[t];
         isk_context *const next_c = S->ctx_after[t];
         /* (ready_at > clock + 1, written so that clock + 1 is not kept across the call) */
-        if (ISK_UNLIKELY(h->attention || next_c->ready_at >= clock + 2)) {
+        if (ISK_UNLIKELY(next_c->ready_at >= clock + 2)) {
+        rare:
+            /* the issue's PC, next PC and clock, which an inlined body may have left alone */
+            h->pc = pc;
+            h->next_pc = npc;
+            h->clock = clock;
             q->cursor = (uint32_t)id + 1;
             rf_stretch_close(S, base, clock, h->issued - 1);   /* before this issue's */
-            const uint64_t next = detailed_issued_rest(q, (uint32_t)id, clock, at);
+            const uint64_t next = detailed_issued_rest(q, (uint32_t)id, clock, S->pipe.open_at);
             if (h->attention) {
                 *asked = id;
                 return next;
             }
-            c->pc = h->next_pc;
+            c->pc = npc;
             clock = next;
             id = q->next_pick;
             if (clock >= limit || id < 0) return clock;
+            S->stretch_limit = detailed_chunk_end(clock, limit);
             c = &q->contexts[id];
             base = rf_stretch_open(S, clock);
             pc = c->pc;
             if (ISK_UNLIKELY(pc >= DPU_IRAM_INSNS)) goto closed;   /* q is up to date */
             continue;
         }
-        c->pc = h->next_pc;
+        c->pc = npc;
+        const uint64_t issued_in = clock;
         clock = at;
-        if (clock >= q->DETAILED_LIMIT) break;
-        pc = next_c->pc;
-        if (ISK_UNLIKELY(pc >= DPU_IRAM_INSNS)) break;
+        if (ISK_UNLIKELY(clock >= S->stretch_limit)) {
+            /* the chunk's end: the limit, then a stop request from another thread (as the
+             * steady round, the stretch ends as at the limit and the engine sees it) */
+            if (clock >= limit || h->attention) goto last;
+            S->stretch_limit = detailed_chunk_end(clock, limit);
+        }
+        const uint64_t next_pc = next_c->pc;
+        if (ISK_UNLIKELY(next_pc >= DPU_IRAM_INSNS)) goto last;
+        pc = next_pc;
         id = (int)after;
         c = next_c;
+        continue;
+    last:
+        /* the last issue's PC, next PC and clock, as the engine's loop leaves them */
+        h->pc = pc;
+        h->next_pc = npc;
+        h->clock = issued_in;
+        break;
     }
     /* q's kept pick and cursor lag: as detailed_issued_at leaves them after the last issue, id's */
     rf_stretch_close(S, base, clock, h->issued);

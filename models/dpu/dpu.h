@@ -124,6 +124,7 @@ STATE_BEGIN
      * into rf_stall_cycles when it closes; a fault leaves it open. */
     uint64_t rf_base;
     bool rf_open;
+    uint64_t stretch_limit;            /* detailed_stretch's chunk end (the limit at most), while it runs */
     uint64_t rf_stall_in_dma_wait;     /* of those, cycles the engine counts as DMA wait too */
     uint64_t rf_counted_until;         /* detailed_next counted the stalls before this cycle */
     uint64_t prev_writes[DPU_THREADS]; /* GPRs each thread's previous instruction wrote (dram_banks) */

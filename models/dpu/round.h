@@ -20,6 +20,10 @@
  * the index of its INSTRUCTION: dpu.c declares the instructions in the order of
  * isa_instructions.inc and nothing else, so the table of cases expands the same file (each
  * case asserts that its entry's fn is its behaviour).
+ *
+ * The kinds, the frames, the dispatch and the case list (round_cases.h) are shared with the
+ * detailed timing's stretch (dpu.c, detailed_stretch), which expands the same cases with its
+ * own parts before and after the body.
  */
 #ifndef DPU_ROUND_H
 #define DPU_ROUND_H
@@ -132,6 +136,29 @@ enum dpu_round_pattern {
 #define DPU_DISPATCH goto dispatch
 #endif
 
+/* What a body may read besides the thread (stored in the case itself, where the body's load of it
+ * then takes the register), stored only where it may: the PC (a call's link, a fault), the
+ * clock `clk` (a fault) and NEXT_PC = pc + 1 (a jump). Both loops expand them (pc and h are
+ * their names of the PC and the header). */
+#define DPU_ROUND_FAULT_FRAME(F, clk) if (DPU_ROUND_FAULTS(F)) { h->pc = pc; h->clock = (clk); }
+#define DPU_ROUND_FRAME_PLAIN(F, clk) DPU_ROUND_FAULT_FRAME(F, clk)
+#define DPU_ROUND_FRAME_FRAMED(F, clk) h->pc = pc; h->clock = (clk);
+#define DPU_ROUND_FRAME_BRANCH(F, clk) DPU_ROUND_FAULT_FRAME(F, clk) h->next_pc = pc + 1;
+#define DPU_ROUND_FRAME_LINKS(F, clk) h->pc = pc; h->next_pc = pc + 1;
+/* The next PC after a body: pc + 1, or where a body that may jump left NEXT_PC. */
+#define DPU_ROUND_NEXT_PC_PLAIN (pc + 1)
+#define DPU_ROUND_NEXT_PC_FRAMED (pc + 1)
+#define DPU_ROUND_NEXT_PC_BRANCH (h->next_pc)
+#define DPU_ROUND_NEXT_PC_LINKS (h->next_pc)
+
+/* The case list (round_cases.h) is expanded by both loops, this round and the detailed timing's
+ * stretch (dpu.c, detailed_stretch), inside the loop's function: once with DPU_ROUND_TABLE
+ * defined for the threaded dispatch's table of labels (&&call for an entry not decoded or run
+ * through its fn, &&case_<name> for an inlined one), once for the cases. A loop names its
+ * decode cache entry d, and gives what comes before a body and after it:
+ * DPU_LOOP_BEFORE(kind, family) and DPU_LOOP_AFTER(kind), kind one of PLAIN, FRAMED, BRANCH,
+ * LINKS. The after part leaves the case (its next dispatch, or a jump to the loop's tail). */
+
 /* The next issue: the next thread round the circle, its PC, then its entry's case. */
 #define DPU_ROUND_NEXT \
     c = next_ctx[id]; \
@@ -141,20 +168,6 @@ enum dpu_round_pattern {
     if (ISK_UNLIKELY(pc >= DPU_IRAM_INSNS)) goto outside; \
     d = &dcache[pc]; \
     DPU_DISPATCH;
-
-/* What a body may read besides the thread (stored in the case itself, where the body's load of it
- * then takes the register), stored only where it may: the PC (a call's link, a fault), the
- * clock (a fault) and NEXT_PC = pc + 1 (a jump). */
-#define DPU_ROUND_FAULT_FRAME(F) if (DPU_ROUND_FAULTS(F)) { h->pc = pc; h->clock = end - left; }
-#define DPU_ROUND_FRAME_PLAIN(F) DPU_ROUND_FAULT_FRAME(F)
-#define DPU_ROUND_FRAME_FRAMED(F) h->pc = pc; h->clock = end - left;
-#define DPU_ROUND_FRAME_BRANCH(F) DPU_ROUND_FAULT_FRAME(F) h->next_pc = pc + 1;
-#define DPU_ROUND_FRAME_LINKS(F) h->pc = pc; h->next_pc = pc + 1;
-/* The next PC: pc + 1, or where a body that may jump left NEXT_PC. */
-#define DPU_ROUND_MOVE_PLAIN c->pc = pc + 1;
-#define DPU_ROUND_MOVE_FRAMED c->pc = pc + 1;
-#define DPU_ROUND_MOVE_BRANCH c->pc = h->next_pc;
-#define DPU_ROUND_MOVE_LINKS c->pc = h->next_pc;
 
 /* GCC would merge the cases' identical tails (DPU_ROUND_NEXT) into one shared block, which
  * costs a jump per instruction and gives every case the same indirect jump to predict; and it
@@ -184,22 +197,9 @@ static uint64_t dpu_round(isk_hdr *h, const isk_decoded *dcache, uint64_t ncode,
     const isk_decoded *d;
 #if DPU_THREADED
     static const void *const cases[1 + DPU_PATTERNS] = {
-        &&call,
-#define DPU_ROUND_LABEL_PLAIN(name) &&case_##name,
-#define DPU_ROUND_LABEL_FRAMED(name) &&case_##name,
-#define DPU_ROUND_LABEL_BRANCH(name) &&case_##name,
-#define DPU_ROUND_LABEL_LINKS(name) &&case_##name,
-#define DPU_ROUND_LABEL_CALL(name) &&call,
-#define DPU_INSTRUCTION(name, family, form, ...) DPU_ROUND_CAT(DPU_ROUND_LABEL_, DPU_ROUND_KIND_##form)(name)
-#define DPU_ALIAS(...) &&call,
-#include DPU_ISA_INSTRUCTIONS
-#undef DPU_INSTRUCTION
-#undef DPU_ALIAS
-#undef DPU_ROUND_LABEL_PLAIN
-#undef DPU_ROUND_LABEL_FRAMED
-#undef DPU_ROUND_LABEL_BRANCH
-#undef DPU_ROUND_LABEL_LINKS
-#undef DPU_ROUND_LABEL_CALL
+#define DPU_ROUND_TABLE
+#include "round_cases.h"
+#undef DPU_ROUND_TABLE
     };
     const void *const *const case_of = cases + 1;
 #endif
@@ -215,30 +215,11 @@ issue:                                 /* as DPU_ROUND_NEXT, after its move to t
 dispatch:
     switch (d->pattern) {
 #endif
-#define DPU_ROUND_CASE_INLINE(name, family, kind) \
-    DPU_CASE(DPU_PATTERN_##name, case_##name) \
-        assert(d->fn == name); \
-        h->context = id; \
-        DPU_ROUND_FRAME_##kind(family) \
-        name##_isk_run(h, d->op); \
-        DPU_ROUND_MOVE_##kind \
-        DPU_ROUND_NEXT
-#define DPU_ROUND_CASE_PLAIN(name, family) DPU_ROUND_CASE_INLINE(name, family, PLAIN)
-#define DPU_ROUND_CASE_FRAMED(name, family) DPU_ROUND_CASE_INLINE(name, family, FRAMED)
-#define DPU_ROUND_CASE_BRANCH(name, family) DPU_ROUND_CASE_INLINE(name, family, BRANCH)
-#define DPU_ROUND_CASE_LINKS(name, family) DPU_ROUND_CASE_INLINE(name, family, LINKS)
-#define DPU_ROUND_CASE_CALL(name, family)
-#define DPU_INSTRUCTION(name, family, form, ...) DPU_ROUND_CAT(DPU_ROUND_CASE_, DPU_ROUND_KIND_##form)(name, family)
-#define DPU_ALIAS(...)
-#include DPU_ISA_INSTRUCTIONS
-#undef DPU_INSTRUCTION
-#undef DPU_ALIAS
-#undef DPU_ROUND_CASE_INLINE
-#undef DPU_ROUND_CASE_PLAIN
-#undef DPU_ROUND_CASE_FRAMED
-#undef DPU_ROUND_CASE_BRANCH
-#undef DPU_ROUND_CASE_LINKS
-#undef DPU_ROUND_CASE_CALL
+#define DPU_LOOP_BEFORE(kind, family) h->context = id; DPU_ROUND_FRAME_##kind(family, end - left)
+#define DPU_LOOP_AFTER(kind) c->pc = DPU_ROUND_NEXT_PC_##kind; DPU_ROUND_NEXT
+#include "round_cases.h"
+#undef DPU_LOOP_BEFORE
+#undef DPU_LOOP_AFTER
 #if !DPU_THREADED
     default: goto call;
 #endif
@@ -278,19 +259,6 @@ outside:                               /* the engine's general path raises the e
     return clock;
 }
 
-#undef DPU_ROUND_CHUNK
-#undef DPU_THREADED
-#undef DPU_CASE
-#undef DPU_DISPATCH
 #undef DPU_ROUND_NEXT
-#undef DPU_ROUND_FAULT_FRAME
-#undef DPU_ROUND_FRAME_PLAIN
-#undef DPU_ROUND_FRAME_FRAMED
-#undef DPU_ROUND_FRAME_BRANCH
-#undef DPU_ROUND_FRAME_LINKS
-#undef DPU_ROUND_MOVE_PLAIN
-#undef DPU_ROUND_MOVE_FRAMED
-#undef DPU_ROUND_MOVE_BRANCH
-#undef DPU_ROUND_MOVE_LINKS
 
 #endif
