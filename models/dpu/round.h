@@ -10,10 +10,11 @@
  * flags) always; the PC and the clock only where the body may fault (which reports them) or link
  * (a call). A body that may jump (a branch, a call) finds NEXT_PC = pc + 1 and the round moves
  * the thread to what it leaves there; any other moves the thread to pc + 1 without a look at
- * NEXT_PC. None of the inlined
- * bodies changes a thread's state or asks for attention (their families only compute, load and
- * store WRAM, or fault), so the round looks at h->attention only after a call through an entry
- * and once per chunk of DPU_ROUND_CHUNK issues (a stop request from another thread).
+ * NEXT_PC. None of the inlined bodies changes a thread's state or asks for attention (their
+ * families only compute, load and store WRAM, or fault), so the round looks at h->attention only
+ * after a call through an entry and once per chunk of DPU_ROUND_CHUNK issues (a stop request
+ * from another thread). A crash inside an inlined body that stored no PC (a model bug, caught
+ * by the engine's guard) reports the PC and clock of the last one that did.
  *
  * Which behaviours are inlined is decided per form (forms.h), below: every form names its
  * kind, so a new form that names none does not compile. An entry's case comes from its pattern,
@@ -30,7 +31,9 @@
 
 /* The kind of each form: PLAIN, inlined, next PC pc + 1; FRAMED, the same for a body that may
  * fault (WRAM accesses, stack checks); BRANCH, inlined, next PC from NEXT_PC; LINKS, the same for
- * a body that reads the PC (a call's link); CALL, through the entry's fn. */
+ * a body that reads the PC (a call's link); CALL, through the entry's fn. The conditional set
+ * forms (..c) and the big-endian accesses (.._be) are CALL too: rare in compiled code, and
+ * inlined they made dpu.c take half as long again to compile. */
 #define DPU_ROUND_KIND_alu_rrr PLAIN
 #define DPU_ROUND_KIND_alu_rrrc CALL
 #define DPU_ROUND_KIND_alu_rrrci BRANCH
