@@ -357,14 +357,9 @@ static uint64_t detailed_stretch(isk_sched *q, const isk_decoded *dcache, uint64
     isk_context *c = &q->contexts[id];
     uint64_t pc = c->pc, npc;
     const isk_decoded *d;
-#if DPU_THREADED
-    static const void *const cases[1 + DPU_PATTERNS] = {
 #define DPU_ROUND_TABLE
 #include "round_cases.h"
 #undef DPU_ROUND_TABLE
-    };
-    const void *const *const case_of = cases + 1;
-#endif
     if (ISK_UNLIKELY(pc >= DPU_IRAM_INSNS)) goto closed;
     for (;;) {
         d = &dcache[pc];

@@ -156,8 +156,8 @@ enum dpu_round_pattern {
 
 /* The case list (round_cases.h) is expanded by both loops, this round and the detailed timing's
  * stretch (dpu.c, detailed_stretch), inside the loop's function: once with DPU_ROUND_TABLE
- * defined for the threaded dispatch's table of labels (&&call for an entry not decoded or run
- * through its fn, &&case_<name> for an inlined one), once for the cases. A loop names its
+ * defined for the threaded dispatch's table of labels, case_of (&&call for an entry not decoded
+ * or run through its fn, &&case_<name> for an inlined one), once for the cases. A loop names its
  * decode cache entry d, and gives what comes before a body and after it:
  * DPU_LOOP_BEFORE(kind, family) and DPU_LOOP_AFTER(kind), kind one of PLAIN, FRAMED, BRANCH,
  * LINKS. The after part leaves the case (its next dispatch, or a jump to the loop's tail). */
@@ -198,14 +198,9 @@ static uint64_t dpu_round(isk_hdr *h, const isk_decoded *dcache, uint64_t ncode,
      * end - left */
     uint64_t end = r->limit - clock > DPU_ROUND_CHUNK ? clock + DPU_ROUND_CHUNK : r->limit, left = end - clock, pc;
     const isk_decoded *d;
-#if DPU_THREADED
-    static const void *const cases[1 + DPU_PATTERNS] = {
 #define DPU_ROUND_TABLE
 #include "round_cases.h"
 #undef DPU_ROUND_TABLE
-    };
-    const void *const *const case_of = cases + 1;
-#endif
     assert(left > 0);                  /* the engine starts a round below its limit */
 issue:                                 /* as DPU_ROUND_NEXT, after its move to the next thread */
     pc = c->pc;

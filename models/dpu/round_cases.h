@@ -1,10 +1,12 @@
 /* The DPU's case list (round.h): every instruction of isa_instructions.inc by its kind
  * (DPU_ROUND_KIND_<form>), expanded inside a loop's function. With DPU_ROUND_TABLE defined, the
- * threaded dispatch's table of labels (the first for a pattern of -1, not decoded); else one
+ * threaded dispatch's table of labels, case_of (nothing for the switch); else one
  * case per inlined instruction, which runs the behaviour's own body (name##_isk_run, model.h)
  * between the loop's DPU_LOOP_BEFORE(kind, family) and DPU_LOOP_AFTER(kind). No include guard:
  * each loop includes it twice. */
 #ifdef DPU_ROUND_TABLE
+#if DPU_THREADED
+    static const void *const cases[1 + DPU_PATTERNS] = {
         &&call,
 #define DPU_ROUND_LABEL_PLAIN(name) &&case_##name,
 #define DPU_ROUND_LABEL_FRAMED(name) &&case_##name,
@@ -21,6 +23,9 @@
 #undef DPU_ROUND_LABEL_BRANCH
 #undef DPU_ROUND_LABEL_LINKS
 #undef DPU_ROUND_LABEL_CALL
+    };
+    const void *const *const case_of = cases + 1;   /* indexed by the pattern, -1 included */
+#endif
 #else
 #define DPU_ROUND_CASE_INLINE(name, family, kind) \
     DPU_CASE(DPU_PATTERN_##name, case_##name) \
