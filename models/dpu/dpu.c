@@ -311,14 +311,6 @@ ISK_INLINE void rf_stretch_close(struct isk_state *S, uint64_t base, uint64_t cl
     S->rf_open = false;
 }
 
-/* The cycles of a stretch's chunk: at its end the stretch looks at h->attention (a stop
- * request from another thread), which it otherwise reads only after a call through an entry
- * (an inlined body never asks for attention). */
-#define DETAILED_CHUNK 65536u
-ISK_INLINE uint64_t detailed_chunk_end(uint64_t clock, uint64_t limit)
-{
-    return limit - clock > DETAILED_CHUNK ? clock + DETAILED_CHUNK : limit;
-}
 /* An issue's counts (isk_scheduler.run). */
 ISK_INLINE void detailed_count(isk_hdr *h, isk_context *c, uint64_t clock)
 {
@@ -352,7 +344,7 @@ static uint64_t detailed_stretch(isk_sched *q, const isk_decoded *dcache, uint64
     if (clock >= limit || id < 0) return clock;
     /* (the chunk's end, read from the state after each issue, where it is one compare with
      * memory, rather than kept in a stack slot that GCC loads into a register first) */
-    S->stretch_limit = detailed_chunk_end(clock, limit);
+    S->stretch_limit = dpu_chunk_end(clock, limit);
     uint64_t base = rf_stretch_open(S, clock);
     isk_context *c = &q->contexts[id];
     uint64_t pc = c->pc, npc;
@@ -430,7 +422,7 @@ static uint64_t detailed_stretch(isk_sched *q, const isk_decoded *dcache, uint64
             clock = next;
             id = q->next_pick;
             if (clock >= limit || id < 0) return clock;
-            S->stretch_limit = detailed_chunk_end(clock, limit);
+            S->stretch_limit = dpu_chunk_end(clock, limit);
             c = &q->contexts[id];
             base = rf_stretch_open(S, clock);
             pc = c->pc;
@@ -444,7 +436,7 @@ static uint64_t detailed_stretch(isk_sched *q, const isk_decoded *dcache, uint64
             /* the chunk's end: the limit, then a stop request from another thread (as the
              * steady round, the stretch ends as at the limit and the engine sees it) */
             if (clock >= limit || h->attention) goto last;
-            S->stretch_limit = detailed_chunk_end(clock, limit);
+            S->stretch_limit = dpu_chunk_end(clock, limit);
         }
         const uint64_t next_pc = next_c->pc;
         if (ISK_UNLIKELY(next_pc >= DPU_IRAM_INSNS)) goto last;

@@ -110,8 +110,13 @@
 #define DPU_ROUND_PROBE(...) DPU_ROUND_SECOND(__VA_ARGS__, 0, )
 #define DPU_ROUND_FAULTS(F) DPU_ROUND_PROBE(DPU_ROUND_MAY_FAULT_##F)
 
-/* The issues between two looks at h->attention when no call through an entry comes between. */
+/* The clocks between two looks at h->attention (a stop request from another thread) when no
+ * call through an entry comes between: a loop's chunk from `clock` ends at the clock returned. */
 #define DPU_ROUND_CHUNK 65536u
+ISK_INLINE uint64_t dpu_chunk_end(uint64_t clock, uint64_t limit)
+{
+    return limit - clock > DPU_ROUND_CHUNK ? clock + DPU_ROUND_CHUNK : limit;
+}
 
 /* Every line of isa_instructions.inc, in order: the patterns' numbers (an alias's name is not
  * unique: its line number names it). */
@@ -196,7 +201,7 @@ static uint64_t dpu_round(isk_hdr *h, const isk_decoded *dcache, uint64_t ncode,
     isk_context *c = &r->contexts[id];
     /* the issues left in this chunk, which ends at clock `end`: the clock of an issue is
      * end - left */
-    uint64_t end = r->limit - clock > DPU_ROUND_CHUNK ? clock + DPU_ROUND_CHUNK : r->limit, left = end - clock, pc;
+    uint64_t end = dpu_chunk_end(clock, r->limit), left = end - clock, pc;
     const isk_decoded *d;
 #define DPU_ROUND_TABLE
 #include "round_cases.h"
@@ -239,7 +244,7 @@ chunk:                                 /* the chunk is done: the limit, then att
     clock = end;
     h->clock = clock - 1;              /* (the watchdog samples it: it moves at least once a chunk) */
     if (clock < r->limit && !h->attention) {
-        end = r->limit - clock > DPU_ROUND_CHUNK ? clock + DPU_ROUND_CHUNK : r->limit;
+        end = dpu_chunk_end(clock, r->limit);
         left = end - clock;
         goto issue;
     }
