@@ -93,7 +93,9 @@ struct isk_inst {
 
     /* processors */
     isk_context *contexts;
-    isk_decoded *dcache;             /* per code memory cell, per instruction set (memory.c) */
+    /* per code memory cell, per instruction set (memory.c), then a guard entry that is always a
+     * miss (isk_decoded in abi.h) */
+    isk_decoded *dcache;
     size_t dcache_bytes;
     bool dcache_mapped;              /* on demand: a mapping of the miss template or a shared image */
     bool code_pristine;              /* nothing decoded since the reset: the next decode shares */

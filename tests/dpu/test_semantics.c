@@ -469,6 +469,59 @@ static void test_uncertain(void)
     CHECK_EQ(dh_r0(PROG("move r1, 100000", "sats r0, r1", "stop")), 32767);
 }
 
+/* The end of the IRAM: a thread that runs off its last word, or jumps to or past its end, faults
+ * there ("outside the code memory") at the same cycle, with every thread's PC, registers and
+ * count the same, whether the DPU's own steady round runs it (round.h: an entry past the last
+ * is the decode cache's guard) or the engine's general loop (while reads are watched, which
+ * keeps the round out). With 1 and 16 tasklets, in functional and cycle mode. */
+static void run_off_the_end(const char *mode, int tasklets, const char *const *tail, int tail_at, bool watched,
+                            dpu_harness *h)
+{
+    dh_open(h, mode);
+    char first[32];
+    snprintf(first, sizeof first, "jeq id, %d, 2", tasklets - 1);
+    char jump[32];
+    snprintf(jump, sizeof jump, "jump %d", tail_at);
+    dh_load(h, (const char *const[]){ first, "boot id, 1", jump, NULL });
+    dh_load_at(h, tail_at, tail);
+    if (watched) CHECK_EQ(isk_watch_reads(h->dpu, -1, true), ISK_OK);
+    CHECK_EQ(dh_run(h), ISK_FAULT);
+}
+
+static void test_iram_end(void)
+{
+    const struct { const char *const *tail; int at; } tails[] = {
+        { PROG("add r0, r0, 1", "lw r1, r2, 0", "add r0, r0, 2"), 4093 },    /* off the end */
+        { PROG("move r3, 5", "sub r3, r3, 1, nz, 4095"), 4094 },            /* a loop in the last word */
+        { PROG("add r0, r0, 1", "jump 4096"), 100 },
+        { PROG("add r0, r0, 1", "jump 0xffff"), 100 },
+        { PROG("move r1, 0x1000", "call r23, r1, 0"), 100 },
+    };
+    static const char *const modes[] = { "functional", "cycle" };
+    for (size_t t = 0; t < sizeof tails / sizeof *tails; t++)
+        for (int m = 0; m < 2; m++)
+            for (int tasklets = 1; tasklets <= 16; tasklets += 15) {
+                dpu_harness round, general;
+                run_off_the_end(modes[m], tasklets, tails[t].tail, tails[t].at, false, &round);
+                run_off_the_end(modes[m], tasklets, tails[t].tail, tails[t].at, true, &general);
+                CHECK_CONTAINS(isk_last_error(round.sys), "is outside the code memory");
+                CHECK_STR(isk_last_error(round.sys), isk_last_error(general.sys));
+                CHECK_EQ(isk_clock(round.sys), isk_clock(general.sys));
+                isk_stats a, b;
+                isk_inst_stats(round.dpu, &a);
+                isk_inst_stats(general.dpu, &b);
+                CHECK_EQ(a.instructions, b.instructions);
+                for (int i = 0; i < tasklets; i++) {
+                    CHECK_EQ(isk_context_of(round.dpu, i)->pc, isk_context_of(general.dpu, i)->pc);
+                    CHECK_EQ(isk_context_of(round.dpu, i)->state, isk_context_of(general.dpu, i)->state);
+                    CHECK_EQ(dh_reg(&round, i, 0), dh_reg(&general, i, 0));
+                    CHECK_EQ(dh_reg(&round, i, 3), dh_reg(&general, i, 3));
+                }
+                dh_close(&round);
+                dh_close(&general);
+            }
+}
+
 int main(void)
 {
     test_add_sub_flags();
@@ -486,6 +539,7 @@ int main(void)
     test_dma();
     test_time();
     test_uncertain();
+    test_iram_end();
     if (harness_model) isk_model_release(harness_model);
     return CHECK_DONE();
 }
