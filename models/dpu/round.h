@@ -169,6 +169,15 @@ enum dpu_round_pattern {
  * DPU_LOOP_BEFORE(kind, family) and DPU_LOOP_AFTER(kind), kind one of PLAIN, FRAMED, BRANCH,
  * LINKS. The after part leaves the case (its next dispatch, or a jump to the loop's tail). */
 
+/* h->trap is 0 all through a round: it runs with the engine's plain ops (no read is watched:
+ * isk_watch_reads asks for attention, which ends the round) and a processor's behaviours run no
+ * FinishCycle(). Told so before each inlined body, GCC drops GET's test of it from every load. */
+#if defined(__GNUC__)
+#define DPU_ROUND_NO_TRAP if (h->trap) __builtin_unreachable();
+#else
+#define DPU_ROUND_NO_TRAP
+#endif
+
 /* A thread of the round's circle: its context, the entry of its next instruction (of its PC:
  * &dcache[pc], or the cache's guard after the last entry for a PC at or past the IRAM's end,
  * isk_decoded in isekit/abi.h) and the next thread round the circle. The round steps the entry
@@ -222,6 +231,7 @@ static uint64_t dpu_round(isk_hdr *h, const isk_decoded *dcache, uint64_t ncode,
 {
     assert(ncode == DPU_IRAM_INSNS);   /* the code memory's size, IRAM's: a constant frees a register */
     (void)ncode;
+    assert(!h->trap);                  /* (DPU_ROUND_NO_TRAP) */
     /* the circle of the live threads from r's tables */
     dpu_slot slot[DPU_THREADS];
     uint32_t id = r->id;
@@ -253,7 +263,8 @@ dispatch:
     switch (d->pattern) {
 #endif
 /* (pc is read where a frame stores it; GCC drops the load elsewhere) */
-#define DPU_LOOP_BEFORE(kind, family) h->context = id; pc = c->pc; DPU_ROUND_FRAME_##kind(family, end - left)
+#define DPU_LOOP_BEFORE(kind, family) \
+    h->context = id; pc = c->pc; DPU_ROUND_FRAME_##kind(family, end - left) DPU_ROUND_NO_TRAP
 #define DPU_LOOP_AFTER(kind) DPU_ROUND_STEP_##kind DPU_ROUND_NEXT
 #include "round_cases.h"
 #undef DPU_LOOP_BEFORE
@@ -300,6 +311,7 @@ outside:                               /* the engine's general path raises the e
 }
 
 #undef DPU_ROUND_NEXT
+#undef DPU_ROUND_NO_TRAP
 #undef DPU_ROUND_STEP_PLAIN
 #undef DPU_ROUND_STEP_FRAMED
 #undef DPU_ROUND_STEP_BRANCH
