@@ -210,9 +210,9 @@ ISK_INLINE const isk_decoded *dpu_entry_of(const isk_decoded *dcache, uint64_t p
     s = s->next; \
     if (ISK_UNLIKELY(--left == 0)) goto chunk; \
     d = s->d; \
-    c = s->c; \
-    id = s->id; \
     DPU_DISPATCH;
+/* The thread's context and id, read in the case (two registers free across the dispatch). */
+#define DPU_ROUND_THREAD c = s->c; id = s->id;
 
 /* After a body: the thread's PC and entry, pc + 1 or where a body that may jump left NEXT_PC. */
 #define DPU_ROUND_STEP_PLAIN c->pc += 1; s->d = d + 1;
@@ -253,8 +253,6 @@ static uint64_t dpu_round(isk_hdr *h, const isk_decoded *dcache, uint64_t ncode,
     assert(left > 0);                  /* the engine starts a round below its limit */
 issue:                                 /* as DPU_ROUND_NEXT, after its move to the next thread */
     d = s->d;
-    c = s->c;
-    id = s->id;
 #if DPU_THREADED
     DPU_DISPATCH;
     {
@@ -264,7 +262,7 @@ dispatch:
 #endif
 /* (pc is read where a frame stores it; GCC drops the load elsewhere) */
 #define DPU_LOOP_BEFORE(kind, family) \
-    h->context = id; pc = c->pc; DPU_ROUND_FRAME_##kind(family, end - left) DPU_ROUND_NO_TRAP
+    DPU_ROUND_THREAD h->context = id; pc = c->pc; DPU_ROUND_FRAME_##kind(family, end - left) DPU_ROUND_NO_TRAP
 #define DPU_LOOP_AFTER(kind) DPU_ROUND_STEP_##kind DPU_ROUND_NEXT
 #include "round_cases.h"
 #undef DPU_LOOP_BEFORE
@@ -274,6 +272,7 @@ dispatch:
 #endif
     }
 call:                                  /* through the entry's fn, as the engine's loop runs it */
+    DPU_ROUND_THREAD
     pc = c->pc;
     if (ISK_UNLIKELY(pc >= DPU_IRAM_INSNS)) goto outside;   /* the guard */
     h->context = id;
@@ -311,6 +310,7 @@ outside:                               /* the engine's general path raises the e
 }
 
 #undef DPU_ROUND_NEXT
+#undef DPU_ROUND_THREAD
 #undef DPU_ROUND_NO_TRAP
 #undef DPU_ROUND_STEP_PLAIN
 #undef DPU_ROUND_STEP_FRAMED
