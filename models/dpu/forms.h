@@ -51,7 +51,15 @@ ISK_INLINE uint32_t *dpu_rthread(struct isk_state *S)
 /* A pair dN: rN holds bits 63:32, rN+1 bits 31:0. */
 #define DV(d) (((uint64_t)RV(d) << 32) | RV((d) + 1))
 #define PUT_R(rc, v) (RTHREAD[(rc)] = (uint32_t)(v))
-#define PUT_D(dc, v) do { const uint64_t pd_ = (v); PUT_R(dc, pd_ >> 32); PUT_R((dc) + 1, pd_); } while (0)
+#define PUT_D(dc, v) dpu_put_pair(S, (dc), (v))
+/* (the thread's registers found once: a register store may alias S->isk.context for the
+ * compiler, which would read the thread and its table again for the second half) */
+ISK_INLINE void dpu_put_pair(struct isk_state *S, int64_t dc, uint64_t v)
+{
+    uint32_t *const r = RTHREAD;
+    r[dc] = (uint32_t)(v >> 32);
+    r[dc + 1] = (uint32_t)v;
+}
 #define PUT_S(dc, v) PUT_D(dc, (uint64_t)(int64_t)(int32_t)(uint32_t)(v))
 #define PUT_U(dc, v) PUT_D(dc, (uint64_t)(uint32_t)(v))
 #define SWAP_HALVES(v) ((((uint64_t)(v)) << 32) | (((uint64_t)(v)) >> 32))
