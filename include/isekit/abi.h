@@ -16,7 +16,7 @@ extern "C" {
 /* Bumped whenever the layout of isk_hdr, the ops tables or the declaration structs change
  * (tests/engine/test_abi.c records each version's layout and fails on a change without a new
  * version); the engine refuses a model compiled against another version. */
-#define ISK_ABI_VERSION 25
+#define ISK_ABI_VERSION 24
 
 /* Most operands an instruction format may have (fields passed to a behaviour). */
 #define ISK_MAX_OPS 6
@@ -364,9 +364,7 @@ enum isk_issue_policy {
  * model's PROCESSOR .entry_spare computes when the engine decodes the entry, 0 without one or
  * while the entry is not decoded (invalidated); a burst may also keep what it derives there at
  * run time, but that write copies a page of entries that instances running one program would
- * otherwise share. After the last entry (dcache[ncode] with one instruction set) comes a guard,
- * always pattern -1 and never to be run: a loop that steps an entry pointer past the code
- * memory's end finds a miss there, and checks the PC before it calls the miss's fn. */
+ * otherwise share. */
 typedef struct isk_decoded {
     isk_behaviour_fn fn;
     int32_t pattern;

@@ -10,8 +10,7 @@
  * flags) always; the PC and the clock only where the body may fault (which reports them) or link
  * (a call). A body that may jump (a branch, a call) finds NEXT_PC = pc + 1 and the round moves
  * the thread to what it leaves there; any other moves the thread to pc + 1 without a look at
- * NEXT_PC. Each thread's entry is kept beside its context (dpu_slot) and stepped with its PC, so
- * that an issue goes from the thread to its case without the PC. None of the inlined bodies changes a thread's state or asks for attention (their
+ * NEXT_PC. None of the inlined bodies changes a thread's state or asks for attention (their
  * families only compute, load and store WRAM, or fault), so the round looks at h->attention only
  * after a call through an entry and once per chunk of DPU_ROUND_CHUNK issues (a stop request
  * from another thread). A crash inside an inlined body that stored no PC (a model bug, caught
@@ -154,8 +153,7 @@ enum dpu_round_pattern {
 #define DPU_ROUND_FRAME_FRAMED(F, clk) h->pc = pc; h->clock = (clk);
 #define DPU_ROUND_FRAME_BRANCH(F, clk) DPU_ROUND_FAULT_FRAME(F, clk) h->next_pc = pc + 1;
 #define DPU_ROUND_FRAME_LINKS(F, clk) h->pc = pc; h->next_pc = pc + 1;
-/* The next PC after a body (the detailed stretch's; the round steps its slots, below): pc + 1,
- * or where a body that may jump left NEXT_PC. */
+/* The next PC after a body: pc + 1, or where a body that may jump left NEXT_PC. */
 #define DPU_ROUND_NEXT_PC_PLAIN (pc + 1)
 #define DPU_ROUND_NEXT_PC_FRAMED (pc + 1)
 #define DPU_ROUND_NEXT_PC_BRANCH (h->next_pc)
@@ -178,47 +176,15 @@ enum dpu_round_pattern {
 #define DPU_ROUND_NO_TRAP
 #endif
 
-/* A thread of the round's circle: its context, the entry of its next instruction (of its PC:
- * &dcache[pc], or the cache's guard after the last entry for a PC at or past the IRAM's end,
- * isk_decoded in isekit/abi.h) and the next thread round the circle. The round steps the entry
- * with the PC, so that an issue finds its case from the entry alone: no compare of the PC with
- * the IRAM's size and no address computed from it. The context's PC stays exact at every issue
- * (a fault leaves the round by longjmp and the engine reads the PCs). */
-typedef struct dpu_slot {
-    const isk_decoded *d;
-    isk_context *c;
-    struct dpu_slot *next;
-    uint32_t id;
-} dpu_slot;
-
-/* The entry of the instruction at pc: the guard (a miss) for any PC outside the IRAM. A test
- * and a branch: the empty asm keeps GCC from making it a conditional move, which costs a
- * constant loaded into a register besides. */
-ISK_INLINE const isk_decoded *dpu_entry_of(const isk_decoded *dcache, uint64_t pc)
-{
-    if (ISK_UNLIKELY(pc >= DPU_IRAM_INSNS)) {
-#if defined(__GNUC__)
-        __asm__ volatile("");
-#endif
-        pc = DPU_IRAM_INSNS;
-    }
-    return &dcache[pc];
-}
-
-/* The next issue: the next thread round the circle, then its entry's case. */
+/* The next issue: the next thread round the circle, its PC, then its entry's case. */
 #define DPU_ROUND_NEXT \
-    s = s->next; \
+    c = next_ctx[id]; \
+    id = next_id[id]; \
     if (ISK_UNLIKELY(--left == 0)) goto chunk; \
-    d = s->d; \
+    pc = c->pc; \
+    if (ISK_UNLIKELY(pc >= DPU_IRAM_INSNS)) goto outside; \
+    d = &dcache[pc]; \
     DPU_DISPATCH;
-/* The thread's context and id, read in the case (two registers free across the dispatch). */
-#define DPU_ROUND_THREAD c = s->c; id = s->id;
-
-/* After a body: the thread's PC and entry, pc + 1 or where a body that may jump left NEXT_PC. */
-#define DPU_ROUND_STEP_PLAIN c->pc += 1; s->d = d + 1;
-#define DPU_ROUND_STEP_FRAMED DPU_ROUND_STEP_PLAIN
-#define DPU_ROUND_STEP_BRANCH c->pc = h->next_pc; s->d = dpu_entry_of(dcache, c->pc);
-#define DPU_ROUND_STEP_LINKS DPU_ROUND_STEP_BRANCH
 
 /* GCC would merge the cases' identical tails (DPU_ROUND_NEXT) into one shared block, which
  * costs a jump per instruction and gives every case the same indirect jump to predict; and it
@@ -232,27 +198,29 @@ static uint64_t dpu_round(isk_hdr *h, const isk_decoded *dcache, uint64_t ncode,
     assert(ncode == DPU_IRAM_INSNS);   /* the code memory's size, IRAM's: a constant frees a register */
     (void)ncode;
     assert(!h->trap);                  /* (DPU_ROUND_NO_TRAP) */
-    /* the circle of the live threads from r's tables */
-    dpu_slot slot[DPU_THREADS];
+    /* the circle of the live threads from r's tables, copied where one load reads each */
+    isk_context *next_ctx[DPU_THREADS];
+    uint32_t next_id[DPU_THREADS];
     uint32_t id = r->id;
     do {
-        assert(id < DPU_THREADS && r->after[id] < DPU_THREADS);
-        slot[id] = (dpu_slot){ .d = dpu_entry_of(dcache, r->contexts[id].pc), .c = &r->contexts[id],
-                               .next = &slot[r->after[id]], .id = id };
-        id = (uint32_t)r->after[id];
+        assert(id < DPU_THREADS);
+        next_ctx[id] = r->after_ctx[id];
+        next_id[id] = (uint32_t)r->after[id];
+        id = next_id[id];
     } while (id != r->id);
-    dpu_slot *s = &slot[id];
+    isk_context *c = &r->contexts[id];
     /* the issues left in this chunk, which ends at clock `end`: the clock of an issue is
      * end - left */
     uint64_t end = dpu_chunk_end(clock, r->limit), left = end - clock, pc;
     const isk_decoded *d;
-    isk_context *c;
 #define DPU_ROUND_TABLE
 #include "round_cases.h"
 #undef DPU_ROUND_TABLE
     assert(left > 0);                  /* the engine starts a round below its limit */
 issue:                                 /* as DPU_ROUND_NEXT, after its move to the next thread */
-    d = s->d;
+    pc = c->pc;
+    if (ISK_UNLIKELY(pc >= DPU_IRAM_INSNS)) goto outside;
+    d = &dcache[pc];
 #if DPU_THREADED
     DPU_DISPATCH;
     {
@@ -260,10 +228,8 @@ issue:                                 /* as DPU_ROUND_NEXT, after its move to t
 dispatch:
     switch (d->pattern) {
 #endif
-/* (pc is read where a frame stores it; GCC drops the load elsewhere) */
-#define DPU_LOOP_BEFORE(kind, family) \
-    DPU_ROUND_THREAD h->context = id; pc = c->pc; DPU_ROUND_FRAME_##kind(family, end - left) DPU_ROUND_NO_TRAP
-#define DPU_LOOP_AFTER(kind) DPU_ROUND_STEP_##kind DPU_ROUND_NEXT
+#define DPU_LOOP_BEFORE(kind, family) h->context = id; DPU_ROUND_FRAME_##kind(family, end - left) DPU_ROUND_NO_TRAP
+#define DPU_LOOP_AFTER(kind) c->pc = DPU_ROUND_NEXT_PC_##kind; DPU_ROUND_NEXT
 #include "round_cases.h"
 #undef DPU_LOOP_BEFORE
 #undef DPU_LOOP_AFTER
@@ -272,9 +238,6 @@ dispatch:
 #endif
     }
 call:                                  /* through the entry's fn, as the engine's loop runs it */
-    DPU_ROUND_THREAD
-    pc = c->pc;
-    if (ISK_UNLIKELY(pc >= DPU_IRAM_INSNS)) goto outside;   /* the guard */
     h->context = id;
     h->pc = pc;
     h->next_pc = pc + 1;
@@ -285,7 +248,7 @@ call:                                  /* through the entry's fn, as the engine'
         r->end = ISK_ROUND_ASKED;
         return end - left + 1;
     }
-    DPU_ROUND_STEP_BRANCH
+    c->pc = h->next_pc;
     DPU_ROUND_NEXT
 chunk:                                 /* the chunk is done: the limit, then attention */
     clock = end;
@@ -295,7 +258,7 @@ chunk:                                 /* the chunk is done: the limit, then att
         left = end - clock;
         goto issue;
     }
-    r->id = s->id;
+    r->id = id;
     r->end = ISK_ROUND_LIMIT;
     /* the last issue's (a PLAIN body's store is left out; with none in this round, the engine's
      * issue just before it) */
@@ -310,11 +273,6 @@ outside:                               /* the engine's general path raises the e
 }
 
 #undef DPU_ROUND_NEXT
-#undef DPU_ROUND_THREAD
 #undef DPU_ROUND_NO_TRAP
-#undef DPU_ROUND_STEP_PLAIN
-#undef DPU_ROUND_STEP_FRAMED
-#undef DPU_ROUND_STEP_BRANCH
-#undef DPU_ROUND_STEP_LINKS
 
 #endif

@@ -197,9 +197,6 @@ static void decode_image(shared_code *s, const isk_inst *inst)
     }
     const isk_model *m = inst->model;
     const int cell = m->storages.data[m->code_storage].cell_bytes;
-    /* the guard after the entries and the rest of the last page: misses, as in the template */
-    const size_t entries = inst->ncode * (size_t)m->isets;
-    fill_misses(d + entries, inst->dcache_bytes / sizeof *d - entries);
     /* An entry depends on the word and the set only, not on its address: a run of equal words
      * (the unused rest of a code memory) is decoded once. */
     for (int k = 0; k < m->isets; k++)
@@ -233,7 +230,7 @@ static void release_program(shared_code *s)
 
 void isk_dcache_new(isk_inst *inst)
 {
-    const size_t n = inst->ncode * (size_t)inst->model->isets + 1;   /* + the guard (system.h) */
+    const size_t n = inst->ncode * (size_t)inst->model->isets;
     inst->dcache_bytes = n * sizeof(isk_decoded);
 #if ON_DEMAND
     const size_t page = (size_t)sysconf(_SC_PAGESIZE);
@@ -249,7 +246,7 @@ void isk_dcache_new(isk_inst *inst)
         return;
     }
 #endif
-    inst->dcache = isk_xcalloc(n, sizeof *inst->dcache);
+    inst->dcache = isk_xcalloc(n + 1, sizeof *inst->dcache);
     fill_misses(inst->dcache, n);
 }
 
@@ -266,7 +263,7 @@ void isk_dcache_clear(isk_inst *inst)
         return;
     }
 #endif
-    fill_misses(inst->dcache, inst->ncode * (size_t)inst->model->isets + 1);
+    fill_misses(inst->dcache, inst->ncode * (size_t)inst->model->isets);
 }
 
 void isk_dcache_free(isk_inst *inst)

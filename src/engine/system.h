@@ -93,9 +93,7 @@ struct isk_inst {
 
     /* processors */
     isk_context *contexts;
-    /* per code memory cell, per instruction set (memory.c), then a guard entry that is always a
-     * miss (isk_decoded in abi.h) */
-    isk_decoded *dcache;
+    isk_decoded *dcache;             /* per code memory cell, per instruction set (memory.c) */
     size_t dcache_bytes;
     bool dcache_mapped;              /* on demand: a mapping of the miss template or a shared image */
     bool code_pristine;              /* nothing decoded since the reset: the next decode shares */

@@ -471,9 +471,9 @@ static void test_uncertain(void)
 
 /* The end of the IRAM: a thread that runs off its last word, or jumps to or past its end, faults
  * there ("outside the code memory") at the same cycle, with every thread's PC, registers and
- * count the same, whether the DPU's own steady round runs it (round.h: an entry past the last
- * is the decode cache's guard) or the engine's general loop (while reads are watched, which
- * keeps the round out). With 1 and 16 tasklets, in functional and cycle mode. */
+ * count the same, whether the DPU's own steady round runs it (round.h) or the engine's general
+ * loop (while reads are watched, which keeps the round out). With 1 and 16 tasklets, in
+ * functional and cycle mode. */
 static void run_off_the_end(const char *mode, int tasklets, const char *const *tail, int tail_at, bool watched,
                             dpu_harness *h)
 {

@@ -138,7 +138,6 @@ static const struct { int version; uint64_t layout; } versions[] = {
     { 22, 0x8fdb385345fa918bull },    /* isk_hdr.issued_per_clock: a steady round counts its issues by the clock (isk_issued) */
     { 23, 0x163d0707530e5173ull },    /* PROCESSOR .entry_spare: a decoded entry's spare word, computed when the engine decodes it */
     { 24, 0x9f71b63c1d1a0effull },    /* PROCESSOR .round: a processor's own steady round (isk_round) */
-    { 25, 0x9f71b63c1d1a0effull },    /* the decode cache's guard entry after the last (same layout) */
 };
 
 STATE_BEGIN

@@ -37,7 +37,7 @@ ISK_INLINE uint64_t dpu_wram_read(struct isk_state *S, uint32_t addr, unsigned s
  * branches, each rarely taken (a sum of flags cost a load or store three instructions more). */
 ISK_INLINE bool dpu_wram_bad(struct isk_state *S, uint32_t addr, unsigned size)
 {
-    return ISK_UNLIKELY(addr > S->wram_last[size]) || ISK_UNLIKELY(addr & (size - 1));
+    return addr > S->wram_last[size] || (addr & (size - 1));
 }
 
 /* A store's fault (dpu_wram_bad said so), out of line: the fault's call in the behaviour cost
@@ -153,7 +153,7 @@ static ISK_NOINLINE void dpu_load_cold(struct isk_state *S, dpu_load_op *op, uns
 ISK_INLINE void dpu_load_plain(struct isk_state *S, dpu_load_op *op, unsigned size, enum dpu_dest d, int64_t c,
                                uint32_t addr, int64_t endian)
 {
-    if (dpu_wram_bad(S, addr, size) || ISK_UNLIKELY(S->isk.trap | (uint32_t)endian)) {
+    if (ISK_UNLIKELY(dpu_wram_bad(S, addr, size) || (S->isk.trap | (uint32_t)endian))) {
         dpu_load_cold(S, op, size, d, c, addr, endian);
         return;
     }
