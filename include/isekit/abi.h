@@ -110,8 +110,8 @@ typedef struct isk_scheduler {
      * *asked = id and returns what `issued` returned (the engine settles the rest: the pc, the
      * context's ready_at); otherwise *asked = -1 and it returns the clock it stopped at (which
      * may be past limit). It need not look at h->attention before the first issue. Where it
-     * runs a behaviour's body inline instead of its fn (as PROCESSOR .round may), it stores of
-     * h->pc, h->next_pc and h->clock only what that body may read (a fault reports the PC and
+     * runs a behaviour's body inline instead of its fn (as PROCESSOR .round may), it stores, of
+     * h->pc, h->next_pc and h->clock, only what that body may read (a fault reports the PC and
      * the clock, a call links the PC, a jump changes NEXT_PC), but *sys_clock every issue (the
      * watchdog and stop requests read it) and all three where it returns: on attention and at
      * its end they are the last issue's, with h->next_pc its next PC. As no inlined body asks
